@@ -1,1 +1,4 @@
 export * from "./constants.js";
+export * from "./otp.js";
+export * from "./phone.js";
+export * from "./session.js";
