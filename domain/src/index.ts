@@ -1,4 +1,6 @@
 export * from "./constants.js";
+export * from "./device.js";
+export * from "./health.js";
 export * from "./job-number.js";
 export * from "./keywords.js";
 export * from "./live-filter.js";
@@ -6,3 +8,5 @@ export * from "./message.js";
 export * from "./otp.js";
 export * from "./phone.js";
 export * from "./session.js";
+export * from "./share.js";
+export * from "./time.js";

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { computeHealth, hitRatioColor, memoryBarColor, smsSuccessColor, usageBarColor } from "./health.js";
+
+const ok = { memoryPercent: 50, cpuPercent: 20, databaseConnected: true, cacheConnected: true };
+
+describe("computeHealth", () => {
+  it("is healthy with no issues or warnings when all is well", () => {
+    expect(computeHealth(ok)).toEqual({ overall: "healthy", issues: [], warnings: [] });
+  });
+
+  it("warns above 80% memory and is critical above 90%", () => {
+    expect(computeHealth({ ...ok, memoryPercent: 80 }).overall).toBe("healthy");
+    const high = computeHealth({ ...ok, memoryPercent: 80.5 });
+    expect(high.overall).toBe("warning");
+    expect(high.warnings).toEqual(["Memory usage is high (80.5%)"]);
+    expect(computeHealth({ ...ok, memoryPercent: 90 }).overall).toBe("warning");
+    const critical = computeHealth({ ...ok, memoryPercent: 91 });
+    expect(critical.overall).toBe("critical");
+    expect(critical.issues).toEqual(["Memory usage is critical (91%)"]);
+    expect(critical.warnings).toEqual([]);
+  });
+
+  it("warns above 80% CPU", () => {
+    expect(computeHealth({ ...ok, cpuPercent: 80 }).overall).toBe("healthy");
+    const busy = computeHealth({ ...ok, cpuPercent: 81 });
+    expect(busy.overall).toBe("warning");
+    expect(busy.warnings).toEqual(["CPU usage is high (81%)"]);
+  });
+
+  it("is critical when the database or cache store is not connected", () => {
+    expect(computeHealth({ ...ok, databaseConnected: false })).toEqual({
+      overall: "critical",
+      issues: ["Database is not connected"],
+      warnings: [],
+    });
+    expect(computeHealth({ ...ok, cacheConnected: false }).issues).toEqual(["Cache store is not connected"]);
+  });
+
+  it("lists issues and warnings together, critical winning", () => {
+    const result = computeHealth({
+      memoryPercent: 95,
+      cpuPercent: 99,
+      databaseConnected: false,
+      cacheConnected: true,
+    });
+    expect(result.overall).toBe("critical");
+    expect(result.issues).toHaveLength(2);
+    expect(result.warnings).toHaveLength(1);
+  });
+
+  it("skips missing or non-numeric metrics", () => {
+    expect(computeHealth({ databaseConnected: true, cacheConnected: true }).overall).toBe("healthy");
+    expect(
+      computeHealth({
+        memoryPercent: null,
+        cpuPercent: Number.NaN,
+        databaseConnected: true,
+        cacheConnected: true,
+      }).overall,
+    ).toBe("healthy");
+  });
+});
+
+describe("bar colours", () => {
+  it("usage bars: error above 80, warning above 60", () => {
+    expect([60, 61, 80, 81].map(usageBarColor)).toEqual(["success", "warning", "warning", "error"]);
+  });
+
+  it("memory bars: error above 90, warning above 80", () => {
+    expect([80, 81, 90, 91].map(memoryBarColor)).toEqual(["success", "warning", "warning", "error"]);
+  });
+
+  it("hit ratios: success above 95, warning above 90, else error", () => {
+    expect([90, 91, 95, 96].map(hitRatioColor)).toEqual(["error", "warning", "warning", "success"]);
+  });
+
+  it("SMS success rate: success at 95 or more, warning at 80 or more, else error", () => {
+    expect([79.9, 80, 94.9, 95].map(smsSuccessColor)).toEqual(["error", "warning", "warning", "success"]);
+  });
+});

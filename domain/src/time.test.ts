@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { formatDateTime, formatRelativeTime, formatShortDate } from "./time.js";
+
+const TZ = "Australia/Melbourne";
+const NOW = Date.UTC(2026, 10, 22, 3, 5, 0); // 2:05 pm AEDT, 22 Nov 2026
+const before = (ms: number) => NOW - ms;
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+describe("formatRelativeTime", () => {
+  it("says 'Just now' under a minute, and for future times", () => {
+    expect(formatRelativeTime(NOW, NOW)).toBe("Just now");
+    expect(formatRelativeTime(before(59_999), NOW)).toBe("Just now");
+    expect(formatRelativeTime(NOW + 5 * MIN, NOW)).toBe("Just now");
+  });
+
+  it("counts minutes in the long form, singular and plural", () => {
+    expect(formatRelativeTime(before(MIN), NOW)).toBe("1 minute ago");
+    expect(formatRelativeTime(before(5 * MIN + 30_000), NOW)).toBe("5 minutes ago");
+    expect(formatRelativeTime(before(HOUR - 1), NOW)).toBe("59 minutes ago");
+  });
+
+  it("counts hours and days in the long form", () => {
+    expect(formatRelativeTime(before(HOUR), NOW)).toBe("1 hour ago");
+    expect(formatRelativeTime(before(3 * HOUR), NOW)).toBe("3 hours ago");
+    expect(formatRelativeTime(before(DAY), NOW)).toBe("1 day ago");
+    expect(formatRelativeTime(before(2 * DAY), NOW)).toBe("2 days ago");
+    expect(formatRelativeTime(before(30 * DAY), NOW)).toBe("30 days ago");
+  });
+
+  it("uses the short form on the alert card", () => {
+    const short = { short: true, timeZone: TZ };
+    expect(formatRelativeTime(before(30_000), NOW, short)).toBe("Just now");
+    expect(formatRelativeTime(before(5 * MIN), NOW, short)).toBe("5m ago");
+    expect(formatRelativeTime(before(3 * HOUR), NOW, short)).toBe("3h ago");
+    expect(formatRelativeTime(before(2 * DAY), NOW, short)).toBe("2d ago");
+    expect(formatRelativeTime(before(7 * DAY - 1), NOW, short)).toBe("6d ago");
+  });
+
+  it("shows an absolute date in the short form from 7 days on", () => {
+    expect(formatRelativeTime(before(7 * DAY), NOW, { short: true, timeZone: TZ })).toBe("15 Nov 2026");
+    expect(formatRelativeTime("2026-01-01T12:00:00Z", NOW, { short: true, timeZone: TZ })).toBe("1 Jan 2026");
+  });
+
+  it("accepts ISO strings and Date objects", () => {
+    expect(formatRelativeTime(new Date(before(2 * HOUR)), new Date(NOW))).toBe("2 hours ago");
+    expect(formatRelativeTime(new Date(before(2 * HOUR)).toISOString(), NOW)).toBe("2 hours ago");
+  });
+
+  it("returns an empty string for an invalid date", () => {
+    expect(formatRelativeTime("not a date", NOW)).toBe("");
+  });
+});
+
+describe("formatShortDate", () => {
+  it("uses the calendar day of the given time zone", () => {
+    const lateUtc = "2026-11-14T20:00:00Z";
+    expect(formatShortDate(lateUtc, TZ)).toBe("15 Nov 2026");
+    expect(formatShortDate(lateUtc, "UTC")).toBe("14 Nov 2026");
+  });
+});
+
+describe("formatDateTime", () => {
+  it("formats en-AU 'time, date' in the given time zone", () => {
+    expect(formatDateTime(NOW, TZ)).toBe("2:05 pm, 22/11/2026");
+  });
+
+  it("shows midnight as 12 am and noon as 12 pm, zero-padding day and month", () => {
+    expect(formatDateTime("2026-03-04T13:00:00Z", TZ)).toBe("12:00 am, 05/03/2026");
+    expect(formatDateTime("2026-07-01T02:30:00Z", TZ)).toBe("12:30 pm, 01/07/2026");
+  });
+
+  it("returns an empty string for an invalid date", () => {
+    expect(formatDateTime("nope", TZ)).toBe("");
+  });
+});
