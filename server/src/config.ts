@@ -1,0 +1,107 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { normalizePhone } from "@turnout/domain";
+import { z } from "zod";
+
+/** Every setting the server reads, parsed once from the environment. */
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  redisPrefix: string;
+  jwtSecret: Uint8Array;
+  adminPhones: string[];
+  ingestApiKey: string | null;
+  smsProvider: "outbox" | "http";
+  smsOutboxFile: string;
+  appEnv: "development" | "production";
+  publicUrl: string | null;
+  webDistDir: string;
+  logLevel: string;
+  trustProxy: boolean;
+};
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  REDIS_PREFIX: z.string().min(1).default("turnout:"),
+  JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters").optional(),
+  ADMIN_PHONES: z.string().optional(),
+  INGEST_API_KEY: z.string().min(16, "INGEST_API_KEY must be at least 16 characters").optional(),
+  SMS_PROVIDER: z.enum(["outbox", "http"]).default("outbox"),
+  SMS_OUTBOX_FILE: z.string().min(1).optional(),
+  APP_ENV: z.enum(["development", "production"]).default("production"),
+  PUBLIC_URL: z.string().url().optional(),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TRUST_PROXY: z.enum(["true", "false", "1", "0"]).optional(),
+});
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * Reads and validates the environment into a Config.
+ * Throws an Error naming every invalid variable, so a bad deployment fails at start, not at first use.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(emptyToUndefined(env));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? null,
+    redisUrl: e.REDIS_URL ?? null,
+    redisPrefix: e.REDIS_PREFIX,
+    jwtSecret: new TextEncoder().encode(e.JWT_SECRET ?? loadOrCreateSecret(dataDir)),
+    adminPhones: parseAdminPhones(e.ADMIN_PHONES),
+    ingestApiKey: e.INGEST_API_KEY ?? null,
+    smsProvider: e.SMS_PROVIDER,
+    smsOutboxFile: path.resolve(e.SMS_OUTBOX_FILE ?? path.join(dataDir, "sms-outbox.jsonl")),
+    appEnv: e.APP_ENV,
+    publicUrl: e.PUBLIC_URL ?? null,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, "web/dist")),
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY === "true" || e.TRUST_PROXY === "1",
+  };
+}
+
+function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === "" ? undefined : v]));
+}
+
+function parseAdminPhones(value: string | undefined): string[] {
+  if (!value) return [];
+  const phones = value
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map(normalizePhone);
+  return [...new Set(phones)];
+}
+
+/** A generated key kept in DATA_DIR, so tokens survive restarts without any set-up. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "jwt-secret");
+  try {
+    const existing = readFileSync(file, "utf8").trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // first start: create it below
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString("base64url");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,534 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+// ---------------------------------------------------------------------------
+// Agencies, users and their sessions
+// ---------------------------------------------------------------------------
+
+export const agencies = pgTable("agencies", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  code: varchar("code", { length: 32 }).notNull().unique(),
+  description: text("description"),
+  logoPath: text("logo_path"),
+  isActive: boolean("is_active").notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    /** Normalised international format (+61...). */
+    phone: varchar("phone", { length: 20 }).notNull().unique(),
+    isAdmin: boolean("is_admin").notNull().default(false),
+    /** The user entered their activation code. */
+    isVerified: boolean("is_verified").notNull().default(false),
+    /** Activated (automatically or by an admin) and not switched off. */
+    isActive: boolean("is_active").notNull().default(false),
+    /** Per-user device-session limit; null uses the security configuration default. */
+    maxSessions: integer("max_sessions"),
+    postcode: varchar("postcode", { length: 4 }),
+    townName: text("town_name"),
+    stateName: varchar("state_name", { length: 3 }),
+    pwaBannerResetAt: timestamp("pwa_banner_reset_at", { withTimezone: true }),
+    lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+    activatedAt: timestamp("activated_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("users_max_sessions_positive", sql`${t.maxSessions} IS NULL OR ${t.maxSessions} > 0`)],
+);
+
+export const userAgencies = pgTable(
+  "user_agencies",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    agencyId: integer("agency_id")
+      .notNull()
+      .references(() => agencies.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.agencyId] }), index("user_agencies_agency_idx").on(t.agencyId)],
+);
+
+export const deviceSessions = pgTable(
+  "device_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceId: varchar("device_id", { length: 128 }).notNull(),
+    deviceInfo: jsonb("device_info").notNull().default({}),
+    userAgent: text("user_agent"),
+    ipAddress: varchar("ip_address", { length: 64 }),
+    createdAt: createdAt(),
+    lastActivity: timestamp("last_activity", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    /** logout | admin | force_logout | replaced | expired */
+    endReason: varchar("end_reason", { length: 32 }),
+  },
+  (t) => [index("device_sessions_user_active_idx").on(t.userId).where(sql`${t.endedAt} IS NULL`)],
+);
+
+/** A session chosen on the maximum-devices dialog, ended when that device completes its sign-in. */
+export const pendingSessionEvictions = pgTable(
+  "pending_session_evictions",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    deviceId: varchar("device_id", { length: 128 }).notNull(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => deviceSessions.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("pending_session_evictions_user_device_idx").on(t.userId, t.deviceId)],
+);
+
+/** One-time sign-in codes and activation codes: stored hashed, single use, expiring. */
+export const verificationCodes = pgTable(
+  "verification_codes",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** login | activation */
+    purpose: varchar("purpose", { length: 16 }).notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    consumedAt: timestamp("consumed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("verification_codes_user_purpose_idx").on(t.userId, t.purpose, t.createdAt)],
+);
+
+// ---------------------------------------------------------------------------
+// Capcodes, alerts and grouping
+// ---------------------------------------------------------------------------
+
+export const capcodes = pgTable(
+  "capcodes",
+  {
+    id: serial("id").primaryKey(),
+    /** Pager address, kept as text so leading zeros survive (7 digits in Victoria). */
+    capcode: varchar("capcode", { length: 16 }).notNull().unique(),
+    agencyId: integer("agency_id")
+      .notNull()
+      .references(() => agencies.id, { onDelete: "restrict" }),
+    alias: text("alias"),
+    /** Area label that alerts on this capcode take as `area`. */
+    area: text("area"),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("capcodes_agency_idx").on(t.agencyId)],
+);
+
+export const alertGroups = pgTable(
+  "alert_groups",
+  {
+    id: serial("id").primaryKey(),
+    jobNumber: varchar("job_number", { length: 32 }).notNull(),
+    agencyId: integer("agency_id").references(() => agencies.id, { onDelete: "set null" }),
+    hasEmergency: boolean("has_emergency").notNull().default(false),
+    messageCount: integer("message_count").notNull().default(0),
+    firstAlertAt: timestamp("first_alert_at", { withTimezone: true }).notNull(),
+    lastAlertAt: timestamp("last_alert_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("alert_groups_job_number_idx").on(t.jobNumber)],
+);
+
+export const alerts = pgTable(
+  "alerts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** emergency | non-emergency | administrative | standard */
+    type: varchar("type", { length: 16 }).notNull(),
+    /** Text exactly as received, network prefix included. */
+    rawMessage: text("raw_message").notNull(),
+    /** Displayed text: the network prefix stripped. */
+    message: text("message").notNull(),
+    capcode: varchar("capcode", { length: 16 }).notNull(),
+    capcodeId: integer("capcode_id").references(() => capcodes.id, { onDelete: "set null" }),
+    agencyId: integer("agency_id")
+      .notNull()
+      .references(() => agencies.id, { onDelete: "restrict" }),
+    area: text("area"),
+    jobNumber: varchar("job_number", { length: 32 }),
+    groupId: integer("group_id").references(() => alertGroups.id, { onDelete: "set null" }),
+    primaryAddress: text("primary_address"),
+    hasMappableAddress: boolean("has_mappable_address").notNull().default(false),
+    directionsUrl: text("directions_url"),
+    latitude: text("latitude"),
+    longitude: text("longitude"),
+    source: varchar("source", { length: 64 }),
+    /** The sender's idempotency key, unique per source, so a retried batch is stored once. */
+    sourceMessageId: varchar("source_message_id", { length: 128 }),
+    /** Hash of capcode + text, for duplicate suppression inside the configured window. */
+    dedupeHash: varchar("dedupe_hash", { length: 64 }).notNull(),
+    /** When the pager network sent it (decoder time). */
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("alerts_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("alerts_agency_created_idx").on(t.agencyId, t.createdAt.desc(), t.id.desc()),
+    index("alerts_dedupe_idx").on(t.dedupeHash, t.createdAt),
+    index("alerts_group_idx").on(t.groupId),
+    index("alerts_message_trgm_idx").using("gin", t.message.op("gin_trgm_ops")),
+    uniqueIndex("alerts_source_message_idx")
+      .on(t.source, t.sourceMessageId)
+      .where(sql`${t.sourceMessageId} IS NOT NULL`),
+  ],
+);
+
+/** Every capcode a message was paged to: one alert row, many recipients (and so many agencies). */
+export const alertRecipients = pgTable(
+  "alert_recipients",
+  {
+    alertId: bigint("alert_id", { mode: "number" })
+      .notNull()
+      .references(() => alerts.id, { onDelete: "cascade" }),
+    capcodeId: integer("capcode_id")
+      .notNull()
+      .references(() => capcodes.id, { onDelete: "cascade" }),
+    agencyId: integer("agency_id")
+      .notNull()
+      .references(() => agencies.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.alertId, t.capcodeId] }),
+    index("alert_recipients_agency_idx").on(t.agencyId, t.alertId),
+  ],
+);
+
+export const groupingPatterns = pgTable("grouping_patterns", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  /** A regular expression whose first capture group (or whole match) is the job number. */
+  pattern: text("pattern").notNull(),
+  description: text("description"),
+  priority: integer("priority").notNull().default(100),
+  isActive: boolean("is_active").notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const groupingSettings = pgTable("grouping_settings", {
+  key: varchar("key", { length: 64 }).primaryKey(),
+  value: text("value").notNull(),
+  description: text("description"),
+  updatedAt: updatedAt(),
+});
+
+export const ingestKeys = pgTable("ingest_keys", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  /** SHA-256 of the key; the key itself is shown once, when issued. */
+  keyHash: varchar("key_hash", { length: 64 }).notNull().unique(),
+  keyPrefix: varchar("key_prefix", { length: 12 }).notNull(),
+  createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+});
+
+// ---------------------------------------------------------------------------
+// Per-user settings: feed filters and keyword SMS rules
+// ---------------------------------------------------------------------------
+
+export const userFilters = pgTable(
+  "user_filters",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    filterType: varchar("filter_type", { length: 32 }).notNull(),
+    filterValue: text("filter_value").notNull(),
+    isEnabled: boolean("is_enabled").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("user_filters_user_type_value_idx").on(t.userId, t.filterType, t.filterValue)],
+);
+
+export const userAlertRules = pgTable(
+  "user_alert_rules",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description"),
+    keywords: jsonb("keywords").$type<string[]>().notNull(),
+    /** Agency ids; empty means all of the user's agencies. */
+    agencies: jsonb("agencies").$type<number[]>().notNull().default([]),
+    /** Message types; empty means all. */
+    priorityLevels: jsonb("priority_levels").$type<string[]>().notNull().default([]),
+    /** pending | approved | rejected | suspended */
+    status: varchar("status", { length: 16 }).notNull().default("pending"),
+    isActive: boolean("is_active").notNull().default(true),
+    rejectionReason: text("rejection_reason"),
+    reviewedBy: integer("reviewed_by").references(() => users.id, { onDelete: "set null" }),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("user_alert_rules_user_idx").on(t.userId), index("user_alert_rules_status_idx").on(t.status)],
+);
+
+/** One row per rule and alert: the unique key is what makes a rule fire at most once per alert. */
+export const ruleTriggers = pgTable(
+  "rule_triggers",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    ruleId: integer("rule_id")
+      .notNull()
+      .references(() => userAlertRules.id, { onDelete: "cascade" }),
+    alertId: bigint("alert_id", { mode: "number" })
+      .notNull()
+      .references(() => alerts.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("rule_triggers_rule_alert_idx").on(t.ruleId, t.alertId),
+    index("rule_triggers_rule_created_idx").on(t.ruleId, t.createdAt),
+  ],
+);
+
+// ---------------------------------------------------------------------------
+// SMS queue
+// ---------------------------------------------------------------------------
+
+export const smsQueue = pgTable(
+  "sms_queue",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    toPhone: varchar("to_phone", { length: 20 }).notNull(),
+    body: text("body").notNull(),
+    /** otp | activation | account | rule | rule_review | notice */
+    kind: varchar("kind", { length: 16 }).notNull(),
+    /** pending | sending | sent | failed */
+    status: varchar("status", { length: 16 }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull().default(5),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedAt: timestamp("locked_at", { withTimezone: true }),
+    lastError: text("last_error"),
+    providerMessageId: text("provider_message_id"),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    ruleTriggerId: bigint("rule_trigger_id", { mode: "number" }).references(() => ruleTriggers.id, {
+      onDelete: "set null",
+    }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("sms_queue_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("sms_queue_status_idx").on(t.status, t.createdAt),
+    uniqueIndex("sms_queue_rule_trigger_idx").on(t.ruleTriggerId).where(sql`${t.ruleTriggerId} IS NOT NULL`),
+  ],
+);
+
+// ---------------------------------------------------------------------------
+// Feedback
+// ---------------------------------------------------------------------------
+
+export const feedbackConversations = pgTable(
+  "feedback_conversations",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    /** open | in_progress | closed */
+    status: varchar("status", { length: 16 }).notNull().default("open"),
+    userLastReadAt: timestamp("user_last_read_at", { withTimezone: true }),
+    adminLastReadAt: timestamp("admin_last_read_at", { withTimezone: true }),
+    lastMessageAt: timestamp("last_message_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("feedback_conversations_user_idx").on(t.userId),
+    index("feedback_conversations_status_idx").on(t.status),
+  ],
+);
+
+export const feedbackMessages = pgTable(
+  "feedback_messages",
+  {
+    id: serial("id").primaryKey(),
+    conversationId: integer("conversation_id")
+      .notNull()
+      .references(() => feedbackConversations.id, { onDelete: "cascade" }),
+    senderId: integer("sender_id").references(() => users.id, { onDelete: "set null" }),
+    isAdmin: boolean("is_admin").notNull().default(false),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("feedback_messages_conversation_idx").on(t.conversationId, t.createdAt)],
+);
+
+export const feedbackMedia = pgTable(
+  "feedback_media",
+  {
+    id: serial("id").primaryKey(),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => feedbackMessages.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    fileType: varchar("file_type", { length: 128 }).notNull(),
+    filePath: text("file_path").notNull(),
+    thumbnailPath: text("thumbnail_path"),
+    sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
+    /** none | pending | done | failed */
+    conversionStatus: varchar("conversion_status", { length: 16 }).notNull().default("none"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("feedback_media_message_idx").on(t.messageId)],
+);
+
+// ---------------------------------------------------------------------------
+// Operations: logs, security, settings
+// ---------------------------------------------------------------------------
+
+export const systemLogs = pgTable(
+  "system_logs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** critical | error | warn | info */
+    level: varchar("level", { length: 16 }).notNull(),
+    category: varchar("category", { length: 64 }).notNull(),
+    message: text("message").notNull(),
+    details: jsonb("details"),
+    ipAddress: varchar("ip_address", { length: 64 }),
+    timestamp: timestamp("timestamp", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("system_logs_level_time_idx").on(t.level, t.timestamp),
+    index("system_logs_time_idx").on(t.timestamp),
+  ],
+);
+
+export const securityConfig = pgTable("security_config", {
+  key: varchar("key", { length: 64 }).primaryKey(),
+  value: text("value").notNull(),
+  description: text("description"),
+  updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
+});
+
+export const securityEvents = pgTable(
+  "security_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    eventType: varchar("event_type", { length: 64 }).notNull(),
+    /** info | warn | critical */
+    severity: varchar("severity", { length: 16 }).notNull().default("info"),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Masked phone or other identifier; never a full phone number. */
+    identifier: varchar("identifier", { length: 64 }),
+    ipAddress: varchar("ip_address", { length: 64 }),
+    details: jsonb("details"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("security_events_time_idx").on(t.createdAt),
+    index("security_events_type_idx").on(t.eventType),
+  ],
+);
+
+/** Every code request and code verification, successful or not. */
+export const otpAttempts = pgTable(
+  "otp_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    phone: varchar("phone", { length: 20 }).notNull(),
+    ipAddress: varchar("ip_address", { length: 64 }),
+    /** request | verify | activate */
+    kind: varchar("kind", { length: 16 }).notNull(),
+    success: boolean("success").notNull(),
+    reason: varchar("reason", { length: 64 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("otp_attempts_phone_time_idx").on(t.phone, t.createdAt),
+    index("otp_attempts_ip_time_idx").on(t.ipAddress, t.createdAt),
+  ],
+);
+
+/** Active lockouts; the source of truth for /admin/security/brute-force. */
+export const bruteForceLocks = pgTable("brute_force_locks", {
+  identifier: varchar("identifier", { length: 128 }).primaryKey(),
+  /** phone | ip */
+  kind: varchar("kind", { length: 16 }).notNull(),
+  failures: integer("failures").notNull().default(0),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  updatedAt: updatedAt(),
+});
+
+/** Small settings documents: auto-activation, admin notifications and the like. */
+export const appSettings = pgTable("app_settings", {
+  key: varchar("key", { length: 64 }).primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
+});
+
+/** Australian postcodes and suburbs, seeded from bundled data at start-up. */
+export const postcodes = pgTable(
+  "postcodes",
+  {
+    id: serial("id").primaryKey(),
+    postcode: varchar("postcode", { length: 4 }).notNull(),
+    suburb: text("suburb").notNull(),
+    state: varchar("state", { length: 3 }).notNull(),
+    latitude: text("latitude"),
+    longitude: text("longitude"),
+  },
+  (t) => [
+    index("postcodes_postcode_idx").on(t.postcode),
+    index("postcodes_suburb_trgm_idx").using("gin", t.suburb.op("gin_trgm_ops")),
+    uniqueIndex("postcodes_unique_idx").on(t.postcode, t.suburb, t.state),
+  ],
+);

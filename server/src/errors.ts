@@ -1,0 +1,107 @@
+import type { ErrorType } from "@turnout/domain";
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+
+/** A failure a client can act on: it leaves the server as `{ success: false, message, errorType }`. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errorType: ErrorType,
+    message: string,
+    /** Extra fields for the reply body, e.g. `retryAfter` or `sessions`. */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+export const badRequest = (message: string, extra?: Record<string, unknown>) =>
+  new AppError(400, "validation_error", message, extra);
+export const unauthorized = (message = "Authentication required") =>
+  new AppError(401, "unauthorized", message);
+export const forbidden = (message = "You do not have permission to do this.") =>
+  new AppError(403, "forbidden", message);
+export const notFound = (message = "Not found") => new AppError(404, "not_found", message);
+export const conflict = (message: string, extra?: Record<string, unknown>) =>
+  new AppError(409, "conflict", message, extra);
+
+/** A 429 with the retry time in the body (`retryAfter`, seconds) and in the Retry-After header. */
+export const rateLimited = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, "rate_limited", message, { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) });
+
+type FieldError = { field: string; message: string };
+
+/**
+ * One error shape for every 4xx/5xx (unknown routes: see web.ts): AppErrors as they are, schema failures as 400 with the failing
+ * fields, unique-key clashes as 409, client errors Fastify raises (bad JSON, body too large, wrong
+ * content type) with their status, and anything else as a logged, generic 500 without internals.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.status === 429 && typeof error.extra.retryAfter === "number") {
+        reply.header("Retry-After", String(error.extra.retryAfter));
+      }
+      return reply
+        .status(error.status)
+        .send({ success: false, message: error.message, errorType: error.errorType, ...error.extra });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: FieldError[] = error.validation.map((v) => ({
+        field: [error.validationContext, ...String(v.instancePath).split("/").filter(Boolean)].join("."),
+        message: v.message ?? "is invalid",
+      }));
+      const first = fields[0];
+      const message = first ? `Invalid ${first.field}: ${first.message}` : "Invalid request";
+      return reply.status(400).send({ success: false, message, errorType: "validation_error", fields });
+    }
+    if (isUniqueViolation(error)) {
+      return reply
+        .status(409)
+        .send({ success: false, message: "That already exists.", errorType: "conflict" });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({
+        success: false,
+        message: clientErrorMessage(error, status),
+        errorType: clientErrorType(status),
+      });
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return reply.status(500).send({
+      success: false,
+      message: "Something went wrong. Please try again.",
+      errorType: "internal_error",
+    });
+  });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } } | null;
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+function clientErrorType(status: number): ErrorType {
+  if (status === 401) return "unauthorized";
+  if (status === 403) return "forbidden";
+  if (status === 404) return "not_found";
+  if (status === 409) return "conflict";
+  if (status === 429) return "rate_limited";
+  return "validation_error";
+}
+
+function clientErrorMessage(error: FastifyError, status: number): string {
+  switch (error.code) {
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return "The request body is not valid JSON.";
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return "The request body is too large.";
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return "Unsupported content type.";
+    default:
+      return status === 413 ? "The request body is too large." : error.message;
+  }
+}

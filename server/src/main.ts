@@ -1,0 +1,43 @@
+import { buildApp } from "./app.js";
+import { loadConfig } from "./config.js";
+import { createLogger } from "./logger.js";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const app = await buildApp(config, { logger });
+  await app.listen({ port: config.port, host: config.host });
+  logger.info(
+    { database: app.dbKind, cache: app.cache.kind, env: config.appEnv },
+    `Turnout is listening on http://${config.host}:${config.port}`,
+  );
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, "shutting down: finishing in-flight requests");
+    const force = setTimeout(() => {
+      logger.error("in-flight requests did not finish in time; exiting");
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    try {
+      await app.close();
+      logger.info("stopped cleanly");
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, "error while shutting down");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Turnout failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

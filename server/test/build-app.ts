@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { buildApp } from "../src/app.js";
+import { type Cache, openCache } from "../src/cache/cache.js";
+import { type Config, loadConfig } from "../src/config.js";
+import { type DatabaseHandle, openDatabase } from "../src/db/client.js";
+import { createLogger } from "../src/logger.js";
+
+/** Which engine server tests run on: set per Vitest project (see server/vitest.config.ts). */
+export const testEngine: "pglite" | "postgres" =
+  process.env.TURNOUT_TEST_DB === "postgres" ? "postgres" : "pglite";
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite, or a new PostgreSQL database
+ * (created on the server named by DATABASE_URL and dropped on close) so files never share rows.
+ */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  if (testEngine === "pglite") return openDatabase({ databaseUrl: null, pgliteDir: "memory://" });
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) throw new Error("TURNOUT_TEST_DB=postgres needs DATABASE_URL");
+  const name = `turnout_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "" });
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      const dropper = new pg.Client({ connectionString: baseUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** The cache store tests use: the real Redis under a private key prefix when REDIS_URL is set. */
+export function openTestCache(): Promise<Cache> {
+  const prefix = `turnout-test:${randomBytes(6).toString("hex")}:`;
+  return openCache(process.env.REDIS_URL || null, prefix);
+}
+
+/** A validated Config for tests, rooted in a temporary DATA_DIR. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "turnout-test-"));
+  return loadConfig({
+    DATA_DIR: dataDir,
+    JWT_SECRET: "test-secret-test-secret-test-secret-42",
+    LOG_LEVEL: "silent",
+    ...env,
+  });
+}
+
+export type TestApp = Awaited<ReturnType<typeof buildApp>> & { cleanup: () => Promise<void> };
+
+/** Builds the real app on a fresh database and cache; `cleanup` closes it and removes its data. */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = testConfig(env);
+  const database = await openTestDatabase();
+  const cache = await openTestCache();
+  const app = await buildApp(config, { database, cache, logger: createLogger(config.logLevel) });
+  return Object.assign(app, {
+    cleanup: async () => {
+      await app.close();
+      await cache.close();
+      await database.close();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  });
+}
