@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { buildApp } from "../src/app.js";
 import { type Cache, openCache } from "../src/cache/cache.js";
 import { type Config, loadConfig } from "../src/config.js";
 import { type DatabaseHandle, openDatabase } from "../src/db/client.js";
 import { createLogger } from "../src/logger.js";
+import { createScratchDatabase } from "./scratch-database.js";
 
 /** Which engine server tests run on: set per Vitest project (see server/vitest.config.ts). */
 export const testEngine: "pglite" | "postgres" =
@@ -21,22 +21,13 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   if (testEngine === "pglite") return openDatabase({ databaseUrl: null, pgliteDir: "memory://" });
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) throw new Error("TURNOUT_TEST_DB=postgres needs DATABASE_URL");
-  const name = `turnout_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "" });
+  const scratch = await createScratchDatabase(baseUrl);
+  const handle = await openDatabase({ databaseUrl: scratch.url, pgliteDir: "" });
   return {
     ...handle,
     close: async () => {
       await handle.close();
-      const dropper = new pg.Client({ connectionString: baseUrl });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
+      await scratch.drop();
     },
   };
 }

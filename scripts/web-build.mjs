@@ -1,0 +1,40 @@
+// Builds the web app when web/dist is missing or older than its sources.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const distIndex = path.join(root, "web/dist/index.html");
+const sources = ["web/src", "web/public", "web/index.html", "web/vite.config.ts", "web/package.json", "domain/src"];
+
+function newestMtime(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const entry of readdirSync(p)) {
+    if (entry === "node_modules") continue;
+    newest = Math.max(newest, newestMtime(path.join(p, entry)));
+  }
+  return newest;
+}
+
+/** True when web/dist must be (re)built. */
+export function webBuildIsStale() {
+  if (!existsSync(distIndex)) return true;
+  const built = statSync(distIndex).mtimeMs;
+  return sources.some((s) => newestMtime(path.join(root, s)) > built);
+}
+
+/** Builds web/dist if it is missing or stale; throws when the build fails. */
+export function ensureWebBuilt({ quiet = false } = {}) {
+  if (!webBuildIsStale()) return false;
+  if (!quiet) process.stdout.write("Building the web app (web/dist)...\n");
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const r = spawnSync(npm, ["run", "build", "-w", "web"], { cwd: root, stdio: quiet ? "pipe" : "inherit" });
+  if (r.status !== 0) {
+    if (quiet) process.stderr.write(`${r.stdout ?? ""}${r.stderr ?? ""}`);
+    throw new Error("The web build failed.");
+  }
+  return true;
+}
