@@ -97,7 +97,10 @@ describe("isStoredSessionValid", () => {
     expect(isStoredSessionValid({ token: valid, agency }, NOW)).toBe(false);
     expect(isStoredSessionValid({ token: valid, user: null, agency }, NOW)).toBe(false);
     expect(isStoredSessionValid({ token: valid, user }, NOW)).toBe(false);
-    expect(isStoredSessionValid({ token: valid, user, agency: null }, NOW)).toBe(false);
+  });
+
+  it("accepts an agency stored as null, since a login result may carry no agency", () => {
+    expect(isStoredSessionValid({ token: valid, user, agency: null }, NOW)).toBe(true);
   });
 
   it("rejects a token without three parts or without exp", () => {

@@ -55,14 +55,18 @@ export function secondsUntilExpiry(token: string, nowMs: number): number | null 
   return exp - nowMs / 1000;
 }
 
-/** Tells whether a stored session counts as valid: token, user and agency present, token expiring > 300 s from now. */
+/**
+ * Tells whether a stored session counts as valid: token, user and agency stored, token expiring more
+ * than 300 s from now. A login result may carry no agency (SPEC 3: a user not yet assigned to one, such
+ * as a bootstrap admin), so an agency stored as `null` counts as stored; only a missing entry fails.
+ */
 export function isStoredSessionValid(
   stored: { token?: string | null; user?: unknown; agency?: unknown },
   nowMs: number,
 ): boolean {
   const { token, user, agency } = stored;
   if (typeof token !== "string" || token === "") return false;
-  if (user === undefined || user === null || agency === undefined || agency === null) return false;
+  if (user === undefined || user === null || agency === undefined) return false;
   const remaining = secondsUntilExpiry(token, nowMs);
   return remaining !== null && remaining > TOKEN_MIN_REMAINING_SECONDS;
 }
