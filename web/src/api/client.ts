@@ -1,0 +1,180 @@
+import { MESSAGES, parseRetryAfterHeader, REQUEST_TIMEOUT_MS } from "@turnout/domain";
+import { config } from "../config";
+import { collectDeviceInfo, getDeviceId } from "./device";
+import { ApiError, CLIENT_ERROR_TYPES } from "./errors";
+import { emitSessionNotice } from "./session-events";
+import { storage } from "./storage";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: HttpMethod;
+  /** A plain value is sent as JSON; FormData is sent as multipart. */
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  /** Sign-in calls: a 401 there is an answer to show, not a lost session. */
+  ignoreUnauthorized?: boolean;
+  /** The caller explains a 403 itself (the job popup), so the general dialog stays away. */
+  handlesForbidden?: boolean;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+const TIMEOUT_MESSAGE = "The request timed out. Please check your connection and try again.";
+const NETWORK_MESSAGE = "Unable to reach the server. Please check your connection and try again.";
+/** 401 errorTypes meaning someone ended this session on purpose rather than it running out. */
+const KICKED_ERROR_TYPES = new Set(["session_terminated", "logged_out_by_admin", "session_revoked"]);
+
+let sessionEndNotified = false;
+
+/** Allow the next 401 to notify again (tests, and after a fresh sign-in without reload). */
+export function resetSessionEndNotice(): void {
+  sessionEndNotified = false;
+}
+
+function buildUrl(path: string, query: Record<string, QueryValue> | undefined): string {
+  const base = `${config.apiBaseUrl}${path.startsWith("/") ? path : `/${path}`}`;
+  if (!query) return base;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${base}?${text}` : base;
+}
+
+/** Header values must be Latin-1: escape anything else inside the JSON. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+async function buildHeaders(body: unknown): Promise<Headers> {
+  const headers = new Headers({ Accept: "application/json" });
+  const deviceId = await getDeviceId();
+  headers.set("X-Device-ID", deviceId);
+  headers.set("X-Device-Info", asciiJson(collectDeviceInfo(deviceId)));
+  const token = storage.getToken();
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  if (body !== undefined && !(body instanceof FormData)) headers.set("Content-Type", "application/json");
+  return headers;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => "");
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function retryAfterOf(response: Response, body: Record<string, unknown> | undefined): number | undefined {
+  const fromHeader = parseRetryAfterHeader(response.headers.get("Retry-After"), Date.now());
+  if (fromHeader !== null && fromHeader !== undefined) return fromHeader;
+  const fromBody = body?.retryAfter;
+  if (typeof fromBody === "number" && Number.isFinite(fromBody)) return fromBody;
+  if (typeof fromBody === "string" && /^\d+$/.test(fromBody.trim())) return Number(fromBody);
+  return undefined;
+}
+
+function toApiError(response: Response, parsed: unknown): ApiError {
+  const body = asRecord(parsed);
+  const serverMessage =
+    (typeof body?.message === "string" && body.message) ||
+    (typeof body?.error === "string" && body.error) ||
+    (typeof parsed === "string" && parsed.length < 300 ? parsed : "") ||
+    response.statusText ||
+    `Request failed (${response.status})`;
+  const errorType = typeof body?.errorType === "string" ? body.errorType : CLIENT_ERROR_TYPES.api;
+  return new ApiError({
+    status: response.status,
+    errorType,
+    message: serverMessage,
+    retryAfter: response.status === 429 ? retryAfterOf(response, body) : undefined,
+    body,
+  });
+}
+
+function noticeFor(error: ApiError, options: RequestOptions): void {
+  if (error.status === 401 && !options.ignoreUnauthorized) {
+    if (sessionEndNotified) return;
+    sessionEndNotified = true;
+    if (KICKED_ERROR_TYPES.has(error.errorType)) {
+      emitSessionNotice({ kind: "kicked", message: MESSAGES.LOGGED_OUT_BY_ADMIN });
+    } else {
+      emitSessionNotice({ kind: "expired", message: MESSAGES.SESSION_EXPIRED });
+    }
+  } else if (error.status === 403 && !options.handlesForbidden) {
+    emitSessionNotice({ kind: "forbidden", message: MESSAGES.NOT_AUTHORIZED });
+  }
+}
+
+/**
+ * The one HTTP client: base /api, a 30 s timeout, bearer token, device headers, and every
+ * non-2xx turned into an ApiError (401 and 403 also notify the app, see RequestOptions).
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = "GET", body, query, signal, timeoutMs = REQUEST_TIMEOUT_MS } = options;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const forwardAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) forwardAbort();
+  signal?.addEventListener("abort", forwardAbort, { once: true });
+
+  let response: Response;
+  let parsed: unknown;
+  try {
+    const headers = await buildHeaders(body);
+    response = await fetch(buildUrl(path, query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+      signal: controller.signal,
+    });
+    parsed = await readBody(response);
+  } catch (error) {
+    if (timedOut) {
+      throw new ApiError({ status: 0, errorType: CLIENT_ERROR_TYPES.network, message: TIMEOUT_MESSAGE });
+    }
+    if (signal?.aborted) throw error;
+    throw new ApiError({ status: 0, errorType: CLIENT_ERROR_TYPES.network, message: NETWORK_MESSAGE });
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", forwardAbort);
+  }
+
+  if (!response.ok) {
+    const error = toApiError(response, parsed);
+    noticeFor(error, options);
+    throw error;
+  }
+  return parsed as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "GET" }),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "POST", body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "PUT", body }),
+  patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "PATCH", body }),
+  delete: <T>(path: string, options?: Omit<RequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "DELETE" }),
+};

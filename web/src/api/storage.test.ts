@@ -1,0 +1,52 @@
+import { makeToken, storeSession, testAgency, testUser } from "../testing/session-fixtures";
+import { storage } from "./storage";
+
+describe("storage", () => {
+  it("uses the product prefix for every key", () => {
+    storage.saveSession("t.o.k", testUser, testAgency);
+    storage.setInstallBannerDismissed();
+    expect(Object.keys(localStorage).sort()).toEqual(["turnout_agency", "turnout_token", "turnout_user"]);
+    expect(Object.keys(sessionStorage).every((key) => key.startsWith("turnout_"))).toBe(true);
+  });
+
+  it("reads a stored session back", () => {
+    const token = makeToken();
+    storeSession({ token });
+    expect(storage.readSession()).toEqual({
+      token,
+      user: testUser,
+      agency: testAgency,
+      agencyStored: true,
+      unreadable: false,
+    });
+  });
+
+  it("clears a value it cannot read and reports it", () => {
+    storeSession();
+    localStorage.setItem("turnout_agency", "{broken");
+    const session = storage.readSession();
+    expect(session.agency).toBeNull();
+    expect(session.unreadable).toBe(true);
+    expect(localStorage.getItem("turnout_agency")).toBeNull();
+  });
+
+  it("treats a user of the wrong shape as unreadable", () => {
+    localStorage.setItem("turnout_user", JSON.stringify({ name: "x" }));
+    expect(storage.readSession().unreadable).toBe(true);
+  });
+
+  it("clears token, user and agency on sign-out but keeps the device id", () => {
+    storeSession();
+    storage.setDeviceId("ab".repeat(32));
+    storage.clearSession();
+    expect(storage.readSession()).toMatchObject({ token: null, user: null, agency: null });
+    expect(storage.getDeviceId()).toBe("ab".repeat(32));
+  });
+
+  it("keeps the install preference and drops an unreadable one", () => {
+    storage.setInstallPreference({ neverRemind: true });
+    expect(storage.getInstallPreference()).toEqual({ neverRemind: true });
+    localStorage.setItem("turnout_install_preference", "nope");
+    expect(storage.getInstallPreference()).toBeNull();
+  });
+});

@@ -1,0 +1,129 @@
+import { type InstallPreference, installPreferenceSchema, STORAGE_KEYS } from "@turnout/domain";
+import type { z } from "zod";
+import { type SessionAgency, type SessionUser, sessionAgencySchema, sessionUserSchema } from "./types";
+
+type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+type Area = "local" | "session";
+
+function area(which: Area): Storage | null {
+  try {
+    return which === "local" ? window.localStorage : window.sessionStorage;
+  } catch {
+    // Storage can be switched off entirely (privacy modes); behave as if nothing is kept.
+    return null;
+  }
+}
+
+function readRaw(which: Area, key: StorageKey): string | null {
+  try {
+    return area(which)?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function writeRaw(which: Area, key: StorageKey, value: string): void {
+  try {
+    area(which)?.setItem(key, value);
+  } catch {
+    // Quota or privacy mode: the app keeps working without persistence.
+  }
+}
+
+function remove(which: Area, key: StorageKey): void {
+  try {
+    area(which)?.removeItem(key);
+  } catch {
+    // nothing to do
+  }
+}
+
+/** The outcome of reading one JSON value: absent, unreadable (cleared) or a valid value. */
+export type JsonRead<T> = { state: "absent" } | { state: "unreadable" } | { state: "ok"; value: T };
+
+function readJson<T>(which: Area, key: StorageKey, schema: z.ZodType<T>): JsonRead<T> {
+  const raw = readRaw(which, key);
+  if (raw === null) return { state: "absent" };
+  try {
+    const parsed = schema.safeParse(JSON.parse(raw));
+    if (parsed.success) return { state: "ok", value: parsed.data };
+  } catch {
+    // fall through: unreadable
+  }
+  remove(which, key);
+  return { state: "unreadable" };
+}
+
+function readValue<T>(read: JsonRead<T>): T | null {
+  return read.state === "ok" ? read.value : null;
+}
+
+/** What the browser holds of a session; `unreadable` is true when a stored part was corrupt. */
+export interface StoredSession {
+  token: string | null;
+  user: SessionUser | null;
+  agency: SessionAgency | null;
+  /** The agency key exists (a login result may carry agency null, which is stored as null). */
+  agencyStored: boolean;
+  unreadable: boolean;
+}
+
+export const storage = {
+  getToken(): string | null {
+    const token = readRaw("local", STORAGE_KEYS.token);
+    return token && token.length > 0 ? token : null;
+  },
+
+  readSession(): StoredSession {
+    const user = readJson("local", STORAGE_KEYS.user, sessionUserSchema);
+    const agency = readJson("local", STORAGE_KEYS.agency, sessionAgencySchema.nullable());
+    return {
+      token: storage.getToken(),
+      user: readValue(user),
+      agency: readValue(agency),
+      agencyStored: agency.state === "ok",
+      unreadable: user.state === "unreadable" || agency.state === "unreadable",
+    };
+  },
+
+  saveSession(token: string, user: SessionUser, agency: SessionAgency | null): void {
+    writeRaw("local", STORAGE_KEYS.token, token);
+    writeRaw("local", STORAGE_KEYS.user, JSON.stringify(user));
+    writeRaw("local", STORAGE_KEYS.agency, JSON.stringify(agency));
+  },
+
+  clearSession(): void {
+    remove("local", STORAGE_KEYS.token);
+    remove("local", STORAGE_KEYS.user);
+    remove("local", STORAGE_KEYS.agency);
+  },
+
+  getDeviceId(): string | null {
+    const id = readRaw("local", STORAGE_KEYS.deviceId);
+    return id && /^[0-9a-f]{16,128}$/i.test(id) ? id : null;
+  },
+
+  setDeviceId(id: string): void {
+    writeRaw("local", STORAGE_KEYS.deviceId, id);
+  },
+
+  getInstallPreference(): InstallPreference | null {
+    return readValue(readJson("local", STORAGE_KEYS.installPreference, installPreferenceSchema));
+  },
+
+  setInstallPreference(preference: InstallPreference): void {
+    writeRaw("local", STORAGE_KEYS.installPreference, JSON.stringify(preference));
+  },
+
+  clearInstallPreference(): void {
+    remove("local", STORAGE_KEYS.installPreference);
+  },
+
+  isInstallBannerDismissed(): boolean {
+    return readRaw("session", STORAGE_KEYS.installDismissed) === "true";
+  },
+
+  setInstallBannerDismissed(): void {
+    writeRaw("session", STORAGE_KEYS.installDismissed, "true");
+  },
+};

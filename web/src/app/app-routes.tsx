@@ -1,0 +1,69 @@
+import { lazy, Suspense } from "react";
+import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from "react-router";
+import { AuthProvider, useAuth } from "../features/auth/auth-provider";
+import { AuthScreens } from "../features/auth/auth-screens";
+import { SignedInPage } from "../features/dashboard/signed-in-page";
+import { KeyboardDebugPage } from "../features/debug/keyboard-debug-page";
+import { LoadingScreen } from "../ui/loading-screen";
+
+const PwaDebugPage = lazy(() =>
+  import("../features/debug/pwa-debug-page").then((module) => ({ default: module.PwaDebugPage })),
+);
+
+/** A job id in the short path must be digits only (SPEC 5). */
+const JOB_ID_PATTERN = /^\d+$/;
+
+/** /j/{digits} becomes /?job={digits} without a new history entry; anything else goes home. */
+function ShortJobRedirect() {
+  const { jobId = "" } = useParams();
+  if (!JOB_ID_PATTERN.test(jobId)) return <Navigate to="/" replace />;
+  return <Navigate to={`/?job=${jobId}`} replace />;
+}
+
+function SignedInOrAuthScreens() {
+  const auth = useAuth();
+  if (auth.isLoading) return <LoadingScreen />;
+  if (auth.isAuthenticated && auth.user) {
+    return <SignedInPage user={auth.user} agency={auth.agency} onSignOut={auth.signOut} />;
+  }
+  return <AuthScreens />;
+}
+
+/** `/`: debug pages by query parameter, else login, register, activation or the signed-in page. */
+function RootPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const handleBackToLogin = () => navigate("/login");
+  const debug = params.get("debug");
+  if (debug === "keyboard") return <KeyboardDebugPage onBackToLogin={handleBackToLogin} />;
+  if (debug === "pwa") {
+    return (
+      <Suspense fallback={<LoadingScreen label="Loading debug page" />}>
+        <PwaDebugPage onBackToLogin={handleBackToLogin} />
+      </Suspense>
+    );
+  }
+  return <SignedInOrAuthScreens />;
+}
+
+/** `/login`: where a session that ended lands; a signed-in visitor goes home instead. */
+function LoginPage() {
+  const auth = useAuth();
+  if (auth.isLoading) return <LoadingScreen />;
+  if (auth.isAuthenticated) return <Navigate to="/" replace />;
+  return <AuthScreens />;
+}
+
+/** The routes of SPEC 2, inside the auth state they depend on. Needs a router around it. */
+export function AppRoutes() {
+  return (
+    <AuthProvider>
+      <Routes>
+        <Route path="/" element={<RootPage />} />
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/j/:jobId" element={<ShortJobRedirect />} />
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Routes>
+    </AuthProvider>
+  );
+}

@@ -1,0 +1,247 @@
+import Button from "@mui/material/Button";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import { canSubmitLoginCode, MESSAGES, retryAfterMinutes, validateLoginPhone } from "@turnout/domain";
+import { type FormEvent, useState } from "react";
+import { isApiError } from "../../api/errors";
+import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
+import { authApi, type DeviceSession, type SignInData } from "./auth-api";
+import { AuthLayout } from "./auth-layout";
+import { CodeField } from "./code-field";
+import { MaxDevicesDialog } from "./max-devices-dialog";
+import { SecurityLockDialog } from "./security-lock-dialog";
+
+interface SessionLimit {
+  sessions: DeviceSession[];
+  maxSessions: number;
+  /** What to do once a device was signed out: ask for a code, or retry the code just typed. */
+  resume: "request-code" | "verify-code";
+}
+
+function sessionsFrom(body: Record<string, unknown> | undefined): DeviceSession[] {
+  return Array.isArray(body?.sessions) ? (body.sessions as DeviceSession[]) : [];
+}
+
+/**
+ * Sign in with a phone number and a one-time code (SPEC 2 and 4): step 1 asks for the phone,
+ * checks the device-session limit and requests a code; step 2 ('Enter Code') verifies it.
+ */
+export function LoginScreen({
+  initialPhone = "",
+  focusTitle,
+  onCreateAccount,
+  onNeedsVerification,
+  onSignedIn,
+}: {
+  initialPhone?: string;
+  focusTitle?: boolean;
+  onCreateAccount: () => void;
+  onNeedsVerification: (phone: string) => void;
+  onSignedIn: (data: SignInData) => void;
+}) {
+  const [step, setStep] = useState<"phone" | "code">("phone");
+  const [phoneInput, setPhoneInput] = useState(initialPhone);
+  const [phoneError, setPhoneError] = useState<string | null>(null);
+  const [phone, setPhone] = useState("");
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorNotice | null>(null);
+  const [lockMinutes, setLockMinutes] = useState<number | null>(null);
+  const [sessionLimit, setSessionLimit] = useState<SessionLimit | null>(null);
+  const [forceLogoutError, setForceLogoutError] = useState<string | null>(null);
+
+  const showRateLimit = (retryAfter: number | undefined, serverMessage: string | undefined) => {
+    setError({ message: serverMessage || MESSAGES.LOGIN_RATE_LIMITED, errorType: "rate_limited" });
+    setLockMinutes(retryAfterMinutes(retryAfter));
+  };
+
+  const requestCode = async (forPhone: string) => {
+    try {
+      const reply = await authApi.requestOtp(forPhone);
+      if (reply.needsVerification) {
+        onNeedsVerification(forPhone);
+        return;
+      }
+      if (!reply.success) {
+        setError({ message: reply.message || MESSAGES.OTP_SEND_FAILED, errorType: reply.errorType });
+        return;
+      }
+      setCode("");
+      setStep("code");
+    } catch (caught) {
+      if (!isApiError(caught)) {
+        setError({ message: MESSAGES.OTP_SEND_FAILED, errorType: "network_error" });
+      } else if (caught.body?.needsVerification === true) {
+        onNeedsVerification(forPhone);
+      } else if (caught.status === 429) {
+        showRateLimit(caught.retryAfter, caught.body?.message as string | undefined);
+      } else if (caught.status === 404) {
+        setError({ message: MESSAGES.USER_NOT_FOUND, errorType: "user_not_found" });
+      } else {
+        setError({ message: MESSAGES.OTP_SEND_FAILED, errorType: "network_error" });
+      }
+    }
+  };
+
+  const verifyCode = async () => {
+    try {
+      const reply = await authApi.verifyOtp(phone, code);
+      if (reply.success && reply.data?.token) {
+        onSignedIn(reply.data);
+        return;
+      }
+      setError({ message: reply.message || MESSAGES.OTP_VERIFY_FAILED, errorType: "api_error" });
+    } catch (caught) {
+      if (!isApiError(caught) || caught.status === 0) {
+        setError({ message: MESSAGES.OTP_VERIFY_FAILED, errorType: "network_error" });
+      } else if (caught.status === 409 && caught.errorType === "session_limit") {
+        const maxSessions = Number(caught.body?.maxSessions) || sessionsFrom(caught.body).length;
+        setSessionLimit({ sessions: sessionsFrom(caught.body), maxSessions, resume: "verify-code" });
+      } else if (caught.status === 429) {
+        showRateLimit(caught.retryAfter, caught.body?.message as string | undefined);
+      } else if (caught.status >= 400 && caught.status < 500 && caught.message) {
+        setError({ message: caught.message, errorType: caught.errorType });
+      } else {
+        setError({ message: MESSAGES.OTP_VERIFY_FAILED, errorType: caught.errorType });
+      }
+    }
+  };
+
+  const handleSendCode = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    const checked = validateLoginPhone(phoneInput);
+    if (!checked.ok) {
+      setPhoneError(checked.message);
+      return;
+    }
+    setPhoneError(null);
+    setPhone(checked.phone);
+    setBusy(true);
+    try {
+      try {
+        const limit = await authApi.checkSessionLimit(checked.phone);
+        if (limit.canCreate === false) {
+          setForceLogoutError(null);
+          setSessionLimit({
+            sessions: limit.sessions ?? [],
+            maxSessions: limit.maxSessions,
+            resume: "request-code",
+          });
+          return;
+        }
+      } catch {
+        // The code request below reports unknown numbers, locks and outages in its own words.
+      }
+      await requestCode(checked.phone);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const handleVerify = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!canSubmitLoginCode(code)) return;
+    setError(null);
+    setBusy(true);
+    try {
+      await verifyCode();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const handleForceLogout = async (sessionId: DeviceSession["id"]) => {
+    if (!sessionLimit) return;
+    setBusy(true);
+    setForceLogoutError(null);
+    try {
+      await authApi.forceLogout(phone, sessionId);
+    } catch {
+      setForceLogoutError(MESSAGES.FORCE_LOGOUT_FAILED);
+      setBusy(false);
+      return;
+    }
+    const { resume } = sessionLimit;
+    setSessionLimit(null);
+    try {
+      if (resume === "request-code") await requestCode(phone);
+      else await verifyCode();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const handleBackToPhone = () => {
+    setStep("phone");
+    setCode("");
+    setError(null);
+  };
+
+  const dialogs = (
+    <>
+      <SecurityLockDialog minutes={lockMinutes} onClose={() => setLockMinutes(null)} />
+      <MaxDevicesDialog
+        open={sessionLimit !== null}
+        sessions={sessionLimit?.sessions ?? []}
+        maxSessions={sessionLimit?.maxSessions ?? 0}
+        busy={busy}
+        error={forceLogoutError}
+        onCancel={() => setSessionLimit(null)}
+        onContinue={handleForceLogout}
+      />
+    </>
+  );
+
+  if (step === "code") {
+    return (
+      <AuthLayout title="Enter Code" subtitle={`We sent a 6-digit code to ${phone}.`} focusTitle>
+        <Stack component="form" spacing={2} onSubmit={handleVerify} noValidate aria-label="Enter code">
+          <ErrorAlert notice={error} onClose={() => setError(null)} />
+          <CodeField label="Verification code" value={code} onChange={setCode} disabled={busy} autoFocus />
+          <Button type="submit" variant="contained" size="large" disabled={!canSubmitLoginCode(code) || busy}>
+            Verify Code
+          </Button>
+          <Button onClick={handleBackToPhone} disabled={busy}>
+            Back to Phone Number
+          </Button>
+        </Stack>
+        {dialogs}
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout
+      title="Sign In"
+      subtitle="Enter your mobile number to receive a sign-in code."
+      focusTitle={focusTitle}
+    >
+      <Stack component="form" spacing={2} onSubmit={handleSendCode} noValidate aria-label="Sign in">
+        <ErrorAlert notice={error} onClose={() => setError(null)} />
+        <TextField
+          label="Phone number"
+          type="tel"
+          value={phoneInput}
+          onChange={(event) => {
+            setPhoneInput(event.target.value);
+            setPhoneError(null);
+          }}
+          error={phoneError !== null}
+          helperText={phoneError ?? "e.g. 0412 345 678"}
+          disabled={busy}
+          required
+          fullWidth
+          slotProps={{ htmlInput: { inputMode: "tel", autoComplete: "tel" } }}
+        />
+        <Button type="submit" variant="contained" size="large" disabled={busy}>
+          Send Code
+        </Button>
+        <Button variant="outlined" onClick={onCreateAccount} disabled={busy}>
+          Create New Account
+        </Button>
+      </Stack>
+      {dialogs}
+    </AuthLayout>
+  );
+}

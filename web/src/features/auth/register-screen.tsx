@@ -1,0 +1,228 @@
+import CheckCircleIcon from "@mui/icons-material/CheckCircle";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import InputAdornment from "@mui/material/InputAdornment";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import {
+  isDuplicatePhoneReply,
+  isRegistrationComplete,
+  MESSAGES,
+  normalizePhone,
+  registerRateLimitMessage,
+  SIGNUP_AGENCIES,
+} from "@turnout/domain";
+import { type FormEvent, useRef, useState } from "react";
+import { isApiError } from "../../api/errors";
+import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
+import { authApi } from "./auth-api";
+import { AuthLayout } from "./auth-layout";
+import { LocationPickerDialog } from "./location-picker-dialog";
+import { AccountExistsDialog, AccountNeedsVerificationDialog } from "./register-dialogs";
+import { useLocationSearch } from "./use-location-search";
+
+type FieldErrors = Partial<Record<"first_name" | "last_name" | "phone" | "user_agency" | "location", string>>;
+
+/** Field errors of a 400 reply, whichever shape the server used (object or list of {field, message}). */
+function fieldErrorsFrom(body: Record<string, unknown> | undefined): FieldErrors {
+  const fields = body?.fields;
+  const result: Record<string, string> = {};
+  if (Array.isArray(fields)) {
+    for (const item of fields) {
+      if (item && typeof item === "object" && "field" in item) {
+        const { field, message } = item as { field: unknown; message?: unknown };
+        result[String(field)] = typeof message === "string" ? message : "Invalid value";
+      }
+    }
+  } else if (fields && typeof fields === "object") {
+    for (const [field, message] of Object.entries(fields)) {
+      result[field] = Array.isArray(message) ? String(message[0]) : String(message);
+    }
+  }
+  for (const locationField of ["postcode", "town_name", "state_name"]) {
+    if (result[locationField] && !result.location) result.location = result[locationField];
+  }
+  return result as FieldErrors;
+}
+
+/** Create Account (SPEC 2 and 5): all fields required; success leads to activation. */
+export function RegisterScreen({
+  onBackToLogin,
+  onRegistered,
+}: {
+  onBackToLogin: (phone?: string) => void;
+  onRegistered: (phone: string) => void;
+}) {
+  const [firstName, setFirstName] = useState("");
+  const [lastName, setLastName] = useState("");
+  const [phoneInput, setPhoneInput] = useState("");
+  const [agency, setAgency] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorNotice | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [modal, setModal] = useState<"exists" | "unverified" | null>(null);
+  const phoneRef = useRef<HTMLInputElement>(null);
+  const location = useLocationSearch();
+
+  const form = {
+    first_name: firstName.trim(),
+    last_name: lastName.trim(),
+    phone: phoneInput.trim(),
+    user_agency: agency,
+    postcode: location.chosen?.postcode ?? "",
+    town_name: location.chosen?.suburb ?? "",
+    state_name: location.chosen?.state_abbreviation ?? "",
+  };
+  const complete = isRegistrationComplete(form);
+
+  const handleSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!complete || busy) return;
+    setError(null);
+    setFieldErrors({});
+    setBusy(true);
+    const phone = normalizePhone(form.phone);
+    try {
+      await authApi.register({ ...form, phone });
+      onRegistered(phone);
+    } catch (caught) {
+      if (!isApiError(caught)) {
+        setError({ message: MESSAGES.UNEXPECTED });
+      } else if (
+        caught.status === 409 &&
+        (caught.errorType === "account_not_activated" || caught.body?.needsVerification)
+      ) {
+        setModal("unverified");
+      } else if (caught.status === 409 && isDuplicatePhoneReply(caught.message)) {
+        setModal("exists");
+      } else if (caught.status === 429) {
+        setError({ message: registerRateLimitMessage(caught.retryAfter), errorType: "rate_limited" });
+      } else if (caught.status === 400) {
+        setFieldErrors(fieldErrorsFrom(caught.body));
+        setError({ message: caught.message || MESSAGES.REGISTRATION_FAILED, errorType: caught.errorType });
+      } else {
+        setError({ message: MESSAGES.REGISTRATION_FAILED, errorType: caught.errorType });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const handleUseDifferentNumber = () => {
+    setModal(null);
+    setPhoneInput("");
+    // Focus after the dialog has returned focus to where it came from.
+    window.setTimeout(() => phoneRef.current?.focus(), 0);
+  };
+
+  const locationHelper = location.chosen
+    ? `Selected: ${location.chosen.suburb}, ${location.chosen.state_abbreviation} ${location.chosen.postcode}`
+    : (location.error ?? fieldErrors.location ?? "Type a 4-digit postcode or at least 3 letters of a suburb");
+
+  return (
+    <AuthLayout
+      title="Create Account"
+      subtitle="Register to receive pager alerts for your agency."
+      focusTitle
+    >
+      <Stack component="form" spacing={2} onSubmit={handleSubmit} noValidate aria-label="Create account">
+        <ErrorAlert notice={error} onClose={() => setError(null)} />
+        <TextField
+          label="First name"
+          value={firstName}
+          onChange={(event) => setFirstName(event.target.value)}
+          error={Boolean(fieldErrors.first_name)}
+          helperText={fieldErrors.first_name}
+          required
+          fullWidth
+          slotProps={{ htmlInput: { autoComplete: "given-name" } }}
+        />
+        <TextField
+          label="Last name"
+          value={lastName}
+          onChange={(event) => setLastName(event.target.value)}
+          error={Boolean(fieldErrors.last_name)}
+          helperText={fieldErrors.last_name}
+          required
+          fullWidth
+          slotProps={{ htmlInput: { autoComplete: "family-name" } }}
+        />
+        <TextField
+          label="Phone number"
+          type="tel"
+          value={phoneInput}
+          onChange={(event) => setPhoneInput(event.target.value)}
+          error={Boolean(fieldErrors.phone)}
+          helperText={fieldErrors.phone ?? "e.g. 0412 345 678"}
+          inputRef={phoneRef}
+          required
+          fullWidth
+          slotProps={{ htmlInput: { inputMode: "tel", autoComplete: "tel" } }}
+        />
+        <TextField
+          select
+          label="Agency"
+          value={agency}
+          onChange={(event) => setAgency(event.target.value)}
+          error={Boolean(fieldErrors.user_agency)}
+          helperText={fieldErrors.user_agency}
+          required
+          fullWidth
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          <option value="">Select your agency</option>
+          {SIGNUP_AGENCIES.map((option) => (
+            <option key={option.code} value={option.code}>
+              {option.code === option.name ? option.name : `${option.name} (${option.code})`}
+            </option>
+          ))}
+        </TextField>
+        <TextField
+          label="Location (postcode or suburb)"
+          value={location.query}
+          onChange={(event) => location.handleQueryChange(event.target.value)}
+          error={Boolean(location.error ?? fieldErrors.location)}
+          helperText={locationHelper}
+          required
+          fullWidth
+          slotProps={{
+            htmlInput: { autoComplete: "off" },
+            input: {
+              endAdornment: location.searching ? (
+                <InputAdornment position="end">
+                  <CircularProgress size={20} aria-label="Searching locations" />
+                </InputAdornment>
+              ) : location.chosen ? (
+                <InputAdornment position="end">
+                  <CheckCircleIcon color="success" aria-label="Location selected" />
+                </InputAdornment>
+              ) : null,
+            },
+            formHelperText: { "aria-live": "polite" } as object,
+          }}
+        />
+        <Button type="submit" variant="contained" size="large" disabled={!complete || busy}>
+          Create Account
+        </Button>
+        <Button onClick={() => onBackToLogin()} disabled={busy}>
+          Back to Login
+        </Button>
+      </Stack>
+      <LocationPickerDialog
+        choices={location.choices}
+        onChoose={location.handleChoose}
+        onClose={location.handleCloseChoices}
+      />
+      <AccountExistsDialog
+        open={modal === "exists"}
+        onUseDifferentNumber={handleUseDifferentNumber}
+        onGoToLogin={() => onBackToLogin(normalizePhone(form.phone))}
+      />
+      <AccountNeedsVerificationDialog
+        open={modal === "unverified"}
+        onClose={() => setModal(null)}
+        onGoToLogin={() => onBackToLogin(normalizePhone(form.phone))}
+      />
+    </AuthLayout>
+  );
+}

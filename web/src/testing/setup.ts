@@ -1,0 +1,33 @@
+import "@testing-library/jest-dom/vitest";
+import { cleanup } from "@testing-library/react";
+import { afterEach, vi } from "vitest";
+import { resetSessionEndNotice } from "../api/client";
+import { resetDeviceIdCache } from "../api/device";
+
+// jsdom has no matchMedia; MUI's colour-scheme handling and useMediaQuery need it.
+if (!window.matchMedia) {
+  Object.defineProperty(window, "matchMedia", {
+    writable: true,
+    configurable: true,
+    value: (query: string): MediaQueryList => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }),
+  });
+}
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  sessionStorage.clear();
+  resetSessionEndNotice();
+  resetDeviceIdCache();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
