@@ -1,0 +1,418 @@
+import { maskPhone } from "@turnout/domain";
+import { and, count, desc, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import type { Logger } from "pino";
+import type { Database } from "../db/client.js";
+import { smsQueue } from "../db/schema.js";
+import { maskPhonesInText } from "../logger.js";
+import { type SmsProvider, SmsSendError } from "./provider.js";
+
+export type SmsKind = "otp" | "activation" | "account" | "rule" | "rule_review" | "notice";
+export type SmsStatus = "pending" | "sending" | "sent" | "failed";
+
+export const SMS_STATUSES: readonly SmsStatus[] = ["pending", "sending", "sent", "failed"];
+
+/** Kinds whose body is a one-time code: never shown outside the message itself. */
+const SECRET_KINDS: ReadonlySet<string> = new Set<SmsKind>(["otp", "activation"]);
+
+const FIRST_RETRY_SECONDS = 5;
+const MAX_RETRY_SECONDS = 10 * 60;
+const LAST_ERROR_MAX_LENGTH = 500;
+
+/**
+ * Queues a text message for the worker. Pass the transaction that does the work the message reports
+ * (a new sign-in code, an approved rule) so the message exists exactly when that work is committed;
+ * call `SmsWorker.nudge()` after the commit to send it at once.
+ */
+export async function enqueueSms(
+  db: Database,
+  input: {
+    to: string;
+    body: string;
+    kind: SmsKind;
+    userId?: number | null;
+    /** Set for keyword-rule messages: the unique index then refuses a second SMS for one trigger. */
+    ruleTriggerId?: number | null;
+  },
+): Promise<{ id: number }> {
+  const [row] = await db
+    .insert(smsQueue)
+    .values({
+      toPhone: input.to,
+      body: input.body,
+      kind: input.kind,
+      userId: input.userId ?? null,
+      ruleTriggerId: input.ruleTriggerId ?? null,
+    })
+    .returning({ id: smsQueue.id });
+  return { id: row!.id };
+}
+
+/** Seconds to wait before the next try after `attempts` failed tries: 5, 10, 20 ... capped at 10 minutes. */
+export function retryDelaySeconds(attempts: number, retryAfterSeconds?: number): number {
+  if (retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds) && retryAfterSeconds >= 0) {
+    return retryAfterSeconds;
+  }
+  return Math.min(FIRST_RETRY_SECONDS * 2 ** Math.max(0, attempts - 1), MAX_RETRY_SECONDS);
+}
+
+export type SmsWorkerOptions = {
+  db: Database;
+  provider: SmsProvider;
+  logger: Logger;
+  /** How often to look for due messages when nobody nudges. */
+  pollMs?: number;
+  /** How many messages one claim takes (they are sent concurrently). */
+  batchSize?: number;
+  /** A message `sending` for longer than this is taken to belong to a crashed worker. */
+  stuckAfterMs?: number;
+};
+
+type ClaimedSms = {
+  id: number;
+  toPhone: string;
+  body: string;
+  kind: string;
+  attempts: number;
+  maxAttempts: number;
+};
+
+const RECOVERY_INTERVAL_MS = 60_000;
+
+/**
+ * Sends queued messages through one provider. Several workers (one per server instance) may run on
+ * one database: each claim locks its rows with SKIP LOCKED, so a message is claimed by one of them.
+ * Cycles of one worker never overlap; an error in a cycle is logged and the next poll tries again.
+ */
+export class SmsWorker {
+  private readonly db: Database;
+  private readonly provider: SmsProvider;
+  private readonly logger: Logger;
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private readonly stuckAfterMs: number;
+
+  private started = false;
+  private stopped = false;
+  /** A cycle has been asked for and has not begun yet: further nudges join it. */
+  private queued = false;
+  private recoveryDue = false;
+  /** The last cycle asked for; the next one starts after it. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private recoveryTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: SmsWorkerOptions) {
+    this.db = options.db;
+    this.provider = options.provider;
+    this.logger = options.logger.child({ component: "sms", provider: options.provider.name });
+    this.pollMs = options.pollMs ?? 1000;
+    this.batchSize = options.batchSize ?? 10;
+    this.stuckAfterMs = options.stuckAfterMs ?? 5 * 60_000;
+  }
+
+  /** Recovers stuck messages, sends what is due, then polls; once a minute recovers stuck messages again. */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.recoveryDue = true;
+    this.recoveryTimer = setInterval(() => {
+      this.recoveryDue = true;
+      this.kick();
+    }, RECOVERY_INTERVAL_MS);
+    this.recoveryTimer.unref();
+    this.kick();
+  }
+
+  /** Runs a cycle now (or right after the one in flight): call after committing an enqueued message. */
+  nudge(): void {
+    this.kick();
+  }
+
+  /** Stops polling and resolves once the cycle in flight (if any) has recorded its results. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.pollTimer);
+    clearInterval(this.recoveryTimer);
+    this.pollTimer = undefined;
+    this.recoveryTimer = undefined;
+    await this.tail;
+  }
+
+  /** One cycle, after any cycle in flight: sends every due message; resolves to how many were sent. */
+  runOnce(): Promise<number> {
+    const run = this.tail.then(() => this.cycle());
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  /** Puts messages stuck in `sending` longer than `stuckAfterMs` back in the queue; resolves to their count. */
+  recoverStuck(): Promise<number> {
+    return handleStuck(this.db, this.stuckAfterMs);
+  }
+
+  private kick(): void {
+    if (this.stopped || this.queued) return;
+    this.queued = true;
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    const run = this.tail.then(async () => {
+      this.queued = false;
+      if (this.stopped) return;
+      try {
+        if (this.recoveryDue) {
+          this.recoveryDue = false;
+          const recovered = await this.recoverStuck();
+          if (recovered > 0) this.logger.warn({ recovered }, "sms stuck in sending put back in the queue");
+        }
+        await this.cycle();
+      } catch (error) {
+        this.logger.error({ err: error }, "sms cycle failed");
+      }
+    });
+    this.tail = run.finally(() => this.schedulePoll());
+  }
+
+  private schedulePoll(): void {
+    if (!this.started || this.stopped || this.queued || this.pollTimer) return;
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = undefined;
+      this.kick();
+    }, this.pollMs);
+    this.pollTimer.unref();
+  }
+
+  /** Claims and sends batches until fewer than a full batch is due (or the worker stops). */
+  private async cycle(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const claimed = await this.claim();
+      // allSettled: every claimed message has its outcome recorded before the cycle reports an error.
+      const results = await Promise.allSettled(claimed.map((row) => this.deliver(row)));
+      sent += results.filter((r) => r.status === "fulfilled" && r.value).length;
+      const failure = results.find((r) => r.status === "rejected");
+      if (failure) throw failure.reason;
+      if (claimed.length < this.batchSize || this.stopped) return sent;
+    }
+  }
+
+  private async claim(): Promise<ClaimedSms[]> {
+    const due = this.db
+      .select({ id: smsQueue.id })
+      .from(smsQueue)
+      .where(and(eq(smsQueue.status, "pending"), lte(smsQueue.nextAttemptAt, sql`now()`)))
+      .orderBy(smsQueue.nextAttemptAt, smsQueue.id)
+      .limit(this.batchSize)
+      .for("update", { skipLocked: true });
+    const rows = await this.db
+      .update(smsQueue)
+      .set({
+        status: "sending",
+        lockedAt: sql`now()`,
+        attempts: sql`${smsQueue.attempts} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(inArray(smsQueue.id, due), eq(smsQueue.status, "pending")))
+      .returning({
+        id: smsQueue.id,
+        toPhone: smsQueue.toPhone,
+        body: smsQueue.body,
+        kind: smsQueue.kind,
+        attempts: smsQueue.attempts,
+        maxAttempts: smsQueue.maxAttempts,
+      });
+    return rows.sort((a, b) => a.id - b.id);
+  }
+
+  /** Sends one claimed message and records the outcome; true when the provider accepted it. */
+  private async deliver(row: ClaimedSms): Promise<boolean> {
+    let providerMessageId: string | null;
+    try {
+      const result = await this.provider.send({ to: row.toPhone, body: row.body });
+      providerMessageId = result.providerMessageId ?? null;
+    } catch (error) {
+      await this.recordFailure(row, error);
+      return false;
+    }
+    // A row recovered as stuck while the provider was slow was still sent: record that, so it is not sent again.
+    await this.db
+      .update(smsQueue)
+      .set({
+        status: "sent",
+        sentAt: sql`now()`,
+        providerMessageId,
+        lastError: null,
+        lockedAt: null,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(smsQueue.id, row.id), inArray(smsQueue.status, ["sending", "pending"])));
+    this.logger.info({ smsId: row.id, kind: row.kind, to: maskPhone(row.toPhone) }, "sms sent");
+    return true;
+  }
+
+  private async recordFailure(row: ClaimedSms, error: unknown): Promise<void> {
+    // Errors that are not SmsSendError (a dropped connection, a timeout) are worth another try.
+    const retryable = error instanceof SmsSendError ? error.retryable : true;
+    const retryAfter = error instanceof SmsSendError ? error.retryAfterSeconds : undefined;
+    const final = !retryable || row.attempts >= row.maxAttempts;
+    const lastError = describeError(error, row);
+    const delay = retryDelaySeconds(row.attempts, retryAfter);
+    await this.db
+      .update(smsQueue)
+      .set({
+        status: final ? "failed" : "pending",
+        ...(final ? {} : { nextAttemptAt: sql`now() + make_interval(secs => ${delay}::double precision)` }),
+        lastError,
+        lockedAt: null,
+        updatedAt: sql`now()`,
+      })
+      // Only the claim that sent it may record the failure (attempts identifies the claim).
+      .where(
+        and(eq(smsQueue.id, row.id), eq(smsQueue.status, "sending"), eq(smsQueue.attempts, row.attempts)),
+      );
+    const context = { smsId: row.id, kind: row.kind, attempts: row.attempts, error: lastError };
+    if (final) this.logger.error(context, "sms failed");
+    else this.logger.warn({ ...context, retryInSeconds: delay }, "sms send failed, will retry");
+  }
+}
+
+/** The error text kept in the row and the logs: no phone numbers, no body (it may hold a code). */
+function describeError(error: unknown, row: ClaimedSms): string {
+  let text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  text = text.split(row.body).join("[body]").split(row.toPhone).join(maskPhone(row.toPhone));
+  return maskPhonesInText(text).slice(0, LAST_ERROR_MAX_LENGTH);
+}
+
+/** One queue row as an admin sees it: phone masked, one-time codes withheld. */
+export type SmsQueueItem = {
+  id: number;
+  to: string;
+  kind: string;
+  status: string;
+  /** null for sign-in and activation codes. */
+  body: string | null;
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: Date;
+  lockedAt: Date | null;
+  lastError: string | null;
+  providerMessageId: string | null;
+  userId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  sentAt: Date | null;
+};
+
+/** Lists queue rows, newest first, optionally of one status, with the total for paging. */
+export async function listQueue(
+  db: Database,
+  options: { status?: SmsStatus; limit?: number; offset?: number } = {},
+): Promise<{ items: SmsQueueItem[]; total: number }> {
+  const where = options.status ? eq(smsQueue.status, options.status) : undefined;
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select()
+      .from(smsQueue)
+      .where(where)
+      .orderBy(desc(smsQueue.createdAt), desc(smsQueue.id))
+      .limit(options.limit ?? 100)
+      .offset(options.offset ?? 0),
+    db.select({ total: count() }).from(smsQueue).where(where),
+  ]);
+  return {
+    total: totals?.total ?? 0,
+    items: rows.map((r) => ({
+      id: r.id,
+      to: maskPhone(r.toPhone),
+      kind: r.kind,
+      status: r.status,
+      body: SECRET_KINDS.has(r.kind) ? null : r.body,
+      attempts: r.attempts,
+      maxAttempts: r.maxAttempts,
+      nextAttemptAt: r.nextAttemptAt,
+      lockedAt: r.lockedAt,
+      lastError: r.lastError,
+      providerMessageId: r.providerMessageId,
+      userId: r.userId,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      sentAt: r.sentAt,
+    })),
+  };
+}
+
+const requeueFailed = {
+  status: "pending",
+  attempts: 0,
+  nextAttemptAt: sql`now()`,
+  lockedAt: null,
+  updatedAt: sql`now()`,
+} as const;
+
+/** Puts one failed message back in the queue with fresh attempts; false when it is missing or not failed. */
+export async function retrySms(db: Database, id: number): Promise<boolean> {
+  const rows = await db
+    .update(smsQueue)
+    .set(requeueFailed)
+    .where(and(eq(smsQueue.id, id), eq(smsQueue.status, "failed")))
+    .returning({ id: smsQueue.id });
+  return rows.length > 0;
+}
+
+/** Puts every failed message back in the queue with fresh attempts; resolves to how many. */
+export async function retryAllFailed(db: Database): Promise<number> {
+  const rows = await db
+    .update(smsQueue)
+    .set(requeueFailed)
+    .where(eq(smsQueue.status, "failed"))
+    .returning({ id: smsQueue.id });
+  return rows.length;
+}
+
+/**
+ * Releases messages left in `sending` for longer than `olderThanMs` (their worker died): back to
+ * `pending`, due now, or `failed` when they have used all their attempts (a message that kills its
+ * worker must not do so forever). Resolves to how many were released.
+ */
+export async function handleStuck(db: Database, olderThanMs: number): Promise<number> {
+  const rows = await db
+    .update(smsQueue)
+    .set({
+      status: sql`case when ${smsQueue.attempts} >= ${smsQueue.maxAttempts} then 'failed' else 'pending' end`,
+      nextAttemptAt: sql`now()`,
+      lockedAt: null,
+      lastError: "Interrupted while sending (worker stopped or crashed)",
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(smsQueue.status, "sending"),
+        lt(smsQueue.lockedAt, sql`now() - make_interval(secs => ${olderThanMs / 1000}::double precision)`),
+      ),
+    )
+    .returning({ id: smsQueue.id });
+  return rows.length;
+}
+
+/** Queue figures for the monitor: success rate is sent / (sent + failed) as a percentage, null before any. */
+export async function smsStats(
+  db: Database,
+): Promise<{ total_sent: number; success_rate: number | null; pending: number; failed: number }> {
+  const [row] = await db
+    .select({
+      sent: sql<number>`count(*) filter (where ${smsQueue.status} = 'sent')`.mapWith(Number),
+      failed: sql<number>`count(*) filter (where ${smsQueue.status} = 'failed')`.mapWith(Number),
+      pending: sql<number>`count(*) filter (where ${smsQueue.status} in ('pending', 'sending'))`.mapWith(
+        Number,
+      ),
+    })
+    .from(smsQueue);
+  const sent = row?.sent ?? 0;
+  const failed = row?.failed ?? 0;
+  const finished = sent + failed;
+  return {
+    total_sent: sent,
+    success_rate: finished === 0 ? null : Math.round((sent / finished) * 1000) / 10,
+    pending: row?.pending ?? 0,
+    failed,
+  };
+}
