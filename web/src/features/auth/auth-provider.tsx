@@ -55,10 +55,10 @@ const LOGOUT_WAIT_MS = 3_000;
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
-/** The domain rule wants an agency "stored"; a login result with agency null still stores the key. */
+/** A missing agency key is `undefined` to the domain rule; a stored null (no agency) counts as stored. */
 function isValid(stored: StoredSession, nowMs: number): boolean {
   return isStoredSessionValid(
-    { token: stored.token, user: stored.user, agency: stored.agencyStored ? (stored.agency ?? {}) : null },
+    { token: stored.token, user: stored.user, agency: stored.agencyStored ? stored.agency : undefined },
     nowMs,
   );
 }
