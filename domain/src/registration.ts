@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SIGNUP_AGENCY_CODES } from "./constants.js";
-import { isPlausibleAuPhone, normalizePhone } from "./phone.js";
+import { phoneInputSchema } from "./phone.js";
 
 /** Tells whether a registration reply means the phone is already registered. */
 export function isDuplicatePhoneReply(message: string | null | undefined): boolean {
@@ -25,12 +25,7 @@ const requiredText = (label: string) =>
 export const registrationSchema = z.object({
   first_name: requiredText("First name"),
   last_name: requiredText("Last name"),
-  phone: z
-    .string("Phone number is required")
-    .trim()
-    .min(1, "Phone number is required")
-    .transform(normalizePhone)
-    .refine(isPlausibleAuPhone, "Please enter a valid phone number"),
+  phone: phoneInputSchema,
   user_agency: z.enum(SIGNUP_AGENCY_CODES, "Please select an agency"),
   postcode: z
     .string("Postcode is required")
