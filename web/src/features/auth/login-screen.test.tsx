@@ -172,8 +172,11 @@ describe("login", () => {
 
     expect(await screen.findByRole("heading", { name: "Enter Code" })).toBeInTheDocument();
     const forced = server.callsTo("POST /sessions/force-logout")[0];
-    expect(forced?.body).toMatchObject({ phone: "+61412345678", sessionIdToLogout: 12 });
-    expect((forced?.body as { deviceId: string }).deviceId).toBe(localStorage.getItem("turnout_device_id"));
+    expect(forced?.body).toEqual({
+      phone: "+61412345678",
+      sessionIdToLogout: 12,
+      deviceId: localStorage.getItem("turnout_device_id"),
+    });
     expect(server.callsTo("POST /auth/request-otp")).toHaveLength(1);
   });
 
