@@ -1,5 +1,5 @@
 import { maskPhone } from "@turnout/domain";
-import { and, count, desc, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
 import { smsQueue } from "../db/schema.js";
@@ -195,32 +195,37 @@ export class SmsWorker {
     }
   }
 
+  /**
+   * Marks up to a batch of due messages `sending` in one statement. The CTE is MATERIALIZED so the
+   * locking subquery runs once: written as `id IN (subquery)`, PostgreSQL plans a semi join that can
+   * rescan it for every pending row.
+   */
   private async claim(): Promise<ClaimedSms[]> {
-    const due = this.db
-      .select({ id: smsQueue.id })
-      .from(smsQueue)
-      .where(and(eq(smsQueue.status, "pending"), lte(smsQueue.nextAttemptAt, sql`now()`)))
-      .orderBy(smsQueue.nextAttemptAt, smsQueue.id)
-      .limit(this.batchSize)
-      .for("update", { skipLocked: true });
-    const rows = await this.db
-      .update(smsQueue)
-      .set({
-        status: "sending",
-        lockedAt: sql`now()`,
-        attempts: sql`${smsQueue.attempts} + 1`,
-        updatedAt: sql`now()`,
-      })
-      .where(and(inArray(smsQueue.id, due), eq(smsQueue.status, "pending")))
-      .returning({
-        id: smsQueue.id,
-        toPhone: smsQueue.toPhone,
-        body: smsQueue.body,
-        kind: smsQueue.kind,
-        attempts: smsQueue.attempts,
-        maxAttempts: smsQueue.maxAttempts,
-      });
-    return rows.sort((a, b) => a.id - b.id);
+    const result = (await this.db.execute(sql`
+      with due as materialized (
+        select id from sms_queue
+        where status = 'pending' and next_attempt_at <= now()
+        order by next_attempt_at, id
+        limit ${this.batchSize}
+        for update skip locked
+      )
+      update sms_queue
+      set status = 'sending', locked_at = now(), attempts = sms_queue.attempts + 1, updated_at = now()
+      from due
+      where sms_queue.id = due.id and sms_queue.status = 'pending'
+      returning sms_queue.id, sms_queue.to_phone, sms_queue.body, sms_queue.kind,
+        sms_queue.attempts, sms_queue.max_attempts`)) as { rows: Record<string, unknown>[] };
+    // Both engines answer `{ rows }`; node-postgres gives bigint ids as strings, PGlite as numbers.
+    return result.rows
+      .map((r) => ({
+        id: Number(r.id),
+        toPhone: String(r.to_phone),
+        body: String(r.body),
+        kind: String(r.kind),
+        attempts: Number(r.attempts),
+        maxAttempts: Number(r.max_attempts),
+      }))
+      .sort((a, b) => a.id - b.id);
   }
 
   /** Sends one claimed message and records the outcome; true when the provider accepted it. */
