@@ -5,12 +5,19 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { Logger } from "pino";
 import { type Cache, openCache } from "./cache/cache.js";
 import type { Config } from "./config.js";
+import type { ServiceContext } from "./context.js";
 import { type Database, type DatabaseHandle, openDatabase } from "./db/client.js";
 import { seedReferenceData } from "./db/seed.js";
 import { registerErrorHandling } from "./errors.js";
 import { createLogger } from "./logger.js";
+import { registerAuthGuard } from "./modules/auth/guard.js";
+import { authRoutes } from "./modules/auth/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
+import { postcodeRoutes } from "./modules/postcodes/routes.js";
+import { sessionRoutes } from "./modules/sessions/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
+import { createOutboxProvider } from "./sms/outbox-provider.js";
+import { SmsWorker } from "./sms/queue.js";
 import { webRoutes } from "./web.js";
 
 declare module "fastify" {
@@ -19,6 +26,8 @@ declare module "fastify" {
     db: Database;
     dbKind: DatabaseHandle["kind"];
     cache: Cache;
+    services: ServiceContext;
+    smsWorker: SmsWorker;
   }
 }
 
@@ -61,14 +70,34 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("dbKind", database.kind);
   app.decorate("cache", cache);
 
+  const smsWorker = new SmsWorker({
+    db: database.db,
+    provider: createOutboxProvider(config.smsOutboxFile, logger),
+    logger,
+  });
+  app.decorate("smsWorker", smsWorker);
+  app.decorate("services", {
+    db: database.db,
+    cache,
+    config,
+    logger,
+    nudgeSms: () => smsWorker.nudge(),
+  } satisfies ServiceContext);
+  app.addHook("onReady", async () => smsWorker.start());
+
   app.addHook("onClose", async () => {
+    await smsWorker.stop();
     if (!options.cache) await cache.close();
     if (!options.database) await database.close();
   });
 
   registerErrorHandling(app);
+  registerAuthGuard(app);
   await app.register(formbody);
   await app.register(healthRoutes, { prefix: "/api" });
+  await app.register(authRoutes, { prefix: "/api" });
+  await app.register(sessionRoutes, { prefix: "/api" });
+  await app.register(postcodeRoutes, { prefix: "/api" });
   await app.register(webRoutes);
 
   return app;

@@ -15,7 +15,7 @@ export type Config = {
   jwtSecret: Uint8Array;
   adminPhones: string[];
   ingestApiKey: string | null;
-  smsProvider: "outbox" | "http";
+  smsProvider: "outbox";
   smsOutboxFile: string;
   appEnv: "development" | "production";
   publicUrl: string | null;
@@ -34,7 +34,8 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters").optional(),
   ADMIN_PHONES: z.string().optional(),
   INGEST_API_KEY: z.string().min(16, "INGEST_API_KEY must be at least 16 characters").optional(),
-  SMS_PROVIDER: z.enum(["outbox", "http"]).default("outbox"),
+  // The HTTP provider for a real SMS service arrives with the SMS issue; until then only the outbox.
+  SMS_PROVIDER: z.enum(["outbox"], "SMS_PROVIDER must be 'outbox'").default("outbox"),
   SMS_OUTBOX_FILE: z.string().min(1).optional(),
   APP_ENV: z.enum(["development", "production"]).default("production"),
   PUBLIC_URL: z.string().url().optional(),

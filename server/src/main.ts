@@ -1,6 +1,7 @@
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
+import { ensurePostcodesSeeded } from "./modules/postcodes/service.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -12,6 +13,10 @@ async function main(): Promise<void> {
   logger.info(
     { database: app.dbKind, cache: app.cache.kind, env: config.appEnv },
     `Turnout is listening on http://${config.host}:${config.port}`,
+  );
+  // Seed the postcode table now rather than on the first sign-up's location search.
+  ensurePostcodesSeeded(app.db, logger).catch((err: unknown) =>
+    logger.error({ err }, "postcode seeding failed"),
   );
 
   let closing = false;

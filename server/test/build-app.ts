@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { DestinationStream } from "pino";
 import { buildApp } from "../src/app.js";
 import { type Cache, openCache } from "../src/cache/cache.js";
 import { type Config, loadConfig } from "../src/config.js";
@@ -52,11 +53,18 @@ export function testConfig(env: Record<string, string> = {}): Config {
 export type TestApp = Awaited<ReturnType<typeof buildApp>> & { cleanup: () => Promise<void> };
 
 /** Builds the real app on a fresh database and cache; `cleanup` closes it and removes its data. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: { logStream?: DestinationStream } = {},
+): Promise<TestApp> {
   const config = testConfig(env);
   const database = await openTestDatabase();
   const cache = await openTestCache();
-  const app = await buildApp(config, { database, cache, logger: createLogger(config.logLevel) });
+  const app = await buildApp(config, {
+    database,
+    cache,
+    logger: createLogger(config.logLevel, options.logStream),
+  });
   return Object.assign(app, {
     cleanup: async () => {
       await app.close();

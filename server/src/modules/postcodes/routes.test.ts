@@ -8,7 +8,7 @@ import { buildTestApp, type TestApp, testEngine } from "../../../test/build-app.
 import type { Database } from "../../db/client.js";
 import * as schema from "../../db/schema.js";
 import { loadLocalities } from "./localities.js";
-import { POSTCODE_REQUESTS_PER_MINUTE, postcodeRoutes } from "./routes.js";
+import { POSTCODE_REQUESTS_PER_MINUTE } from "./routes.js";
 import { ensurePostcodesSeeded } from "./service.js";
 
 /** A second Drizzle instance on the same database, as another server process would have. */
@@ -40,7 +40,6 @@ describe("postcode lookup and suburb search", () => {
 
   beforeAll(async () => {
     app = await buildTestApp();
-    await app.register(postcodeRoutes, { prefix: "/api" });
     // Two instances starting together on an empty table.
     await Promise.all([
       ensurePostcodesSeeded(app.db, first),

@@ -1,0 +1,20 @@
+import type { Logger } from "pino";
+import type { Cache } from "./cache/cache.js";
+import type { Config } from "./config.js";
+import type { Database } from "./db/client.js";
+
+/** What services need from the running server, passed explicitly rather than read from Fastify. */
+export type ServiceContext = {
+  db: Database;
+  cache: Cache;
+  config: Config;
+  logger: Logger;
+  /** Wakes the SMS worker after a commit that queued a message, so codes arrive in well under a second. */
+  nudgeSms: () => void;
+};
+
+/** Facts about the caller that services record (security events, device sessions). */
+export type RequestMeta = {
+  ip: string | null;
+  userAgent: string | null;
+};

@@ -1,0 +1,97 @@
+import { MESSAGES } from "@turnout/domain";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { deviceSessions, users } from "../../db/schema.js";
+import { AppError, forbidden } from "../../errors.js";
+import { touchSession } from "../sessions/service.js";
+import { verifySessionToken } from "./tokens.js";
+
+/** The signed-in user a request acts for. */
+export type Actor = {
+  userId: number;
+  sessionId: string;
+  isAdmin: boolean;
+};
+
+/** Why a token no longer opens a session; the web shows 'Session Ended' with the matching wording. */
+export type SessionEndedReason = "expired" | "invalid" | "terminated" | "logged_out_by_admin";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: 401 unless the request carries a token of an active session. */
+    authenticate: (request: FastifyRequest) => Promise<void>;
+    /** preHandler: as authenticate, then 403 unless the user is an admin. */
+    requireAdmin: (request: FastifyRequest) => Promise<void>;
+  }
+}
+
+const REASON_MESSAGES: Record<SessionEndedReason, string> = {
+  expired: MESSAGES.SESSION_EXPIRED,
+  invalid: MESSAGES.SESSION_INVALID,
+  terminated: MESSAGES.SESSION_INVALID,
+  logged_out_by_admin: MESSAGES.LOGGED_OUT_BY_ADMIN,
+};
+
+export function sessionEnded(reason: SessionEndedReason): AppError {
+  return new AppError(401, "unauthorized", REASON_MESSAGES[reason], { reason });
+}
+
+/** The bearer token of a request, if any. */
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * Resolves a token to its actor. Every call checks the session row, so a session ended by logout,
+ * force-logout or an admin stops working at once. Throws a 401 AppError naming the reason.
+ */
+export async function resolveActor(app: FastifyInstance, token: string): Promise<Actor> {
+  const claims = await verifySessionToken(app.config.jwtSecret, token);
+  if (claims === "expired") throw sessionEnded("expired");
+  if (claims === "invalid") throw sessionEnded("invalid");
+  const [row] = await app.db
+    .select({
+      userId: users.id,
+      isAdmin: users.isAdmin,
+      isActive: users.isActive,
+      endedAt: deviceSessions.endedAt,
+      endReason: deviceSessions.endReason,
+      expiresAt: deviceSessions.expiresAt,
+      sessionUserId: deviceSessions.userId,
+    })
+    .from(deviceSessions)
+    .innerJoin(users, eq(users.id, deviceSessions.userId))
+    .where(eq(deviceSessions.id, claims.sessionId));
+  if (!row || row.sessionUserId !== claims.userId) throw sessionEnded("invalid");
+  if (row.endedAt) throw sessionEnded(row.endReason === "admin" ? "logged_out_by_admin" : "terminated");
+  if (row.expiresAt.getTime() <= Date.now()) throw sessionEnded("expired");
+  if (!row.isActive) throw sessionEnded("logged_out_by_admin");
+  await touchSession(app.db, claims.sessionId);
+  return { userId: row.userId, sessionId: claims.sessionId, isAdmin: row.isAdmin };
+}
+
+/** Adds `request.actor` and the authenticate / requireAdmin preHandlers to the app. */
+export function registerAuthGuard(app: FastifyInstance): void {
+  app.decorateRequest("actor", null);
+  app.decorate("authenticate", async (request: FastifyRequest) => {
+    const token = bearerToken(request);
+    if (!token) throw new AppError(401, "unauthorized", "Please sign in.", { reason: "missing" });
+    request.actor = await resolveActor(app, token);
+  });
+  app.decorate("requireAdmin", async (request: FastifyRequest) => {
+    await app.authenticate(request);
+    if (!request.actor?.isAdmin) throw forbidden("Admin access required.");
+  });
+}
+
+/** The actor of a request that passed `authenticate`. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new AppError(401, "unauthorized", "Please sign in.");
+  return request.actor;
+}

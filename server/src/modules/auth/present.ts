@@ -1,0 +1,14 @@
+import type { agencies, users } from "../../db/schema.js";
+
+type UserRow = typeof users.$inferSelect;
+type AgencyRow = typeof agencies.$inferSelect;
+
+/** SPEC 3 'User': exactly the fields that leave the server. */
+export function presentUser(u: UserRow) {
+  return { id: u.id, first_name: u.firstName, last_name: u.lastName, phone: u.phone, is_admin: u.isAdmin };
+}
+
+/** SPEC 3 'Agency'. */
+export function presentAgency(a: AgencyRow) {
+  return { id: a.id, name: a.name, code: a.code, logo_path: a.logoPath };
+}

@@ -1,0 +1,33 @@
+import { deviceInfoSchema } from "@turnout/domain";
+import type { FastifyRequest } from "fastify";
+import type { RequestMeta } from "../../context.js";
+import { badRequest } from "../../errors.js";
+import type { DeviceMeta } from "./service.js";
+
+/** The caller's address and user agent. */
+export function requestMeta(request: FastifyRequest): RequestMeta {
+  return { ip: request.ip ?? null, userAgent: request.headers["user-agent"]?.slice(0, 500) ?? null };
+}
+
+/**
+ * The device a sign-in comes from: `X-Device-ID` (or `deviceId` in the body) is required; the
+ * `X-Device-Info` JSON is kept when it is well formed and ignored otherwise.
+ */
+export function deviceMeta(request: FastifyRequest, bodyDeviceId?: string): DeviceMeta {
+  const header = request.headers["x-device-id"];
+  const deviceId = (typeof header === "string" ? header : bodyDeviceId)?.trim();
+  if (!deviceId || deviceId.length > 128) {
+    throw badRequest("The X-Device-ID header is required (at most 128 characters).");
+  }
+  return { ...requestMeta(request), deviceId, deviceInfo: parseDeviceInfo(request.headers["x-device-info"]) };
+}
+
+function parseDeviceInfo(raw: string | string[] | undefined) {
+  if (typeof raw !== "string" || raw.length > 4096) return {};
+  try {
+    const parsed = deviceInfoSchema.partial().safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,72 @@
+import { codeInputSchema, phoneInputSchema, registrationSchema } from "@turnout/domain";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { endSession } from "../sessions/service.js";
+import { actorOf, bearerToken, resolveActor } from "./guard.js";
+import { deviceMeta, requestMeta } from "./request-meta.js";
+import {
+  activateAccount,
+  getProfile,
+  listSignupAgencies,
+  registerUser,
+  requestLoginCode,
+  verifyLoginCode,
+} from "./service.js";
+
+const verifyBody = z.object({
+  phone: phoneInputSchema,
+  otp_code: codeInputSchema,
+  deviceId: z.string().optional(),
+});
+
+/** SPEC 7 'Auth': registration, activation, one-time codes, sign-in, sign-out, profile. */
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post("/auth/register", { schema: { body: registrationSchema } }, async (request, reply) => {
+    const result = await registerUser(app.services, request.body, requestMeta(request));
+    return reply.status(201).send(result);
+  });
+
+  r.post(
+    "/auth/activate",
+    { schema: { body: z.object({ phone: phoneInputSchema, activation_code: codeInputSchema }) } },
+    async (request) =>
+      activateAccount(
+        app.services,
+        { phone: request.body.phone, code: request.body.activation_code },
+        requestMeta(request),
+      ),
+  );
+
+  r.post("/auth/request-otp", { schema: { body: z.object({ phone: phoneInputSchema }) } }, async (request) =>
+    requestLoginCode(app.services, request.body, requestMeta(request)),
+  );
+
+  const verify = async (request: { body: z.infer<typeof verifyBody> } & Parameters<typeof deviceMeta>[0]) =>
+    verifyLoginCode(
+      app.services,
+      { phone: request.body.phone, code: request.body.otp_code },
+      deviceMeta(request, request.body.deviceId),
+    );
+  r.post("/auth/verify-otp", { schema: { body: verifyBody } }, verify);
+  // SPEC 7 lists /auth/login too; it is the same sign-in with a one-time code.
+  r.post("/auth/login", { schema: { body: verifyBody } }, verify);
+
+  // Best effort by design: a stale or missing token still gets 200, so signing out always works.
+  r.post("/auth/logout", async (request) => {
+    const token = bearerToken(request);
+    if (token) {
+      const actor = await resolveActor(app, token).catch(() => null);
+      if (actor) await endSession(app.db, actor.sessionId, "logout");
+    }
+    return { success: true, message: "Signed out." };
+  });
+
+  r.get("/auth/profile", { preHandler: app.authenticate }, async (request) =>
+    getProfile(app.db, actorOf(request).userId),
+  );
+
+  r.get("/auth/agencies", async () => listSignupAgencies(app.db));
+}

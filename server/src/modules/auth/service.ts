@@ -1,0 +1,508 @@
+import {
+  ACTIVATION_CODE_EXPIRY_MINUTES,
+  type DeviceInfo,
+  MESSAGES,
+  normalizePhone,
+  type RegistrationInput,
+  UNMAPPED_AGENCY,
+} from "@turnout/domain";
+import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
+import type { RequestMeta, ServiceContext } from "../../context.js";
+import type { Database } from "../../db/client.js";
+import { agencies, appSettings, userAgencies, users, verificationCodes } from "../../db/schema.js";
+import { AppError, conflict, rateLimited } from "../../errors.js";
+import { enqueueSms } from "../../sms/queue.js";
+import { recordOtpAttempt, recordSecurityEvent } from "../security/events.js";
+import {
+  clearFailures,
+  consumeRateLimit,
+  lockoutRemaining,
+  recordFailure,
+  tooManyAttempts,
+} from "../security/limits.js";
+import { getSecuritySettings, type SecuritySettings } from "../security/settings.js";
+import { openSession, presentSession, sessionLimitState } from "../sessions/service.js";
+import { codeMatches, generateCode, hashCode } from "./codes.js";
+import { presentAgency, presentUser } from "./present.js";
+import { signSessionToken } from "./tokens.js";
+
+type Purpose = "login" | "activation";
+type UserRow = typeof users.$inferSelect;
+
+const lockKey = (phone: string) => `phone:${phone}`;
+
+// ---------------------------------------------------------------------------
+// Registration and activation
+// ---------------------------------------------------------------------------
+
+/**
+ * Creates an unverified account assigned to its sign-up agency and texts it an activation code.
+ * Throws 409 'already exists' for a verified phone, 409 account_not_activated (a fresh code sent)
+ * for an unverified one, 429 when this address registers too often.
+ */
+export async function registerUser(ctx: ServiceContext, input: RegistrationInput, meta: RequestMeta) {
+  const settings = await getSecuritySettings(ctx.db);
+  await consumeRateLimit(
+    ctx.cache,
+    `register:ip:${meta.ip}`,
+    settings.registrations_per_ip,
+    settings.otp_request_window_seconds,
+  );
+  const existing = await findUserByPhone(ctx.db, input.phone);
+  if (existing?.isVerified) throw conflict("A user with this phone number already exists.");
+  if (existing) {
+    await consumeRateLimit(
+      ctx.cache,
+      `otp:phone:${existing.phone}`,
+      settings.otp_requests_per_phone,
+      settings.otp_request_window_seconds,
+    );
+    await ctx.db.transaction((tx) => issueCode(ctx, tx, existing, "activation", settings));
+    ctx.nudgeSms();
+    throw new AppError(
+      409,
+      "account_not_activated",
+      "An account with this phone number exists but has not been verified yet. We have sent a new activation code.",
+      { needsVerification: true },
+    );
+  }
+
+  await ctx.db.transaction(async (tx) => {
+    const [agency] = await tx.select().from(agencies).where(eq(agencies.code, input.user_agency));
+    const inserted = await tx
+      .insert(users)
+      .values({
+        firstName: input.first_name,
+        lastName: input.last_name,
+        phone: input.phone,
+        postcode: input.postcode,
+        townName: input.town_name,
+        stateName: input.state_name,
+      })
+      .onConflictDoNothing({ target: users.phone })
+      .returning();
+    const user = inserted[0];
+    // Two registrations of one phone at the same instant: the loser gets the ordinary answer.
+    if (!user) throw conflict("A user with this phone number already exists.");
+    if (agency) await tx.insert(userAgencies).values({ userId: user.id, agencyId: agency.id });
+    await issueCode(ctx, tx, user, "activation", settings);
+    await recordSecurityEvent(tx, {
+      type: "registration",
+      userId: user.id,
+      phone: user.phone,
+      ip: meta.ip,
+      details: { agency: input.user_agency },
+    });
+  });
+  ctx.nudgeSms();
+  return {
+    success: true as const,
+    message: `Account created. We have sent a 6-digit activation code to your phone; it expires in ${ACTIVATION_CODE_EXPIRY_MINUTES} minutes.`,
+    needsVerification: true as const,
+  };
+}
+
+/**
+ * Checks an activation code. The account becomes verified, and active at once when auto-activation
+ * is on (an SMS tells the user it is ready); otherwise it waits for an admin's review.
+ * Throws 400 invalid_code / code_expired, 429 when the phone is locked out.
+ */
+export async function activateAccount(
+  ctx: ServiceContext,
+  input: { phone: string; code: string },
+  meta: RequestMeta,
+) {
+  const phone = normalizePhone(input.phone);
+  const settings = await getSecuritySettings(ctx.db);
+  await assertNotLocked(ctx, phone);
+  const user = await findUserByPhone(ctx.db, phone);
+  if (user?.isVerified) throw conflict("This account is already verified. Please sign in.");
+  const checked = user ? await checkCode(ctx, user, "activation", input.code) : "invalid";
+  if (!user || checked !== "ok") {
+    await failAttempt(ctx, { kind: "activate", phone, user, meta, settings, reason: checked });
+    throw codeError(checked);
+  }
+
+  const autoActivate = await isAutoActivationEnabled(ctx.db);
+  await ctx.db.transaction(async (tx) => {
+    if (!(await consumeLatestCode(tx, user.id, "activation"))) throw codeError("invalid");
+    await tx
+      .update(users)
+      .set({
+        isVerified: true,
+        ...(autoActivate ? { isActive: true, activatedAt: new Date() } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, user.id));
+    if (autoActivate) {
+      await enqueueSms(tx, { to: user.phone, body: accountReadySms(ctx), kind: "account", userId: user.id });
+    }
+    await recordOtpAttempt(tx, { kind: "activate", phone, userId: user.id, ip: meta.ip, success: true });
+    await recordSecurityEvent(tx, { type: "activation_success", userId: user.id, phone, ip: meta.ip });
+  });
+  await clearFailures(ctx.db, lockKey(phone));
+  ctx.nudgeSms();
+  return {
+    success: true as const,
+    message: autoActivate
+      ? "Account verified. Your account is active and you can sign in now."
+      : "Account verified. An administrator will review it and you will receive an SMS when it is ready.",
+    data: { status: autoActivate ? ("active" as const) : ("pending_review" as const) },
+  };
+}
+
+/** Whether new accounts become active as soon as they are verified (the admin's auto-activation switch). */
+export async function isAutoActivationEnabled(db: Database): Promise<boolean> {
+  const [row] = await db.select().from(appSettings).where(eq(appSettings.key, "auto_activation"));
+  const value = row?.value as { enabled?: unknown } | undefined;
+  return value?.enabled !== false;
+}
+
+function accountReadySms(ctx: ServiceContext): string {
+  const where = ctx.config.publicUrl ? ` at ${ctx.config.publicUrl}` : "";
+  return `Turnout: your account is ready. Sign in${where} with your phone number.`;
+}
+
+// ---------------------------------------------------------------------------
+// One-time sign-in codes
+// ---------------------------------------------------------------------------
+
+/**
+ * Texts a one-time sign-in code. Throws 404 user_not_found for an unknown phone and 429 when the
+ * phone or address asks too often or the phone is locked out. An unverified account gets a fresh
+ * activation code instead and `needsVerification`.
+ */
+export async function requestLoginCode(ctx: ServiceContext, input: { phone: string }, meta: RequestMeta) {
+  const phone = normalizePhone(input.phone);
+  const settings = await getSecuritySettings(ctx.db);
+  await assertNotLocked(ctx, phone);
+  try {
+    await consumeRateLimit(
+      ctx.cache,
+      `otp:ip:${meta.ip}`,
+      settings.otp_requests_per_ip,
+      settings.otp_request_window_seconds,
+    );
+    await consumeRateLimit(
+      ctx.cache,
+      `otp:phone:${phone}`,
+      settings.otp_requests_per_phone,
+      settings.otp_request_window_seconds,
+    );
+  } catch (err) {
+    await recordSecurityEvent(ctx.db, { type: "otp_request_limited", severity: "warn", phone, ip: meta.ip });
+    throw err;
+  }
+  const user = await findUserByPhone(ctx.db, phone);
+  if (!user) {
+    await recordOtpAttempt(ctx.db, {
+      kind: "request",
+      phone,
+      ip: meta.ip,
+      success: false,
+      reason: "user_not_found",
+    });
+    throw new AppError(404, "user_not_found", MESSAGES.USER_NOT_FOUND);
+  }
+  if (!user.isVerified) {
+    await ctx.db.transaction((tx) => issueCode(ctx, tx, user, "activation", settings));
+    ctx.nudgeSms();
+    return {
+      success: false as const,
+      needsVerification: true as const,
+      errorType: "account_not_activated" as const,
+      message: "Your account has not been verified yet. We have sent a new activation code to your phone.",
+    };
+  }
+  if (!user.isActive) {
+    throw new AppError(
+      403,
+      "account_not_activated",
+      "Your account is waiting for an administrator to activate it. You will receive an SMS when it is ready.",
+    );
+  }
+  await ctx.db.transaction(async (tx) => {
+    await issueCode(ctx, tx, user, "login", settings);
+    await recordOtpAttempt(tx, { kind: "request", phone, userId: user.id, ip: meta.ip, success: true });
+    await recordSecurityEvent(tx, { type: "otp_requested", userId: user.id, phone, ip: meta.ip });
+  });
+  ctx.nudgeSms();
+  return { success: true as const, message: "We have sent a 6-digit code to your phone." };
+}
+
+export type DeviceMeta = RequestMeta & { deviceId: string; deviceInfo: Partial<DeviceInfo> };
+
+/**
+ * Signs in with a one-time code: opens a device session and returns `{ token, user, agency }`.
+ * Throws 400 invalid_code / code_expired, 429 after too many wrong codes (the phone is locked out),
+ * 409 session_limit (with the sessions to choose from) when the device may not open another session;
+ * the code stays usable in that case, so the user can choose a session and try again.
+ */
+export async function verifyLoginCode(
+  ctx: ServiceContext,
+  input: { phone: string; code: string },
+  meta: DeviceMeta,
+) {
+  const phone = normalizePhone(input.phone);
+  const settings = await getSecuritySettings(ctx.db);
+  await assertNotLocked(ctx, phone);
+  await consumeRateLimit(
+    ctx.cache,
+    `verify:ip:${meta.ip}`,
+    settings.otp_requests_per_ip * 2,
+    settings.otp_request_window_seconds,
+  );
+  const user = await findUserByPhone(ctx.db, phone);
+  const checked = user?.isActive ? await checkCode(ctx, user, "login", input.code) : "invalid";
+  if (!user || checked !== "ok") {
+    await failAttempt(ctx, { kind: "verify", phone, user, meta, settings, reason: checked });
+    throw codeError(checked);
+  }
+
+  const max = user.maxSessions ?? settings.max_device_sessions;
+  const limit = await sessionLimitState(ctx.db, user.id, meta.deviceId, max);
+  if (!limit.canCreate) {
+    await recordSecurityEvent(ctx.db, { type: "session_limit_reached", userId: user.id, phone, ip: meta.ip });
+    throw new AppError(
+      409,
+      "session_limit",
+      `You are signed in on ${max} devices already. Choose one to sign out.`,
+      {
+        sessions: limit.sessions.map((s) => presentSession(s, { maskIp: true })),
+        maxSessions: max,
+      },
+    );
+  }
+
+  const session = await ctx.db.transaction(async (tx) => {
+    if (!(await consumeLatestCode(tx, user.id, "login"))) throw codeError("invalid");
+    const opened = await openSession(tx, {
+      userId: user.id,
+      deviceId: meta.deviceId,
+      deviceInfo: meta.deviceInfo,
+      userAgent: meta.userAgent,
+      ip: meta.ip,
+      ttlDays: settings.session_ttl_days,
+    });
+    await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+    await recordOtpAttempt(tx, { kind: "verify", phone, userId: user.id, ip: meta.ip, success: true });
+    await recordSecurityEvent(tx, {
+      type: "login_success",
+      userId: user.id,
+      phone,
+      ip: meta.ip,
+      details: { sessionId: opened.id },
+    });
+    return opened;
+  });
+  await clearFailures(ctx.db, lockKey(phone));
+  const token = await signSessionToken(ctx.config.jwtSecret, {
+    userId: user.id,
+    sessionId: session.id,
+    expiresAt: session.expiresAt,
+  });
+  return {
+    success: true as const,
+    message: "Signed in.",
+    data: { token, user: presentUser(user), agency: await primaryAgency(ctx.db, user.id) },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Profile and reference data
+// ---------------------------------------------------------------------------
+
+/** The signed-in user with their primary agency and every agency assigned to them. */
+export async function getProfile(db: Database, userId: number) {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new AppError(401, "unauthorized", MESSAGES.SESSION_INVALID, { reason: "invalid" });
+  const assigned = await userAgencyRows(db, userId);
+  return {
+    success: true as const,
+    user: presentUser(user),
+    agency: assigned[0] ? presentAgency(assigned[0]) : null,
+    agencies: assigned.map(presentAgency),
+  };
+}
+
+/** Agencies a person can choose at sign-up (every active agency but the UNMAPPED placeholder). */
+export async function listSignupAgencies(db: Database) {
+  const rows = await db
+    .select()
+    .from(agencies)
+    .where(and(eq(agencies.isActive, true), ne(agencies.code, UNMAPPED_AGENCY.code)))
+    .orderBy(asc(agencies.id));
+  return { success: true as const, data: rows.map(presentAgency) };
+}
+
+async function userAgencyRows(db: Database, userId: number) {
+  const rows = await db
+    .select({ agency: agencies })
+    .from(userAgencies)
+    .innerJoin(agencies, eq(agencies.id, userAgencies.agencyId))
+    .where(eq(userAgencies.userId, userId))
+    .orderBy(asc(userAgencies.createdAt), asc(agencies.id));
+  return rows.map((r) => r.agency);
+}
+
+async function primaryAgency(db: Database, userId: number) {
+  const [first] = await userAgencyRows(db, userId);
+  return first ? presentAgency(first) : null;
+}
+
+// ---------------------------------------------------------------------------
+// Codes
+// ---------------------------------------------------------------------------
+
+async function findUserByPhone(db: Database, phone: string): Promise<UserRow | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.phone, phone));
+  return user;
+}
+
+/** Replaces any open code of this purpose with a new one and queues the SMS that carries it. */
+async function issueCode(
+  ctx: ServiceContext,
+  tx: Database,
+  user: UserRow,
+  purpose: Purpose,
+  settings: SecuritySettings,
+) {
+  const code = generateCode();
+  const ttlSeconds =
+    purpose === "activation" ? ACTIVATION_CODE_EXPIRY_MINUTES * 60 : settings.otp_expiry_seconds;
+  await tx
+    .update(verificationCodes)
+    .set({ consumedAt: new Date() })
+    .where(
+      and(
+        eq(verificationCodes.userId, user.id),
+        eq(verificationCodes.purpose, purpose),
+        isNull(verificationCodes.consumedAt),
+      ),
+    );
+  await tx.insert(verificationCodes).values({
+    userId: user.id,
+    purpose,
+    codeHash: hashCode(ctx.config.jwtSecret, user.id, purpose, code),
+    expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+  });
+  const minutes = Math.round(ttlSeconds / 60);
+  const body =
+    purpose === "activation"
+      ? `Turnout: your activation code is ${code}. It expires in ${minutes} minutes.`
+      : `Turnout: your sign-in code is ${code}. It expires in ${minutes} minutes. Never share it.`;
+  await enqueueSms(tx, {
+    to: user.phone,
+    body,
+    kind: purpose === "activation" ? "activation" : "otp",
+    userId: user.id,
+  });
+}
+
+type CodeCheck = "ok" | "invalid" | "expired";
+
+async function latestOpenCode(db: Database, userId: number, purpose: Purpose) {
+  const [row] = await db
+    .select()
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.userId, userId),
+        eq(verificationCodes.purpose, purpose),
+        isNull(verificationCodes.consumedAt),
+      ),
+    )
+    .orderBy(desc(verificationCodes.createdAt), desc(verificationCodes.id))
+    .limit(1);
+  return row;
+}
+
+async function checkCode(
+  ctx: ServiceContext,
+  user: UserRow,
+  purpose: Purpose,
+  code: string,
+): Promise<CodeCheck> {
+  const row = await latestOpenCode(ctx.db, user.id, purpose);
+  if (!row) return "invalid";
+  if (!codeMatches(ctx.config.jwtSecret, user.id, purpose, code, row.codeHash)) {
+    await ctx.db
+      .update(verificationCodes)
+      .set({ attempts: row.attempts + 1 })
+      .where(eq(verificationCodes.id, row.id));
+    return "invalid";
+  }
+  return row.expiresAt.getTime() > Date.now() ? "ok" : "expired";
+}
+
+/** Marks the open code used; false when another request used it first (codes are single use). */
+async function consumeLatestCode(tx: Database, userId: number, purpose: Purpose): Promise<boolean> {
+  const row = await latestOpenCode(tx, userId, purpose);
+  if (!row) return false;
+  const used = await tx
+    .update(verificationCodes)
+    .set({ consumedAt: new Date() })
+    .where(and(eq(verificationCodes.id, row.id), isNull(verificationCodes.consumedAt)))
+    .returning({ id: verificationCodes.id });
+  return used.length === 1;
+}
+
+function codeError(checked: CodeCheck): AppError {
+  return checked === "expired"
+    ? new AppError(400, "code_expired", "This code has expired. Please request a new one.")
+    : new AppError(400, "invalid_code", "That code is not correct. Please check it and try again.");
+}
+
+async function assertNotLocked(ctx: ServiceContext, phone: string): Promise<void> {
+  const remaining = await lockoutRemaining(ctx.db, lockKey(phone));
+  if (remaining > 0) throw rateLimited(tooManyAttempts(remaining), remaining);
+}
+
+/** Records a wrong or expired code; locks the phone out after too many and then throws 429. */
+async function failAttempt(
+  ctx: ServiceContext,
+  a: {
+    kind: "verify" | "activate";
+    phone: string;
+    user: UserRow | undefined;
+    meta: RequestMeta;
+    settings: SecuritySettings;
+    reason: CodeCheck;
+  },
+): Promise<void> {
+  const userId = a.user?.id ?? null;
+  await recordOtpAttempt(ctx.db, {
+    kind: a.kind,
+    phone: a.phone,
+    userId,
+    ip: a.meta.ip,
+    success: false,
+    reason: a.reason,
+  });
+  await recordSecurityEvent(ctx.db, {
+    type: a.kind === "verify" ? "otp_failed" : "activation_failed",
+    severity: "warn",
+    userId,
+    phone: a.phone,
+    ip: a.meta.ip,
+  });
+  if (a.reason === "expired") return;
+  const locked = await recordFailure(
+    ctx.db,
+    lockKey(a.phone),
+    "phone",
+    a.settings.otp_max_failed_attempts,
+    a.settings.lockout_duration_seconds,
+  );
+  if (locked > 0) {
+    await recordSecurityEvent(ctx.db, {
+      type: "otp_lockout",
+      severity: "critical",
+      userId,
+      phone: a.phone,
+      ip: a.meta.ip,
+      details: { seconds: locked },
+    });
+    throw rateLimited(tooManyAttempts(locked), locked);
+  }
+}

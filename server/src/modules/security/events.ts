@@ -1,0 +1,62 @@
+import { maskPhone } from "@turnout/domain";
+import type { Database } from "../../db/client.js";
+import { otpAttempts, securityEvents } from "../../db/schema.js";
+
+export type SecurityEventType =
+  | "registration"
+  | "registration_limited"
+  | "activation_success"
+  | "activation_failed"
+  | "otp_requested"
+  | "otp_request_limited"
+  | "otp_failed"
+  | "otp_lockout"
+  | "login_success"
+  | "login_blocked"
+  | "session_limit_reached"
+  | "session_force_logout"
+  | "session_ended";
+
+/** Records a security event for the admin Security tab; the phone is stored masked. */
+export async function recordSecurityEvent(
+  db: Database,
+  event: {
+    type: SecurityEventType;
+    severity?: "info" | "warn" | "critical";
+    userId?: number | null;
+    phone?: string | null;
+    ip?: string | null;
+    details?: Record<string, unknown>;
+  },
+): Promise<void> {
+  await db.insert(securityEvents).values({
+    eventType: event.type,
+    severity: event.severity ?? "info",
+    userId: event.userId ?? null,
+    identifier: event.phone ? maskPhone(event.phone) : null,
+    ipAddress: event.ip ?? null,
+    details: event.details ?? null,
+  });
+}
+
+/** Records one code request, verification or activation attempt. */
+export async function recordOtpAttempt(
+  db: Database,
+  attempt: {
+    kind: "request" | "verify" | "activate";
+    phone: string;
+    userId?: number | null;
+    ip?: string | null;
+    success: boolean;
+    reason?: string;
+  },
+): Promise<void> {
+  await db.insert(otpAttempts).values({
+    kind: attempt.kind,
+    phone: attempt.phone,
+    userId: attempt.userId ?? null,
+    ipAddress: attempt.ip ?? null,
+    success: attempt.success,
+    reason: attempt.reason ?? null,
+  });
+}
