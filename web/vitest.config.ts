@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   plugins: [react()],
   test: {
+    name: "web",
     environment: "jsdom",
     globals: true,
     setupFiles: ["./src/testing/setup.ts"],

@@ -94,13 +94,13 @@ function toApiError(response: Response, parsed: unknown): ApiError {
     (typeof body?.message === "string" && body.message) ||
     (typeof body?.error === "string" && body.error) ||
     (typeof parsed === "string" && parsed.length < 300 ? parsed : "") ||
-    response.statusText ||
-    `Request failed (${response.status})`;
+    undefined;
   const errorType = typeof body?.errorType === "string" ? body.errorType : CLIENT_ERROR_TYPES.api;
   return new ApiError({
     status: response.status,
     errorType,
-    message: serverMessage,
+    message: serverMessage ?? (response.statusText || `Request failed (${response.status})`),
+    serverMessage,
     retryAfter: response.status === 429 ? retryAfterOf(response, body) : undefined,
     body,
   });

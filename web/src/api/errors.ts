@@ -11,6 +11,8 @@ export class ApiError extends Error {
   readonly errorType: string;
   /** Seconds to wait, from the Retry-After header or the body's retryAfter (429 only). */
   readonly retryAfter: number | undefined;
+  /** The body's own message or error text; undefined when the server gave none. */
+  readonly serverMessage: string | undefined;
   /** The parsed JSON body, when the server sent one. */
   readonly body: Record<string, unknown> | undefined;
 
@@ -19,12 +21,14 @@ export class ApiError extends Error {
     errorType: string;
     message: string;
     retryAfter?: number | undefined;
+    serverMessage?: string | undefined;
     body?: Record<string, unknown> | undefined;
   }) {
     super(init.message);
     this.status = init.status;
     this.errorType = init.errorType;
     this.retryAfter = init.retryAfter;
+    this.serverMessage = init.serverMessage;
     this.body = init.body;
   }
 }

@@ -22,6 +22,9 @@ if (!window.matchMedia) {
   });
 }
 
+// jsdom does not scroll; sign-out resets the scroll position.
+Object.defineProperty(window, "scrollTo", { writable: true, configurable: true, value: () => {} });
+
 afterEach(() => {
   cleanup();
   localStorage.clear();

@@ -89,9 +89,8 @@ export function ActivationScreen({ phone, onBackToLogin }: { phone: string; onBa
         setVerified(true);
       }
     } catch (caught) {
-      const message = isApiError(caught) && caught.status !== 0 ? caught.message : "";
       setError({
-        message: message || MESSAGES.ACTIVATION_FAILED,
+        message: (isApiError(caught) && caught.serverMessage) || MESSAGES.ACTIVATION_FAILED,
         errorType: isApiError(caught) ? caught.errorType : undefined,
       });
     } finally {

@@ -74,7 +74,7 @@ export function LoginScreen({
       } else if (caught.body?.needsVerification === true) {
         onNeedsVerification(forPhone);
       } else if (caught.status === 429) {
-        showRateLimit(caught.retryAfter, caught.body?.message as string | undefined);
+        showRateLimit(caught.retryAfter, caught.serverMessage);
       } else if (caught.status === 404) {
         setError({ message: MESSAGES.USER_NOT_FOUND, errorType: "user_not_found" });
       } else {
@@ -98,9 +98,9 @@ export function LoginScreen({
         const maxSessions = Number(caught.body?.maxSessions) || sessionsFrom(caught.body).length;
         setSessionLimit({ sessions: sessionsFrom(caught.body), maxSessions, resume: "verify-code" });
       } else if (caught.status === 429) {
-        showRateLimit(caught.retryAfter, caught.body?.message as string | undefined);
-      } else if (caught.status >= 400 && caught.status < 500 && caught.message) {
-        setError({ message: caught.message, errorType: caught.errorType });
+        showRateLimit(caught.retryAfter, caught.serverMessage);
+      } else if (caught.status >= 400 && caught.status < 500 && caught.serverMessage) {
+        setError({ message: caught.serverMessage, errorType: caught.errorType });
       } else {
         setError({ message: MESSAGES.OTP_VERIFY_FAILED, errorType: caught.errorType });
       }

@@ -99,7 +99,10 @@ export function RegisterScreen({
         setError({ message: registerRateLimitMessage(caught.retryAfter), errorType: "rate_limited" });
       } else if (caught.status === 400) {
         setFieldErrors(fieldErrorsFrom(caught.body));
-        setError({ message: caught.message || MESSAGES.REGISTRATION_FAILED, errorType: caught.errorType });
+        setError({
+          message: caught.serverMessage || MESSAGES.REGISTRATION_FAILED,
+          errorType: caught.errorType,
+        });
       } else {
         setError({ message: MESSAGES.REGISTRATION_FAILED, errorType: caught.errorType });
       }
