@@ -103,14 +103,19 @@ describe("api client", () => {
     expect(notices).toEqual([]);
   });
 
-  it("tells a terminated session apart from an expired one", async () => {
+  it.each([
+    ["logged_out_by_admin", { kind: "kicked", message: MESSAGES.LOGGED_OUT_BY_ADMIN }],
+    ["terminated", { kind: "kicked", message: MESSAGES.SESSION_INVALID }],
+    ["invalid", { kind: "expired", message: MESSAGES.SESSION_INVALID }],
+    ["expired", { kind: "expired", message: MESSAGES.SESSION_EXPIRED }],
+  ])("reads the 401 reason %s into the dialog's kind and text", async (reason, notice) => {
     mockApi({
-      "GET /auth/profile": { status: 401, body: { success: false, errorType: "session_terminated" } },
+      "GET /auth/profile": { status: 401, body: { success: false, errorType: "unauthorized", reason } },
     });
     const { notices, stop } = collectNotices();
     await caught(api.get("/auth/profile"));
     stop();
-    expect(notices).toEqual([{ kind: "kicked", message: MESSAGES.LOGGED_OUT_BY_ADMIN }]);
+    expect(notices).toEqual([notice]);
   });
 
   it("shows the general not-authorized notice for 403 unless the caller handles it", async () => {

@@ -2,7 +2,7 @@ import { MESSAGES, parseRetryAfterHeader, REQUEST_TIMEOUT_MS } from "@turnout/do
 import { config } from "../config";
 import { collectDeviceInfo, getDeviceId } from "./device";
 import { ApiError, CLIENT_ERROR_TYPES } from "./errors";
-import { emitSessionNotice } from "./session-events";
+import { emitSessionNotice, type SessionNotice } from "./session-events";
 import { storage } from "./storage";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -23,8 +23,16 @@ export interface RequestOptions {
 
 const TIMEOUT_MESSAGE = "The request timed out. Please check your connection and try again.";
 const NETWORK_MESSAGE = "Unable to reach the server. Please check your connection and try again.";
-/** 401 errorTypes meaning someone ended this session on purpose rather than it running out. */
-const KICKED_ERROR_TYPES = new Set(["session_terminated", "logged_out_by_admin", "session_revoked"]);
+/**
+ * Why the server refused the token (the 401 body's `reason`): the dialog's kind and text. A session
+ * someone ended on purpose is "kicked"; anything unknown reads as expired (SPEC 8).
+ */
+const SESSION_END_BY_REASON: Record<string, SessionNotice> = {
+  expired: { kind: "expired", message: MESSAGES.SESSION_EXPIRED },
+  invalid: { kind: "expired", message: MESSAGES.SESSION_INVALID },
+  terminated: { kind: "kicked", message: MESSAGES.SESSION_INVALID },
+  logged_out_by_admin: { kind: "kicked", message: MESSAGES.LOGGED_OUT_BY_ADMIN },
+};
 
 let sessionEndNotified = false;
 
@@ -110,11 +118,10 @@ function noticeFor(error: ApiError, options: RequestOptions): void {
   if (error.status === 401 && !options.ignoreUnauthorized) {
     if (sessionEndNotified) return;
     sessionEndNotified = true;
-    if (KICKED_ERROR_TYPES.has(error.errorType)) {
-      emitSessionNotice({ kind: "kicked", message: MESSAGES.LOGGED_OUT_BY_ADMIN });
-    } else {
-      emitSessionNotice({ kind: "expired", message: MESSAGES.SESSION_EXPIRED });
-    }
+    const reason = typeof error.body?.reason === "string" ? error.body.reason : "";
+    emitSessionNotice(
+      SESSION_END_BY_REASON[reason] ?? { kind: "expired", message: MESSAGES.SESSION_EXPIRED },
+    );
   } else if (error.status === 403 && !options.handlesForbidden) {
     emitSessionNotice({ kind: "forbidden", message: MESSAGES.NOT_AUTHORIZED });
   }

@@ -53,8 +53,8 @@ export interface PostcodeMatch {
   state_abbreviation: string;
 }
 
-/** Sign-in calls answer 401 themselves: it never means "your session ended" there. */
-const signIn = { ignoreUnauthorized: true } as const;
+/** Sign-in calls answer 401 and 403 themselves: neither means "your session ended" there. */
+const signIn = { ignoreUnauthorized: true, handlesForbidden: true } as const;
 
 export const authApi = {
   async checkSessionLimit(phone: string): Promise<SessionLimitReply> {

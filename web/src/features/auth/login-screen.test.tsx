@@ -260,3 +260,25 @@ describe("login", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.OTP_SEND_FAILED);
   });
 });
+
+describe("login for an account waiting for an administrator", () => {
+  it("shows the server's explanation in blue, without the general 403 dialog", async () => {
+    mockApi({
+      "POST /sessions/check-limit": canCreate,
+      "POST /auth/request-otp": {
+        status: 403,
+        body: {
+          success: false,
+          errorType: "account_not_activated",
+          message: "Your account is waiting for an administrator to activate it.",
+        },
+      },
+    });
+    const { user } = renderApp("/");
+    await submitPhone(user);
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("waiting for an administrator");
+    expect(alert).toHaveClass("MuiAlert-colorInfo");
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+  });
+});

@@ -77,6 +77,9 @@ export function LoginScreen({
         showRateLimit(caught.retryAfter, caught.serverMessage);
       } else if (caught.status === 404) {
         setError({ message: MESSAGES.USER_NOT_FOUND, errorType: "user_not_found" });
+      } else if (caught.errorType === "account_not_activated" && caught.serverMessage) {
+        // Verified but waiting for an administrator: the server says what happens next.
+        setError({ message: caught.serverMessage, errorType: caught.errorType });
       } else {
         setError({ message: MESSAGES.OTP_SEND_FAILED, errorType: "network_error" });
       }

@@ -83,7 +83,10 @@ describe("session ended", () => {
 
   it("says an administrator ended the session when the server says so", async () => {
     mockApi({
-      "GET /auth/profile": { status: 401, body: { success: false, errorType: "session_terminated" } },
+      "GET /auth/profile": {
+        status: 401,
+        body: { success: false, errorType: "unauthorized", reason: "logged_out_by_admin" },
+      },
     });
     storeSession();
     renderApp("/");
