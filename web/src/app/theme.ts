@@ -43,5 +43,7 @@ export const theme = createTheme({
     MuiMenuItem: { styleOverrides: { root: { minHeight: TOUCH_TARGET_PX } } },
     MuiListItemButton: { styleOverrides: { root: { minHeight: TOUCH_TARGET_PX, ...focusRing } } },
     MuiInputBase: { styleOverrides: { root: { minHeight: TOUCH_TARGET_PX } } },
+    // Focus in blue: a red (primary) outline would read as an error on a form field.
+    MuiTextField: { defaultProps: { color: "secondary" } },
   },
 });

@@ -44,7 +44,7 @@ export function SignedInPage({
 
   return (
     <Box sx={{ minHeight: "100dvh", display: "flex", flexDirection: "column" }}>
-      <AppBar position="sticky" color="primary" enableColorOnDark>
+      <AppBar position="sticky" color="primary">
         <Toolbar sx={{ gap: 1 }}>
           <Typography variant="h6" component="p" sx={{ flexGrow: 1, fontWeight: 700 }}>
             {PRODUCT_NAME}
