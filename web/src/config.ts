@@ -5,5 +5,4 @@ export const config = {
   /** The live channel's path on the same origin. */
   socketPath: "/socket.io",
   isDevBuild: import.meta.env.DEV,
-  isTest: import.meta.env.MODE === "test",
 } as const;

@@ -282,3 +282,24 @@ describe("login for an account waiting for an administrator", () => {
     expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
   });
 });
+
+describe("login with a phone the server cannot read", () => {
+  it("shows the server's field message under the phone field", async () => {
+    mockApi({
+      "POST /sessions/check-limit": canCreate,
+      "POST /auth/request-otp": {
+        status: 400,
+        body: {
+          success: false,
+          errorType: "validation_error",
+          message: "Invalid body.phone: Please enter a valid phone number",
+          fields: [{ field: "body.phone", message: "Please enter a valid phone number" }],
+        },
+      },
+    });
+    const { user } = renderApp("/");
+    await submitPhone(user, "12");
+    expect(await screen.findByText("Please enter a valid phone number")).toBeInTheDocument();
+    expect(screen.getByLabelText(/Phone number/)).toHaveAttribute("aria-invalid", "true");
+  });
+});

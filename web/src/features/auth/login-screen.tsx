@@ -8,6 +8,7 @@ import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
 import { authApi, type DeviceSession, type SignInData } from "./auth-api";
 import { AuthLayout } from "./auth-layout";
 import { CodeField } from "./code-field";
+import { fieldErrorsFrom } from "./field-errors";
 import { MaxDevicesDialog } from "./max-devices-dialog";
 import { SecurityLockDialog } from "./security-lock-dialog";
 
@@ -77,6 +78,8 @@ export function LoginScreen({
         showRateLimit(caught.retryAfter, caught.serverMessage);
       } else if (caught.status === 404) {
         setError({ message: MESSAGES.USER_NOT_FOUND, errorType: "user_not_found" });
+      } else if (caught.status === 400 && caught.errorType === "validation_error") {
+        setPhoneError(fieldErrorsFrom(caught.body).phone ?? caught.serverMessage ?? MESSAGES.OTP_SEND_FAILED);
       } else if (caught.errorType === "account_not_activated" && caught.serverMessage) {
         // Verified but waiting for an administrator: the server says what happens next.
         setError({ message: caught.serverMessage, errorType: caught.errorType });

@@ -212,17 +212,32 @@ describe("create account", () => {
           success: false,
           errorType: "validation_error",
           message: "Please check the form",
-          fields: { phone: "Please enter a valid phone number" },
+          fields: [{ field: "body.last_name", message: "Last name is too long" }],
         },
       },
     });
     expect(await screen.findByRole("alert")).toHaveTextContent("Please check the form");
-    expect(screen.getByText("Please enter a valid phone number")).toBeInTheDocument();
+    expect(screen.getByText("Last name is too long")).toBeInTheDocument();
   });
 
   it("goes back to login", async () => {
     const { user } = await openRegister();
     await user.click(screen.getByRole("button", { name: "Back to Login" }));
     expect(await screen.findByRole("heading", { name: "Sign In" })).toBeInTheDocument();
+  });
+});
+
+describe("create account, checked before sending", () => {
+  it("rejects an implausible phone number without calling the server", async () => {
+    const { user, server } = await openRegister();
+    await user.type(screen.getByLabelText(/First name/), "Sam");
+    await user.type(screen.getByLabelText(/Last name/), "Taylor");
+    await user.type(screen.getByLabelText(/Phone number/), "123");
+    await user.selectOptions(screen.getByLabelText(/Agency/), "SES");
+    await user.type(screen.getByLabelText(/Location/), "3000");
+    await screen.findByText("Selected: MELBOURNE, VIC 3000");
+    await user.click(screen.getByRole("button", { name: "Create Account" }));
+    expect(await screen.findByText("Please enter a valid phone number")).toBeInTheDocument();
+    expect(server.callsTo("POST /auth/register")).toHaveLength(0);
   });
 });

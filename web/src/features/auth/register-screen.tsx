@@ -10,6 +10,7 @@ import {
   MESSAGES,
   normalizePhone,
   registerRateLimitMessage,
+  registrationSchema,
   SIGNUP_AGENCIES,
 } from "@turnout/domain";
 import { type FormEvent, useRef, useState } from "react";
@@ -17,28 +18,16 @@ import { isApiError } from "../../api/errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
 import { authApi } from "./auth-api";
 import { AuthLayout } from "./auth-layout";
+import { fieldErrorsFrom } from "./field-errors";
 import { LocationPickerDialog } from "./location-picker-dialog";
 import { AccountExistsDialog, AccountNeedsVerificationDialog } from "./register-dialogs";
 import { useLocationSearch } from "./use-location-search";
 
 type FieldErrors = Partial<Record<"first_name" | "last_name" | "phone" | "user_agency" | "location", string>>;
 
-/** Field errors of a 400 reply, whichever shape the server used (object or list of {field, message}). */
-function fieldErrorsFrom(body: Record<string, unknown> | undefined): FieldErrors {
-  const fields = body?.fields;
-  const result: Record<string, string> = {};
-  if (Array.isArray(fields)) {
-    for (const item of fields) {
-      if (item && typeof item === "object" && "field" in item) {
-        const { field, message } = item as { field: unknown; message?: unknown };
-        result[String(field)] = typeof message === "string" ? message : "Invalid value";
-      }
-    }
-  } else if (fields && typeof fields === "object") {
-    for (const [field, message] of Object.entries(fields)) {
-      result[field] = Array.isArray(message) ? String(message[0]) : String(message);
-    }
-  }
+/** The register form's field errors; the three location parts show on the one location field. */
+function formFieldErrors(body: Record<string, unknown> | undefined): FieldErrors {
+  const result = fieldErrorsFrom(body);
   for (const locationField of ["postcode", "town_name", "state_name"]) {
     if (result[locationField] && !result.location) result.location = result[locationField];
   }
@@ -79,11 +68,22 @@ export function RegisterScreen({
     event.preventDefault();
     if (!complete || busy) return;
     setError(null);
+    // The same rules the server applies, so most mistakes are caught before a round trip.
+    const checked = registrationSchema.safeParse(form);
+    if (!checked.success) {
+      const issues: Record<string, string> = {};
+      for (const issue of checked.error.issues) {
+        const field = String(issue.path[0] ?? "");
+        issues[field] ??= issue.message;
+      }
+      setFieldErrors(formFieldErrors({ fields: issues }));
+      return;
+    }
     setFieldErrors({});
     setBusy(true);
-    const phone = normalizePhone(form.phone);
+    const { phone } = checked.data;
     try {
-      await authApi.register({ ...form, phone });
+      await authApi.register(checked.data);
       onRegistered(phone);
     } catch (caught) {
       if (!isApiError(caught)) {
@@ -98,7 +98,7 @@ export function RegisterScreen({
       } else if (caught.status === 429) {
         setError({ message: registerRateLimitMessage(caught.retryAfter), errorType: "rate_limited" });
       } else if (caught.status === 400) {
-        setFieldErrors(fieldErrorsFrom(caught.body));
+        setFieldErrors(formFieldErrors(caught.body));
         setError({
           message: caught.serverMessage || MESSAGES.REGISTRATION_FAILED,
           errorType: caught.errorType,
