@@ -3,16 +3,21 @@ import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
+import type { Server as SocketServer } from "socket.io";
 import { type Cache, openCache } from "./cache/cache.js";
 import type { Config } from "./config.js";
 import type { ServiceContext } from "./context.js";
 import { type Database, type DatabaseHandle, openDatabase } from "./db/client.js";
 import { seedReferenceData } from "./db/seed.js";
 import { registerErrorHandling } from "./errors.js";
+import { createLiveGateway } from "./live/gateway.js";
 import { createLogger } from "./logger.js";
+import { alertRoutes } from "./modules/alerts/routes.js";
 import { registerAuthGuard } from "./modules/auth/guard.js";
 import { authRoutes } from "./modules/auth/routes.js";
+import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
+import { ingestRoutes } from "./modules/ingest/routes.js";
 import { postcodeRoutes } from "./modules/postcodes/routes.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
@@ -28,6 +33,7 @@ declare module "fastify" {
     cache: Cache;
     services: ServiceContext;
     smsWorker: SmsWorker;
+    io: SocketServer;
   }
 }
 
@@ -76,12 +82,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger,
   });
   app.decorate("smsWorker", smsWorker);
+  const live = await createLiveGateway(app);
+  app.decorate("io", live.io);
   app.decorate("services", {
     db: database.db,
     cache,
     config,
     logger,
     nudgeSms: () => smsWorker.nudge(),
+    live: live.events,
   } satisfies ServiceContext);
   app.addHook("onReady", async () => smsWorker.start());
 
@@ -98,6 +107,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes, { prefix: "/api" });
   await app.register(sessionRoutes, { prefix: "/api" });
   await app.register(postcodeRoutes, { prefix: "/api" });
+  await app.register(ingestRoutes, { prefix: "/api" });
+  await app.register(alertRoutes, { prefix: "/api" });
+  await app.register(groupingRoutes, { prefix: "/api" });
   await app.register(webRoutes);
 
   return app;

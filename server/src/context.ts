@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Cache } from "./cache/cache.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
+import type { LiveEvents } from "./live/gateway.js";
 
 /** What services need from the running server, passed explicitly rather than read from Fastify. */
 export type ServiceContext = {
@@ -11,6 +12,8 @@ export type ServiceContext = {
   logger: Logger;
   /** Wakes the SMS worker after a commit that queued a message, so codes arrive in well under a second. */
   nudgeSms: () => void;
+  /** The live channel; call it only after the transaction that made the change has committed. */
+  live: LiveEvents;
 };
 
 /** Facts about the caller that services record (security events, device sessions). */

@@ -169,7 +169,8 @@ export const alertGroups = pgTable(
     lastAlertAt: timestamp("last_alert_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("alert_groups_job_number_idx").on(t.jobNumber)],
+  // Not unique: a job number seen again after the grouping window starts a new group.
+  (t) => [index("alert_groups_job_number_idx").on(t.jobNumber, t.lastAlertAt)],
 );
 
 export const alerts = pgTable(

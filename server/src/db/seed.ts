@@ -1,7 +1,7 @@
 import { SIGNUP_AGENCIES, UNMAPPED_AGENCY } from "@turnout/domain";
 import { SECURITY_DEFAULTS } from "../modules/security/defaults.js";
 import type { Database } from "./client.js";
-import { agencies, appSettings, securityConfig } from "./schema.js";
+import { agencies, appSettings, groupingSettings, securityConfig } from "./schema.js";
 
 /** Settings documents and their first values. */
 export const SETTINGS_DEFAULTS = {
@@ -9,9 +9,22 @@ export const SETTINGS_DEFAULTS = {
   admin_notifications: { new_registration_sms: false },
 } as const;
 
+/** Message grouping and duplicate suppression: rows of `grouping_settings`, changeable by admins. */
+export const GROUPING_DEFAULTS = {
+  grouping_enabled: { value: "true", description: "Group messages that share a job number" },
+  group_window_hours: {
+    value: "24",
+    description: "A job number seen again after this many hours starts a new group",
+  },
+  duplicate_window_seconds: {
+    value: "120",
+    description: "The same text received again within this many seconds is the same alert",
+  },
+} as const;
+
 /**
  * Brings reference data to its required state: the four sign-up agencies, the UNMAPPED placeholder,
- * default security configuration and settings. Idempotent; never overwrites an admin's changes.
+ * default security configuration, grouping settings and other settings. Idempotent; never overwrites an admin's changes.
  */
 export async function seedReferenceData(db: Database): Promise<void> {
   await db
@@ -28,6 +41,10 @@ export async function seedReferenceData(db: Database): Promise<void> {
       })),
     )
     .onConflictDoNothing({ target: securityConfig.key });
+  await db
+    .insert(groupingSettings)
+    .values(Object.entries(GROUPING_DEFAULTS).map(([key, d]) => ({ key, ...d })))
+    .onConflictDoNothing({ target: groupingSettings.key });
   await db
     .insert(appSettings)
     .values(Object.entries(SETTINGS_DEFAULTS).map(([key, value]) => ({ key, value })))

@@ -59,7 +59,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const token = bearerToken(request);
     if (token) {
       const actor = await resolveActor(app, token).catch(() => null);
-      if (actor) await endSession(app.db, actor.sessionId, "logout");
+      if (actor && (await endSession(app.db, actor.sessionId, "logout"))) {
+        app.services.live.sessionsEnded([actor.sessionId], "terminated");
+      }
     }
     return { success: true, message: "Signed out." };
   });

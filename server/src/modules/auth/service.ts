@@ -274,7 +274,7 @@ export async function verifyLoginCode(
     );
   }
 
-  const session = await ctx.db.transaction(async (tx) => {
+  const { session, endedSessionIds } = await ctx.db.transaction(async (tx) => {
     if (!(await consumeLatestCode(tx, user.id, "login"))) throw codeError("invalid");
     const opened = await openSession(tx, {
       userId: user.id,
@@ -291,10 +291,11 @@ export async function verifyLoginCode(
       userId: user.id,
       phone,
       ip: meta.ip,
-      details: { sessionId: opened.id },
+      details: { sessionId: opened.session.id },
     });
     return opened;
   });
+  ctx.live.sessionsEnded(endedSessionIds, "terminated");
   await clearFailures(ctx.db, lockKey(phone));
   const token = await signSessionToken(ctx.config.jwtSecret, {
     userId: user.id,

@@ -100,6 +100,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       await endOwnSession(app.db, actorOf(request).userId, request.params.id);
+      app.services.live.sessionsEnded([request.params.id], "terminated");
       return { success: true, message: "Session ended." };
     },
   );

@@ -105,7 +105,8 @@ export async function chooseSessionToEvict(
 
 /**
  * Opens a device session after a successful sign-in: ends this device's previous session and the
- * session it chose to evict, then inserts the new one. Run inside the sign-in transaction.
+ * session it chose to evict, then inserts the new one. Run inside the sign-in transaction; tell the
+ * live channel about `endedSessionIds` after it commits.
  */
 export async function openSession(
   db: Database,
@@ -117,13 +118,14 @@ export async function openSession(
     ip: string | null;
     ttlDays: number;
   },
-): Promise<SessionRow> {
+): Promise<{ session: SessionRow; endedSessionIds: string[] }> {
+  const endedSessionIds: string[] = [];
   const eviction = await pendingEviction(db, input.userId, input.deviceId);
   if (eviction) {
-    await endSession(db, eviction.sessionId, "force_logout");
+    if (await endSession(db, eviction.sessionId, "force_logout")) endedSessionIds.push(eviction.sessionId);
     await db.delete(pendingSessionEvictions).where(eq(pendingSessionEvictions.id, eviction.id));
   }
-  await db
+  const replaced = await db
     .update(deviceSessions)
     .set({ endedAt: new Date(), endReason: "replaced" })
     .where(
@@ -132,7 +134,9 @@ export async function openSession(
         eq(deviceSessions.deviceId, input.deviceId),
         isNull(deviceSessions.endedAt),
       ),
-    );
+    )
+    .returning({ id: deviceSessions.id });
+  endedSessionIds.push(...replaced.map((r) => r.id));
   const [row] = await db
     .insert(deviceSessions)
     .values({
@@ -144,7 +148,7 @@ export async function openSession(
       expiresAt: new Date(Date.now() + input.ttlDays * 86_400_000),
     })
     .returning();
-  return row!;
+  return { session: row!, endedSessionIds };
 }
 
 /** Marks a session as used now, at most once a minute, so every request does not write. */

@@ -1,0 +1,200 @@
+import { eq } from "drizzle-orm";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  buildTestApp,
+  openTestCache,
+  openTestDatabase,
+  type TestApp,
+  testConfig,
+} from "../../test/build-app.js";
+import { createUser, signIn } from "../../test/factories.js";
+import { buildApp } from "../app.js";
+import { agencies, capcodes } from "../db/schema.js";
+import { createLogger } from "../logger.js";
+
+const KEY = "live-test-ingest-key-00000";
+let app: TestApp;
+let url: string;
+const sockets: Socket[] = [];
+
+type Received = { id: number; agency_code: string; message: string };
+
+function open(token: string, base = url): Socket {
+  const s = connect(base, { transports: ["polling"], auth: { token }, reconnection: false, forceNew: true });
+  sockets.push(s);
+  return s;
+}
+
+const once = <T>(s: Socket, event: string, ms = 5000) =>
+  new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no ${event} within ${ms} ms`)), ms);
+    s.once(event, (v: T) => {
+      clearTimeout(t);
+      resolve(v);
+    });
+  });
+
+/** Collects every new-alert a socket receives. */
+function collect(s: Socket): Received[] {
+  const got: Received[] = [];
+  s.on("new-alert", (a: Received) => got.push(a));
+  return got;
+}
+
+async function ingest(capcode: string, message: string, target: TestApp = app) {
+  const res = await target.inject({
+    method: "POST",
+    url: "/api/ingest/messages",
+    headers: { authorization: `Bearer ${KEY}` },
+    payload: { capcode, message },
+  });
+  return res.json().data[0] as { id: number };
+}
+
+async function joinedAgencies(s: Socket) {
+  const joined = once<{ agencies: { code: string }[]; warning?: string }>(s, "joined-user-agencies");
+  s.emit("join-user-agencies");
+  return joined;
+}
+
+beforeAll(async () => {
+  app = await buildTestApp({ INGEST_API_KEY: KEY });
+  const rows = await app.db.select().from(agencies);
+  const id = (code: string) => rows.find((a) => a.code === code)!.id;
+  await app.db.insert(capcodes).values([
+    { capcode: "0500001", agencyId: id("CFA") },
+    { capcode: "0500002", agencyId: id("SES") },
+  ]);
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+});
+afterEach(() => {
+  for (const s of sockets.splice(0)) s.disconnect();
+});
+afterAll(() => app.cleanup());
+
+describe("the live channel", () => {
+  it("refuses a connection without a valid token", async () => {
+    const s = open("not.a.token");
+    const err = await once<Error & { data?: { reason?: string } }>(s, "connect_error");
+    expect(err.data?.reason).toBe("invalid");
+  });
+
+  it("delivers new alerts of the user's agencies only, after joining them", async () => {
+    const user = await createUser(app, { agencyCodes: ["CFA"] });
+    const s = open(await signIn(app, user.phone));
+    await once(s, "connect");
+    expect((await joinedAgencies(s)).agencies.map((a) => a.code)).toEqual(["CFA"]);
+    const got = collect(s);
+
+    const ses = await ingest("0500002", "@@ALERT S251100001 SES TREE DOWN LIVE TEST");
+    const cfa = await ingest("0500001", "@@ALERT F251100001 CFA HOUSE FIRE LIVE TEST");
+    await expect.poll(() => got.map((a) => a.id), { timeout: 5000 }).toContain(cfa.id);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(got.map((a) => a.id)).not.toContain(ses.id);
+    expect(got.find((a) => a.id === cfa.id)).toMatchObject({
+      agency_code: "CFA",
+      message: "ALERT F251100001 CFA HOUSE FIRE LIVE TEST",
+    });
+  });
+
+  it("warns a user with no agency when joining", async () => {
+    const user = await createUser(app, { agencyCodes: [] });
+    const s = open(await signIn(app, user.phone));
+    const joined = await joinedAgencies(s);
+    expect(joined.agencies).toEqual([]);
+    expect(joined.warning).toMatch(/not assigned/);
+  });
+
+  it("lets only admins join the admin channel, which receives every alert", async () => {
+    const user = await createUser(app, { agencyCodes: ["CFA"] });
+    const u = open(await signIn(app, user.phone));
+    const refused = once<{ message: string }>(u, "error");
+    u.emit("join-admin");
+    expect((await refused).message).toMatch(/Admin/);
+
+    const admin = await createUser(app, { agencyCodes: [], isAdmin: true });
+    const a = open(await signIn(app, admin.phone));
+    const joined = once(a, "joined-admin");
+    a.emit("join-admin");
+    await joined;
+    const got = collect(a);
+    const ses = await ingest("0500002", "@@ALERT S251100002 ADMIN SEES THIS");
+    await expect.poll(() => got.map((x) => x.id), { timeout: 5000 }).toContain(ses.id);
+  });
+
+  it("refuses join-agency for someone else's agency", async () => {
+    const user = await createUser(app, { agencyCodes: ["CFA"] });
+    const s = open(await signIn(app, user.phone));
+    await once(s, "connect");
+    const [ses] = await app.db.select().from(agencies).where(eq(agencies.code, "SES"));
+    const refused = once<{ message: string }>(s, "error");
+    s.emit("join-agency", ses!.id);
+    expect((await refused).message).toMatch(/not assigned/);
+  });
+
+  it("answers test-event", async () => {
+    const user = await createUser(app);
+    const s = open(await signIn(app, user.phone));
+    await once(s, "connect");
+    const reply = await s.timeout(5000).emitWithAck("test-event", { ping: 1 });
+    expect(reply).toMatchObject({ received: { ping: 1 } });
+  });
+
+  it("tells a page its session ended when it signs out elsewhere", async () => {
+    const user = await createUser(app);
+    const token = await signIn(app, user.phone, "laptop");
+    const s = open(token);
+    await once(s, "connect");
+    const ended = once<{ reason: string }>(s, "session-ended");
+    await app.inject({
+      method: "POST",
+      url: "/api/auth/logout",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect((await ended).reason).toBe("terminated");
+  });
+});
+
+describe.skipIf(!process.env.REDIS_URL)("two server instances sharing Redis", () => {
+  it("delivers an alert ingested on one instance to a client connected to the other", async () => {
+    // A second instance on the same database and the same Redis rooms.
+    const database = await openTestDatabase();
+    const config = testConfig({
+      INGEST_API_KEY: KEY,
+      REDIS_URL: process.env.REDIS_URL!,
+      REDIS_PREFIX: `tw-${Date.now()}:`,
+    });
+    const cacheA = await openTestCache();
+    const cacheB = await openTestCache();
+    const a = await buildApp(config, { database, cache: cacheA, logger: createLogger("silent") });
+    const b = await buildApp(config, { database, cache: cacheB, logger: createLogger("silent") });
+    try {
+      await a.listen({ port: 0, host: "127.0.0.1" });
+      await b.listen({ port: 0, host: "127.0.0.1" });
+      const portOf = (x: typeof a) => {
+        const ad = x.server.address();
+        return typeof ad === "object" && ad ? ad.port : 0;
+      };
+      const [cfa] = await a.db.select().from(agencies).where(eq(agencies.code, "CFA"));
+      await a.db.insert(capcodes).values({ capcode: "0600001", agencyId: cfa!.id });
+      const user = await createUser(b as TestApp, { agencyCodes: ["CFA"] });
+      const token = await signIn(Object.assign(b, { config: b.config }) as TestApp, user.phone);
+      const s = open(token, `http://127.0.0.1:${portOf(b)}`);
+      await once(s, "connect");
+      await joinedAgencies(s);
+      const got = collect(s);
+      const created = await ingest("0600001", "@@ALERT F251100009 ACROSS INSTANCES", a as TestApp);
+      await expect.poll(() => got.map((x) => x.id), { timeout: 5000 }).toContain(created.id);
+    } finally {
+      for (const x of sockets.splice(0)) x.disconnect();
+      await a.close();
+      await b.close();
+      await cacheA.close();
+      await cacheB.close();
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,202 @@
+import { createAdapter } from "@socket.io/redis-adapter";
+import { and, eq, inArray } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { Redis } from "ioredis";
+import { Server, type Socket } from "socket.io";
+import { agencies, userAgencies, userFilters, users } from "../db/schema.js";
+import { AppError } from "../errors.js";
+import { type AlertRow, presentAlert } from "../modules/alerts/present.js";
+import { type Actor, resolveActor } from "../modules/auth/guard.js";
+
+/** What services tell the live channel, after their transaction has committed. */
+export type LiveEvents = {
+  /** A new alert, or an existing one now also paged to more agencies: sent to those agencies and admins. */
+  alertsCommitted(items: { alert: AlertRow; agencyIds: number[]; isNew: boolean }[]): void;
+  /** Sessions that just ended: their pages show 'Session Ended' and their sockets close. */
+  sessionsEnded(sessionIds: string[], reason: "terminated" | "logged_out_by_admin"): void;
+};
+
+export const agencyRoom = (id: number) => `agency:${id}`;
+const sessionRoom = (id: string) => `session:${id}`;
+const ADMIN_ROOM = "admin";
+
+type SocketData = { actor: Actor };
+
+/**
+ * The socket.io gateway on the app's HTTP server (path /socket.io, polling only, SPEC 7). The token in
+ * the handshake is verified here; what a client says about itself (userId, isAdmin) is never trusted.
+ * With Redis, rooms span every server instance.
+ */
+export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Server; events: LiveEvents }> {
+  const io = new Server(app.server, {
+    path: "/socket.io",
+    transports: ["polling"],
+    serveClient: false,
+    pingInterval: 25_000,
+    pingTimeout: 20_000,
+  });
+
+  let adapterClients: Redis[] = [];
+  if (app.config.redisUrl) {
+    const pub = new Redis(app.config.redisUrl, { lazyConnect: false });
+    const sub = pub.duplicate();
+    for (const c of [pub, sub])
+      c.on("error", (err) => app.log.warn({ err: err.message }, "live adapter redis error"));
+    adapterClients = [pub, sub];
+    io.adapter(createAdapter(pub, sub, { key: `${app.config.redisPrefix}socket.io` }));
+  }
+
+  io.use(async (socket, next) => {
+    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    if (typeof token !== "string" || token === "")
+      return next(Object.assign(new Error("Please sign in."), { data: { reason: "missing" } }));
+    try {
+      (socket.data as SocketData).actor = await resolveActor(app, token);
+      next();
+    } catch (err) {
+      const e = err instanceof AppError ? err : new AppError(401, "unauthorized", "Please sign in.");
+      next(Object.assign(new Error(e.message), { data: { reason: e.extra.reason ?? "invalid" } }));
+    }
+  });
+
+  io.on("connection", (socket: Socket) => {
+    const { actor } = socket.data as SocketData;
+    void socket.join([`user:${actor.userId}`, sessionRoom(actor.sessionId)]);
+
+    socket.on("join-user-agencies", async () => {
+      const rooms = [...socket.rooms].filter((r) => r.startsWith("agency:"));
+      for (const r of rooms) await socket.leave(r);
+      const joined = await visibleAgencies(app, actor.userId);
+      await socket.join(joined.map((a) => agencyRoom(a.id)));
+      socket.emit("joined-user-agencies", {
+        agencies: joined.map((a) => ({ id: a.id, name: a.name, code: a.code })),
+        ...(joined.length === 0
+          ? {
+              warning:
+                "You are not assigned to any agency yet, so no alerts will arrive. Ask an administrator.",
+            }
+          : {}),
+      });
+    });
+
+    socket.on("leave-user-agencies", async () => {
+      for (const r of [...socket.rooms].filter((r) => r.startsWith("agency:"))) await socket.leave(r);
+    });
+
+    socket.on("join-agency", async (agencyId: unknown) => {
+      const id = Number(agencyId);
+      if (!Number.isSafeInteger(id) || !(await mayJoinAgency(app, actor, id))) {
+        socket.emit("error", { message: "You are not assigned to that agency." });
+        return;
+      }
+      await socket.join(agencyRoom(id));
+    });
+
+    socket.on("leave-agency", async (agencyId: unknown) => {
+      await socket.leave(agencyRoom(Number(agencyId)));
+    });
+
+    socket.on("join-admin", async () => {
+      if (!(await isAdminNow(app, actor.userId))) {
+        socket.emit("error", { message: "Admin access required." });
+        return;
+      }
+      await socket.join(ADMIN_ROOM);
+      socket.emit("joined-admin", { success: true });
+    });
+
+    socket.on("leave-admin", async () => {
+      await socket.leave(ADMIN_ROOM);
+    });
+
+    socket.on("test-event", (payload: unknown, ack?: unknown) => {
+      const reply = { received: payload ?? null, at: new Date().toISOString() };
+      if (typeof ack === "function") ack(reply);
+      else socket.emit("test-event", reply);
+    });
+  });
+
+  const agencyCache = new AgencyCache(app);
+
+  const events: LiveEvents = {
+    alertsCommitted(items) {
+      void (async () => {
+        for (const { alert, agencyIds, isNew } of items) {
+          const byId = await agencyCache.get();
+          for (const id of new Set(agencyIds)) {
+            io.to(agencyRoom(id)).emit("new-alert", presentAlert(alert, byId.get(id)));
+          }
+          if (isNew) io.to(ADMIN_ROOM).emit("new-alert", presentAlert(alert, byId.get(alert.agencyId)));
+        }
+      })().catch((err: unknown) => app.log.error({ err }, "live: could not publish alerts"));
+    },
+    sessionsEnded(sessionIds, reason) {
+      for (const id of sessionIds) {
+        io.to(sessionRoom(id)).emit("session-ended", { reason });
+        io.in(sessionRoom(id)).disconnectSockets(true);
+      }
+    },
+  };
+
+  // Long-polling requests would hold a graceful shutdown open for up to the ping interval.
+  app.addHook("preClose", async () => {
+    io.disconnectSockets(true);
+    await new Promise<void>((resolve) => io.close(() => resolve()));
+    await Promise.all(adapterClients.map((c) => c.quit().catch(() => c.disconnect())));
+  });
+
+  return { io, events };
+}
+
+/** Agency rows change rarely; a short cache keeps publishing off the database. */
+class AgencyCache {
+  private rows: Map<number, typeof agencies.$inferSelect> | null = null;
+  private loadedAt = 0;
+  constructor(private readonly app: FastifyInstance) {}
+  async get() {
+    if (!this.rows || Date.now() - this.loadedAt > 10_000) {
+      const all = await this.app.db.select().from(agencies);
+      this.rows = new Map(all.map((a) => [a.id, a]));
+      this.loadedAt = Date.now();
+    }
+    return this.rows;
+  }
+}
+
+/** The user's agencies minus those they chose to hide (user filters). */
+async function visibleAgencies(app: FastifyInstance, userId: number) {
+  const assigned = await app.db
+    .select({ agency: agencies })
+    .from(userAgencies)
+    .innerJoin(agencies, eq(agencies.id, userAgencies.agencyId))
+    .where(eq(userAgencies.userId, userId));
+  const hidden = await app.db
+    .select({ value: userFilters.filterValue })
+    .from(userFilters)
+    .where(
+      and(
+        eq(userFilters.userId, userId),
+        eq(userFilters.filterType, "agency"),
+        eq(userFilters.isEnabled, false),
+      ),
+    );
+  const hiddenIds = new Set(hidden.map((h) => Number(h.value)));
+  return assigned.map((r) => r.agency).filter((a) => !hiddenIds.has(a.id));
+}
+
+async function mayJoinAgency(app: FastifyInstance, actor: Actor, agencyId: number): Promise<boolean> {
+  if (await isAdminNow(app, actor.userId)) {
+    const [a] = await app.db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, agencyId));
+    return Boolean(a);
+  }
+  const rows = await app.db
+    .select({ id: userAgencies.agencyId })
+    .from(userAgencies)
+    .where(and(eq(userAgencies.userId, actor.userId), inArray(userAgencies.agencyId, [agencyId])));
+  return rows.length > 0;
+}
+
+async function isAdminNow(app: FastifyInstance, userId: number): Promise<boolean> {
+  const [u] = await app.db.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, userId));
+  return u?.isAdmin === true;
+}

@@ -1,0 +1,109 @@
+import {
+  ALERT_PAGE_SIZE,
+  ALERT_PAGE_SIZE_MAX,
+  RECENT_ALERTS_DEFAULT_LIMIT,
+  STATS_DEFAULT_DAYS,
+} from "@turnout/domain";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { actorOf } from "../auth/guard.js";
+import { alertStats, getAlert, getAlertGroup, recentAlerts, searchAlerts } from "./service.js";
+
+const flag = z
+  .enum(["true", "false", "1", "0"])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+const agencyIdParam = z.coerce.number().int().positive().optional();
+const alertId = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,18}$/, "The alert id must be digits")
+    .transform(Number),
+});
+
+/** SPEC 7 'Alerts': the feed, one alert, its job group, and counts. Every route needs a signed-in user. */
+export async function alertRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.addHook("preHandler", app.authenticate);
+
+  r.get(
+    "/alerts/search",
+    {
+      schema: {
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(ALERT_PAGE_SIZE_MAX).default(ALERT_PAGE_SIZE),
+          search: z.string().max(200).optional(),
+          type: z.enum(["emergency", "non-emergency", "administrative", "admin", "standard"]).optional(),
+          area: z.string().max(100).optional(),
+          agency_id: agencyIdParam,
+          admin_context: flag,
+          cursor: z.string().max(200).optional(),
+          grouped: flag,
+        }),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const result = await searchAlerts(app.db, actorOf(request), {
+        limit: q.limit,
+        search: q.search,
+        type: q.type,
+        area: q.area || undefined,
+        agencyId: q.agency_id,
+        adminContext: q.admin_context,
+        cursor: q.cursor || undefined,
+        grouped: q.grouped,
+      });
+      return { success: true, ...result };
+    },
+  );
+
+  r.get(
+    "/alerts/recent",
+    {
+      schema: {
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(ALERT_PAGE_SIZE_MAX).default(RECENT_ALERTS_DEFAULT_LIMIT),
+          agency_id: agencyIdParam,
+        }),
+      },
+    },
+    async (request) => ({
+      success: true,
+      data: await recentAlerts(app.db, actorOf(request), {
+        limit: request.query.limit,
+        agencyId: request.query.agency_id,
+      }),
+    }),
+  );
+
+  r.get(
+    "/alerts/stats/overview",
+    {
+      schema: {
+        querystring: z.object({
+          days: z.coerce.number().int().min(1).max(366).default(STATS_DEFAULT_DAYS),
+          agency_id: agencyIdParam,
+        }),
+      },
+    },
+    async (request) => ({
+      success: true,
+      data: await alertStats(app.db, actorOf(request), {
+        days: request.query.days,
+        agencyId: request.query.agency_id,
+      }),
+    }),
+  );
+
+  r.get("/alerts/:id", { schema: { params: alertId } }, async (request) => ({
+    success: true,
+    data: await getAlert(app.db, actorOf(request), request.params.id),
+  }));
+
+  r.get("/alerts/:id/group", { schema: { params: alertId } }, async (request) => ({
+    success: true,
+    data: await getAlertGroup(app.db, actorOf(request), request.params.id),
+  }));
+}

@@ -1,0 +1,258 @@
+import { MESSAGES, normalizeAlertType, parseSearchTerms } from "@turnout/domain";
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.js";
+import { agencies, alertRecipients, alerts, userAgencies, userFilters } from "../../db/schema.js";
+import { AppError, badRequest, forbidden } from "../../errors.js";
+import type { Actor } from "../auth/guard.js";
+import { type AgencyRow, type AlertRow, type PresentedAlert, presentAlert } from "./present.js";
+
+export type SearchInput = {
+  limit: number;
+  search?: string;
+  type?: string;
+  area?: string;
+  agencyId?: number;
+  adminContext?: boolean;
+  cursor?: string;
+  grouped?: boolean;
+};
+
+/** The agencies a viewer may read: every agency for an admin in admin context, else their own. */
+type Scope = { all: true } | { all: false; agencyIds: number[] };
+
+const MAX_TERMS = 10;
+
+/** The agency ids assigned to a user. */
+export async function assignedAgencyIds(db: Database, userId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: userAgencies.agencyId })
+    .from(userAgencies)
+    .where(eq(userAgencies.userId, userId));
+  return rows.map((r) => r.id);
+}
+
+/** Agencies the user chose to hide from their feed (user filters set to hide). */
+async function hiddenAgencyIds(db: Database, userId: number): Promise<Set<number>> {
+  const rows = await db
+    .select({ value: userFilters.filterValue })
+    .from(userFilters)
+    .where(
+      and(
+        eq(userFilters.userId, userId),
+        eq(userFilters.filterType, "agency"),
+        eq(userFilters.isEnabled, false),
+      ),
+    );
+  return new Set(rows.map((r) => Number(r.value)));
+}
+
+/** The feed's scope: admin context (admins only) sees everything; others their agencies minus hidden ones. */
+async function feedScope(db: Database, actor: Actor, adminContext: boolean | undefined): Promise<Scope> {
+  if (adminContext && actor.isAdmin) return { all: true };
+  const [assigned, hidden] = await Promise.all([
+    assignedAgencyIds(db, actor.userId),
+    hiddenAgencyIds(db, actor.userId),
+  ]);
+  return { all: false, agencyIds: assigned.filter((id) => !hidden.has(id)) };
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function recipientIn(agencyIds: number[]): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${alertRecipients} r WHERE r.alert_id = ${alerts.id} AND r.agency_id IN (${sql.join(
+    agencyIds.map((id) => sql`${id}`),
+    sql`, `,
+  )}))`;
+}
+
+export function encodeCursor(id: number): string {
+  return Buffer.from(JSON.stringify({ id }), "utf8").toString("base64url");
+}
+
+function decodeCursor(cursor: string): number {
+  try {
+    const { id } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { id?: unknown };
+    if (typeof id === "number" && Number.isSafeInteger(id) && id > 0) return id;
+  } catch {
+    // fall through
+  }
+  throw badRequest("The cursor is not valid; start again without it.");
+}
+
+/**
+ * One page of the feed, newest first: every search term must appear (case-insensitive), with optional
+ * type, area and agency filters. Keyset pagination on the alert id through an opaque cursor.
+ * Throws 403 when asked for an agency outside the viewer's scope, 400 for a bad cursor.
+ */
+export async function searchAlerts(db: Database, actor: Actor, input: SearchInput) {
+  let scope = await feedScope(db, actor, input.adminContext);
+  const conditions: SQL[] = [];
+  if (input.agencyId !== undefined) {
+    // Asking for one agency by name works even if the viewer hides it in their feed settings.
+    if (!scope.all && !(await assignedAgencyIds(db, actor.userId)).includes(input.agencyId)) {
+      throw forbidden("You are not assigned to that agency.");
+    }
+    conditions.push(recipientIn([input.agencyId]));
+    if (!scope.all) scope = { all: false, agencyIds: [input.agencyId] };
+  } else if (!scope.all) {
+    if (scope.agencyIds.length === 0) return { data: [], pagination: { has_more: false, next_cursor: null } };
+    conditions.push(recipientIn(scope.agencyIds));
+  }
+  const terms = parseSearchTerms(input.search ?? "").slice(0, MAX_TERMS);
+  for (const term of terms) conditions.push(sql`${alerts.message} ILIKE ${`%${escapeLike(term)}%`}`);
+  if (input.type) conditions.push(eq(alerts.type, normalizeAlertType(input.type)));
+  if (input.area) conditions.push(sql`lower(${alerts.area}) = lower(${input.area})`);
+  if (input.cursor) conditions.push(lt(alerts.id, decodeCursor(input.cursor)));
+
+  const rows = await db
+    .select()
+    .from(alerts)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(alerts.id))
+    .limit(input.limit + 1);
+  const page = rows.slice(0, input.limit);
+  const hasMore = rows.length > input.limit;
+  const pagination = { has_more: hasMore, next_cursor: hasMore ? encodeCursor(page.at(-1)!.id) : null };
+
+  const presented = await presentForViewer(db, page, scope);
+  if (!input.grouped) return { data: presented, pagination };
+  return { data: await groupPage(db, presented, scope), pagination };
+}
+
+/** The newest alerts of the viewer's feed (SPEC 7 /alerts/recent). */
+export async function recentAlerts(db: Database, actor: Actor, input: { limit: number; agencyId?: number }) {
+  const { data } = await searchAlerts(db, actor, { limit: input.limit, agencyId: input.agencyId });
+  return data;
+}
+
+/**
+ * One alert, if the viewer is entitled to it: 404 'Message not found.' when it does not exist,
+ * 403 with the SPEC 8 text when none of its agencies is the viewer's (admins see every alert).
+ */
+export async function getAlert(db: Database, actor: Actor, id: number) {
+  const [alert] = await db.select().from(alerts).where(eq(alerts.id, id));
+  if (!alert) throw new AppError(404, "not_found", MESSAGES.JOB_NOT_FOUND);
+  const scope: Scope = actor.isAdmin
+    ? { all: true }
+    : { all: false, agencyIds: await assignedAgencyIds(db, actor.userId) };
+  const [presented] = await presentForViewer(db, [alert], scope);
+  if (!presented) throw new AppError(403, "forbidden", MESSAGES.JOB_FORBIDDEN);
+  return presented;
+}
+
+/** The messages of an alert's job (grouped-alert dialog): oldest first, only those the viewer may read. */
+export async function getAlertGroup(db: Database, actor: Actor, id: number) {
+  const alert = await getAlert(db, actor, id);
+  const scope: Scope = actor.isAdmin
+    ? { all: true }
+    : { all: false, agencyIds: await assignedAgencyIds(db, actor.userId) };
+  if (alert.group_id === null) return toGroup(alert.job_number, [alert]);
+  const [group] = await groupPage(db, [alert], scope);
+  return group!;
+}
+
+/** Counts over the last `days` days of the viewer's feed (SPEC 7 /alerts/stats/overview). */
+export async function alertStats(db: Database, actor: Actor, input: { days: number; agencyId?: number }) {
+  const scope = await feedScope(db, actor, false);
+  if (input.agencyId !== undefined && !scope.all && !scope.agencyIds.includes(input.agencyId)) {
+    throw forbidden("You are not assigned to that agency.");
+  }
+  const ids = input.agencyId !== undefined ? [input.agencyId] : scope.all ? null : scope.agencyIds;
+  const since = new Date(Date.now() - input.days * 86_400_000);
+  if (ids && ids.length === 0) return { total: 0, days: input.days, by_type: {}, by_day: [] };
+  const where = and(gte(alerts.createdAt, since), ids ? recipientIn(ids) : undefined);
+  const byType = await db
+    .select({ type: alerts.type, count: sql<number>`count(*)::int` })
+    .from(alerts)
+    .where(where)
+    .groupBy(alerts.type);
+  const byDay = await db
+    .select({
+      day: sql<string>`to_char(date_trunc('day', ${alerts.createdAt}), 'YYYY-MM-DD')`,
+      count: sql<number>`count(*)::int`,
+    })
+    .from(alerts)
+    .where(where)
+    .groupBy(sql`1`)
+    .orderBy(sql`1`);
+  return {
+    total: byType.reduce((n, r) => n + Number(r.count), 0),
+    days: input.days,
+    by_type: Object.fromEntries(byType.map((r) => [r.type, Number(r.count)])),
+    by_day: byDay.map((r) => ({ date: r.day, count: Number(r.count) })),
+  };
+}
+
+/**
+ * Presents alerts as this viewer sees them, dropping any the viewer may not read. For a message paged
+ * to several agencies, the agency shown is the viewer's own (the primary one for admins in admin scope).
+ */
+async function presentForViewer(db: Database, rows: AlertRow[], scope: Scope): Promise<PresentedAlert[]> {
+  if (rows.length === 0) return [];
+  const recipients = await db
+    .select({ alertId: alertRecipients.alertId, agencyId: alertRecipients.agencyId })
+    .from(alertRecipients)
+    .where(
+      inArray(
+        alertRecipients.alertId,
+        rows.map((r) => r.id),
+      ),
+    );
+  const byAlert = new Map<number, number[]>();
+  for (const r of recipients) byAlert.set(r.alertId, [...(byAlert.get(r.alertId) ?? []), r.agencyId]);
+  const chosen = new Map<number, number>();
+  for (const row of rows) {
+    const ids = byAlert.get(row.id) ?? [row.agencyId];
+    const agencyId = scope.all
+      ? ids.includes(row.agencyId)
+        ? row.agencyId
+        : ids[0]
+      : ids.filter((id) => scope.agencyIds.includes(id)).sort((a, b) => a - b)[0];
+    if (agencyId !== undefined) chosen.set(row.id, agencyId);
+  }
+  const agencyRows = await agencyMap(db, [...new Set(chosen.values())]);
+  return rows.filter((r) => chosen.has(r.id)).map((r) => presentAlert(r, agencyRows.get(chosen.get(r.id)!)));
+}
+
+async function agencyMap(db: Database, ids: number[]): Promise<Map<number, AgencyRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(agencies).where(inArray(agencies.id, ids));
+  return new Map(rows.map((a) => [a.id, a]));
+}
+
+/** SPEC 3 'Alert group'. */
+function toGroup(jobNumber: string | null, messages: PresentedAlert[]) {
+  const oldestFirst = [...messages].sort((a, b) => a.id - b.id);
+  const primary = oldestFirst.find((m) => m.type === "emergency") ?? oldestFirst[0]!;
+  return {
+    job_number: jobNumber,
+    group_id: primary.group_id,
+    messages: oldestFirst,
+    primary_message: primary,
+    has_emergency: oldestFirst.some((m) => m.type === "emergency"),
+    total_count: oldestFirst.length,
+    is_grouped: oldestFirst.length > 1,
+  };
+}
+
+/** Folds a page into groups, each at the position of its newest message, with every readable message of the job. */
+async function groupPage(db: Database, page: PresentedAlert[], scope: Scope) {
+  const groupIds = [...new Set(page.map((a) => a.group_id).filter((g): g is number => g !== null))];
+  const members = groupIds.length
+    ? await db.select().from(alerts).where(inArray(alerts.groupId, groupIds)).orderBy(asc(alerts.id))
+    : [];
+  const presentedMembers = await presentForViewer(db, members, scope);
+  const byGroup = new Map<number, PresentedAlert[]>();
+  for (const m of presentedMembers) byGroup.set(m.group_id!, [...(byGroup.get(m.group_id!) ?? []), m]);
+  const seen = new Set<number>();
+  const out: ReturnType<typeof toGroup>[] = [];
+  for (const alert of page) {
+    if (alert.group_id === null) {
+      out.push(toGroup(alert.job_number, [alert]));
+    } else if (!seen.has(alert.group_id)) {
+      seen.add(alert.group_id);
+      out.push(toGroup(alert.job_number, byGroup.get(alert.group_id) ?? [alert]));
+    }
+  }
+  return out;
+}

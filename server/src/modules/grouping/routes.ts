@@ -1,0 +1,110 @@
+import { detectMessageType, displayText } from "@turnout/domain";
+import { asc } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { groupingPatterns } from "../../db/schema.js";
+import {
+  activePatterns,
+  createPattern,
+  deletePattern,
+  getGroupingSettings,
+  jobNumberFor,
+  presentPattern,
+  updateGroupingSetting,
+  updatePattern,
+} from "./service.js";
+
+const patternBody = z.object({
+  name: z.string().trim().min(1).max(100),
+  pattern: z.string().min(1).max(200),
+  description: z.string().trim().max(500).nullable().optional(),
+  priority: z.number().int().min(0).max(10_000).optional(),
+  is_active: z.boolean().optional(),
+});
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** SPEC 7 'Message grouping': reading it needs a signed-in user; changing it needs an admin. */
+export async function groupingRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get("/message-grouping/config", { preHandler: app.authenticate }, async () => ({
+    success: true,
+    data: {
+      settings: await getGroupingSettings(app.db),
+      built_in_patterns: [
+        "F followed by 6 or more digits",
+        "E followed by 4 or more digits, up to 13 characters",
+        "J or S followed by 4 or more digits, 5 to 13 characters",
+      ],
+      never_grouped: ["messages containing TIMEUPDATE", "administrative messages"],
+    },
+  }));
+
+  r.get("/message-grouping/patterns", { preHandler: app.authenticate }, async () => {
+    const rows = await app.db
+      .select()
+      .from(groupingPatterns)
+      .orderBy(asc(groupingPatterns.priority), asc(groupingPatterns.id));
+    return { success: true, data: rows.map(presentPattern) };
+  });
+
+  r.post(
+    "/message-grouping/patterns",
+    { preHandler: app.requireAdmin, schema: { body: patternBody } },
+    async (request, reply) =>
+      reply.status(201).send({ success: true, data: await createPattern(app.db, request.body) }),
+  );
+
+  r.put(
+    "/message-grouping/patterns/:id",
+    { preHandler: app.requireAdmin, schema: { params: idParams, body: patternBody.partial() } },
+    async (request) => ({
+      success: true,
+      data: await updatePattern(app.db, request.params.id, request.body),
+    }),
+  );
+
+  r.delete(
+    "/message-grouping/patterns/:id",
+    { preHandler: app.requireAdmin, schema: { params: idParams } },
+    async (request) => {
+      await deletePattern(app.db, request.params.id);
+      return { success: true, message: "Pattern deleted." };
+    },
+  );
+
+  r.get("/message-grouping/settings", { preHandler: app.authenticate }, async () => ({
+    success: true,
+    data: await getGroupingSettings(app.db),
+  }));
+
+  r.put(
+    "/message-grouping/settings/:key",
+    {
+      preHandler: app.requireAdmin,
+      schema: {
+        params: z.object({ key: z.string().max(64) }),
+        body: z.object({ value: z.union([z.string().max(20), z.number(), z.boolean()]) }),
+      },
+    },
+    async (request) => ({
+      success: true,
+      data: await updateGroupingSetting(app.db, request.params.key, request.body.value),
+    }),
+  );
+
+  r.post(
+    "/message-grouping/test-extraction",
+    { preHandler: app.requireAdmin, schema: { body: z.object({ message: z.string().min(1).max(2000) }) } },
+    async (request) => {
+      const type = detectMessageType(request.body.message);
+      const text = displayText(request.body.message);
+      const { jobNumber, matchedBy } = jobNumberFor(text, type, await activePatterns(app.db));
+      return {
+        success: true,
+        data: { job_number: jobNumber, matched_by: matchedBy, type, display_text: text },
+      };
+    },
+  );
+}

@@ -1,0 +1,294 @@
+import { UNMAPPED_AGENCY } from "@turnout/domain";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, type TestApp } from "../../../test/build-app.js";
+import { createUser, signIn } from "../../../test/factories.js";
+import {
+  agencies,
+  alertGroups,
+  alertRecipients,
+  alerts,
+  capcodes,
+  groupingSettings,
+} from "../../db/schema.js";
+
+const KEY = "test-ingest-key-0123456789";
+let app: TestApp;
+let cfa: number;
+
+const ingest = (payload: unknown, key: string | null = KEY, headers: Record<string, string> = {}) =>
+  app.inject({
+    method: "POST",
+    url: "/api/ingest/messages",
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    payload: payload as object,
+  });
+
+let seq = 0;
+/** A made-up turnout message in the real Victorian grammar, unique per call. */
+function turnout(prefix = "@@ALERT", job = `F2511${String(10000 + ++seq).padStart(5, "0")}`) {
+  return `${prefix} ${job} BRAV2 STRUC1 SHED FIRE ${seq} EXAMPLE RD SOMEVILLE /FIRST ST //SECOND AV M 45 C7 (512345) CBRAV [BRAV]`;
+}
+
+beforeAll(async () => {
+  app = await buildTestApp({ INGEST_API_KEY: KEY });
+  const [row] = await app.db.select().from(agencies).where(eq(agencies.code, "CFA"));
+  cfa = row!.id;
+  await app.db.insert(capcodes).values({ capcode: "0100001", agencyId: cfa, area: "Bendigo" });
+});
+afterAll(() => app.cleanup());
+
+describe("POST /api/ingest/messages", () => {
+  it("stores a message: type and displayed text from the prefix, agency and area from the capcode", async () => {
+    const text = turnout();
+    const res = await ingest({ capcode: "0100001", message: text, source: "rx-1", id: "m-1" });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, created: 1, duplicates: 0 });
+    const [row] = await app.db.select().from(alerts).where(eq(alerts.id, body.data[0].id));
+    expect(row).toMatchObject({
+      type: "emergency",
+      rawMessage: text,
+      message: text.slice(2),
+      capcode: "0100001",
+      agencyId: cfa,
+      area: "Bendigo",
+      source: "rx-1",
+      sourceMessageId: "m-1",
+    });
+    expect(row?.jobNumber).toMatch(/^F2511\d{5}$/);
+    expect(row?.hasMappableAddress).toBe(true);
+    expect(row?.primaryAddress).toContain("EXAMPLE RD");
+    expect(row?.directionsUrl).toMatch(/^https:\/\//);
+  });
+
+  it("stores a retried batch once (same source and ids)", async () => {
+    const batch = {
+      messages: [
+        { capcode: "0100001", message: turnout(), source: "rx-2", id: "b-1" },
+        { capcode: "0100001", message: turnout("Hb"), source: "rx-2", id: "b-2" },
+      ],
+    };
+    const first = await ingest(batch);
+    const again = await ingest(batch);
+    expect(first.json().created).toBe(2);
+    expect(again.json()).toMatchObject({ created: 0, duplicates: 2 });
+    expect(again.json().data.map((d: { id: number }) => d.id)).toEqual(
+      first.json().data.map((d: { id: number }) => d.id),
+    );
+    const rows = await app.db.select().from(alerts).where(eq(alerts.source, "rx-2"));
+    expect(rows).toHaveLength(2);
+  });
+
+  it("treats the same text from another receiver within the window as one alert", async () => {
+    const text = turnout();
+    const a = await ingest({ capcode: "0100001", message: text, source: "rx-a" });
+    const b = await ingest({ capcode: "0100001", message: `${text}   `, source: "rx-b" });
+    expect(a.json().data[0].status).toBe("created");
+    expect(b.json().data[0]).toEqual({ id: a.json().data[0].id, status: "duplicate" });
+  });
+
+  it("makes one alert of a message paged to several capcodes, with a recipient per capcode", async () => {
+    await app.db.insert(capcodes).values({ capcode: "0200002", agencyId: cfa + 1 });
+    const text = turnout();
+    const res = await ingest({
+      messages: [
+        { capcode: "0100001", message: text },
+        { capcode: "0200002", message: text },
+        { capcode: "100001", message: text },
+      ],
+    });
+    const [first, second, third] = res.json().data;
+    expect(first.status).toBe("created");
+    expect(second).toEqual({ id: first.id, status: "merged" });
+    expect(third).toEqual({ id: first.id, status: "duplicate" });
+    const recipients = await app.db
+      .select()
+      .from(alertRecipients)
+      .where(eq(alertRecipients.alertId, first.id));
+    expect(recipients.map((r) => r.agencyId).sort()).toEqual([cfa, cfa + 1]);
+  });
+
+  it("records an unknown capcode under UNMAPPED, zero-padded to 7 digits", async () => {
+    const res = await ingest({ capcode: 4242, message: "QD TEST PAGE PLEASE IGNORE" });
+    expect(res.statusCode).toBe(200);
+    const [cap] = await app.db.select().from(capcodes).where(eq(capcodes.capcode, "0004242"));
+    const [unmapped] = await app.db.select().from(agencies).where(eq(agencies.code, UNMAPPED_AGENCY.code));
+    expect(cap?.agencyId).toBe(unmapped!.id);
+    const [row] = await app.db.select().from(alerts).where(eq(alerts.id, res.json().data[0].id));
+    expect(row).toMatchObject({
+      type: "administrative",
+      message: "TEST PAGE PLEASE IGNORE",
+      jobNumber: null,
+    });
+  });
+
+  it("groups messages by job number, never administrative or TIMEUPDATE ones", async () => {
+    const job = "F251199999";
+    const res = await ingest({
+      messages: [
+        { capcode: "0100001", message: turnout("@@ALERT", job) },
+        { capcode: "0100001", message: `Hb ${job} RESPOND TO STAGING AREA` },
+        { capcode: "0100001", message: `QD ${job} ADMIN NOTE` },
+        { capcode: "0100001", message: `@@ALERT ${job} TIMEUPDATE 0305` },
+      ],
+    });
+    const ids = res.json().data.map((d: { id: number }) => d.id);
+    const rows = await Promise.all(
+      ids.map(async (id: number) => (await app.db.select().from(alerts).where(eq(alerts.id, id)))[0]!),
+    );
+    expect(rows[0]!.groupId).not.toBeNull();
+    expect(rows[1]!.groupId).toBe(rows[0]!.groupId);
+    expect(rows[2]!.groupId).toBeNull();
+    expect(rows[3]!.groupId).toBeNull();
+    const [group] = await app.db.select().from(alertGroups).where(eq(alertGroups.id, rows[0]!.groupId!));
+    expect(group).toMatchObject({ jobNumber: job, messageCount: 2, hasEmergency: true });
+  });
+
+  it("keeps the duplicate window configurable: 0 stores every copy", async () => {
+    await app.db
+      .update(groupingSettings)
+      .set({ value: "0" })
+      .where(eq(groupingSettings.key, "duplicate_window_seconds"));
+    try {
+      const text = turnout();
+      await ingest({ capcode: "0100001", message: text });
+      const again = await ingest({ capcode: "0100001", message: text });
+      expect(again.json().data[0].status).toBe("created");
+    } finally {
+      await app.db
+        .update(groupingSettings)
+        .set({ value: "120" })
+        .where(eq(groupingSettings.key, "duplicate_window_seconds"));
+    }
+  });
+
+  it("answers a wrong or missing key with 401 before looking at the body", async () => {
+    expect((await ingest({ capcode: "1", message: "x" }, "wrong-key-wrong-key")).statusCode).toBe(401);
+    expect((await ingest({ capcode: "1", message: "x" }, null)).statusCode).toBe(401);
+    expect((await ingest("{broken", "nope-nope-nope-nope")).statusCode).toBe(401);
+    expect((await ingest({ capcode: "1", message: "x" }, null, { "x-api-key": KEY })).statusCode).toBe(200);
+  });
+
+  it("rejects bad input with 400 and stores nothing of the batch", async () => {
+    const before = (await app.db.select().from(alerts)).length;
+    const good = { capcode: "0100001", message: turnout() };
+    const bad: unknown[] = [
+      { capcode: "0100001" },
+      { message: "no capcode" },
+      { capcode: "12ab", message: "x" },
+      { capcode: "0100001", message: "   " },
+      { capcode: "0100001", message: "x".repeat(2001) },
+      { capcode: "0100001", message: 42 },
+      { capcode: "0100001", message: "x", timestamp: "yesterday" },
+      { capcode: "0100001", message: "x", timestamp: Date.now() / 1000 + 3 * 86_400 },
+      { messages: [] },
+      { messages: [good, { capcode: "0100001" }] },
+      { messages: Array.from({ length: 1001 }, () => good) },
+    ];
+    for (const payload of bad) {
+      const res = await ingest(payload);
+      expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, errorType: "validation_error" });
+    }
+    const broken = await app.inject({
+      method: "POST",
+      url: "/api/ingest/messages",
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      payload: '{"capcode": "1", ',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect((await app.db.select().from(alerts)).length).toBe(before);
+  });
+
+  it("uses the sender's timestamp as the sent time (unix seconds or ISO)", async () => {
+    const res = await ingest({
+      messages: [
+        { capcode: "0100001", message: turnout(), timestamp: 1_763_780_645 },
+        { capcode: "0100001", message: turnout(), timestamp: "2026-11-22T03:04:05+11:00" },
+      ],
+    });
+    const [a, b] = res.json().data;
+    const rowA = (await app.db.select().from(alerts).where(eq(alerts.id, a.id)))[0]!;
+    const rowB = (await app.db.select().from(alerts).where(eq(alerts.id, b.id)))[0]!;
+    expect(rowA.sentAt.toISOString()).toBe(new Date(1_763_780_645_000).toISOString());
+    expect(rowB.sentAt.toISOString()).toBe("2026-11-21T16:04:05.000Z");
+  });
+});
+
+describe("PagerMon-compatible POST /api/messages", () => {
+  it("accepts PagerMon's form body and apikey header, answering the new id as text", async () => {
+    const text = turnout();
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/messages",
+      headers: { apikey: KEY, "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams({
+        address: "0100001",
+        message: text,
+        datetime: "1763780645",
+        source: "pmon",
+      }).toString(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toContain("text/plain");
+    expect(res.body).toMatch(/^\d+$/);
+    const again = await app.inject({
+      method: "POST",
+      url: "/api/messages",
+      headers: { apikey: KEY },
+      payload: { address: "0100001", message: text, datetime: 1_763_780_645, source: "pmon" },
+    });
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toBe("Ignoring duplicate");
+  });
+
+  it("answers a bad key with 401", async () => {
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/messages",
+      headers: { apikey: "nope" },
+      payload: { address: "1", message: "x" },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe("admin-issued ingest keys", () => {
+  it("issues a key that works until it is revoked; non-admins cannot issue", async () => {
+    const admin = await createUser(app, { isAdmin: true });
+    const user = await createUser(app);
+    const adminToken = await signIn(app, admin.phone);
+    const userToken = await signIn(app, user.phone);
+    const denied = await app.inject({
+      method: "POST",
+      url: "/api/admin/ingest-keys",
+      headers: { authorization: `Bearer ${userToken}` },
+      payload: { name: "station" },
+    });
+    expect(denied.statusCode).toBe(403);
+
+    const issued = await app.inject({
+      method: "POST",
+      url: "/api/admin/ingest-keys",
+      headers: { authorization: `Bearer ${adminToken}` },
+      payload: { name: "Bendigo receiver" },
+    });
+    expect(issued.statusCode).toBe(201);
+    const { key, id } = issued.json().data;
+    expect((await ingest({ capcode: "0100001", message: turnout() }, key)).statusCode).toBe(200);
+    const list = await app.inject({
+      method: "GET",
+      url: "/api/admin/ingest-keys",
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(JSON.stringify(list.json())).not.toContain(key);
+
+    await app.inject({
+      method: "DELETE",
+      url: `/api/admin/ingest-keys/${id}`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect((await ingest({ capcode: "0100001", message: turnout() }, key)).statusCode).toBe(401);
+  });
+});
