@@ -1,0 +1,407 @@
+import { randomBytes } from "node:crypto";
+import { MESSAGES } from "@turnout/domain";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, type TestApp } from "../../../test/build-app.js";
+import { createUser, signIn } from "../../../test/factories.js";
+import { agencies, alertRecipients, alerts, capcodes } from "../../db/schema.js";
+import { capcodeRoutes } from "./routes.js";
+
+let app: TestApp;
+let adminToken: string;
+let userToken: string;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  app = await buildTestApp();
+  await app.register(capcodeRoutes, { prefix: "/api" });
+  const admin = await createUser(app, { isAdmin: true });
+  const user = await createUser(app, { agencyCodes: ["CFA"] });
+  adminToken = await signIn(app, admin.phone);
+  userToken = await signIn(app, user.phone);
+  for (const a of await app.db.select().from(agencies)) ids[a.code] = a.id;
+});
+afterAll(() => app.cleanup());
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+const call = (method: Method, url: string, payload?: object, token = adminToken) =>
+  app.inject({
+    method,
+    url: `/api${url}`,
+    headers: { authorization: `Bearer ${token}` },
+    ...(payload ? { payload } : {}),
+  });
+
+let next = 1_000_000;
+/** A capcode number no other test uses. */
+function freshCapcode(): string {
+  next += 1;
+  return String(next);
+}
+
+async function insertCapcode(agencyCode: string, fields: { alias?: string; area?: string } = {}) {
+  const [row] = await app.db
+    .insert(capcodes)
+    .values({ capcode: freshCapcode(), agencyId: ids[agencyCode]!, ...fields })
+    .returning();
+  return row!;
+}
+
+/**
+ * Stores an alert the way ingest does: primary agency and capcode on the alert, one recipient row per
+ * capcode it was paged to, each with that capcode's agency.
+ */
+async function insertAlert(
+  primary: { agencyId: number; capcode: typeof capcodes.$inferSelect },
+  extra: Array<typeof capcodes.$inferSelect> = [],
+  options: { message?: string; createdAt?: Date } = {},
+) {
+  const [alert] = await app.db
+    .insert(alerts)
+    .values({
+      type: "emergency",
+      rawMessage: options.message ?? "STRUCTURE FIRE",
+      message: options.message ?? "STRUCTURE FIRE",
+      capcode: primary.capcode.capcode,
+      capcodeId: primary.capcode.id,
+      agencyId: primary.agencyId,
+      dedupeHash: randomBytes(16).toString("hex"),
+      sentAt: new Date(),
+      createdAt: options.createdAt ?? new Date(),
+    })
+    .returning();
+  for (const c of [primary.capcode, ...extra]) {
+    await app.db
+      .insert(alertRecipients)
+      .values({ alertId: alert!.id, capcodeId: c.id, agencyId: c.agencyId });
+  }
+  return alert!;
+}
+
+describe("admin capcode routes", () => {
+  it.each([
+    ["POST", "/admin/capcodes", { capcode: "123", agency_id: 1 }],
+    ["PUT", "/admin/capcodes/1", { alias: "x" }],
+    ["DELETE", "/admin/capcodes/1"],
+    ["GET", "/admin/capcodes/unmapped"],
+    ["GET", "/admin/capcodes/1/messages"],
+    ["PUT", "/admin/capcodes/1/alias", { alias: "x" }],
+    ["POST", "/admin/capcodes/1/assign", { agency_id: 1 }],
+  ] as Array<[Method, string, object?]>)(
+    "%s %s needs a token (401) and an admin (403)",
+    async (method, url, payload) => {
+      const anonymous = await app.inject({ method, url: `/api${url}`, ...(payload ? { payload } : {}) });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toMatchObject({ success: false, errorType: "unauthorized" });
+      const user = await call(method, url, payload, userToken);
+      expect(user.statusCode).toBe(403);
+      expect(user.json()).toMatchObject({ success: false, errorType: "forbidden" });
+    },
+  );
+
+  it("answers 404 for an unknown capcode", async () => {
+    for (const [method, url, payload] of [
+      ["PUT", "/admin/capcodes/999999", { alias: "x" }],
+      ["DELETE", "/admin/capcodes/999999"],
+      ["GET", "/admin/capcodes/999999/messages"],
+      ["PUT", "/admin/capcodes/999999/alias", { alias: "x" }],
+      ["POST", "/admin/capcodes/999999/assign", { agency_id: ids.CFA }],
+    ] as Array<[Method, string, object?]>) {
+      const res = await call(method, url, payload);
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json()).toMatchObject({
+        success: false,
+        errorType: "not_found",
+        message: "Capcode not found",
+      });
+    }
+  });
+});
+
+describe("creating and changing capcodes", () => {
+  it("zero-pads a short capcode to 7 digits and returns exactly the wire fields", async () => {
+    const res = await call("POST", "/admin/capcodes", {
+      capcode: "12345",
+      agency_id: ids.CFA,
+      alias: " Pumper 1 ",
+      area: "Bendigo",
+    });
+    expect(res.statusCode).toBe(201);
+    const data = res.json().data;
+    expect(data).toMatchObject({
+      capcode: "0012345",
+      agency_id: ids.CFA,
+      alias: "Pumper 1",
+      area: "Bendigo",
+    });
+    expect(Object.keys(data).sort()).toEqual([
+      "agency_id",
+      "alias",
+      "area",
+      "capcode",
+      "created_at",
+      "id",
+      "updated_at",
+    ]);
+  });
+
+  it("keeps 7- to 10-digit capcodes as typed and takes the agency id as a string", async () => {
+    const seven = await call("POST", "/admin/capcodes", { capcode: "0001234", agency_id: String(ids.SES) });
+    expect(seven.json().data).toMatchObject({
+      capcode: "0001234",
+      agency_id: ids.SES,
+      alias: null,
+      area: null,
+    });
+    const ten = await call("POST", "/admin/capcodes", { capcode: "1234567890", agency_id: ids.SES });
+    expect(ten.json().data.capcode).toBe("1234567890");
+  });
+
+  it("refuses a capcode that already exists, however it is padded, with 409", async () => {
+    await call("POST", "/admin/capcodes", { capcode: "0077777", agency_id: ids.CFA });
+    const res = await call("POST", "/admin/capcodes", { capcode: "77777", agency_id: ids.FRV });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ success: false, errorType: "conflict" });
+    expect(res.json().message).toContain("0077777");
+  });
+
+  it.each([
+    ["letters", { capcode: "12a45" }],
+    ["too long", { capcode: "12345678901" }],
+    ["empty", { capcode: "" }],
+    ["no agency", { agency_id: undefined }],
+    ["agency not a number", { agency_id: "cfa" }],
+    ["alias too long", { alias: "x".repeat(101) }],
+  ])("rejects a capcode with %s (400)", async (_, change) => {
+    const res = await call("POST", "/admin/capcodes", {
+      capcode: freshCapcode(),
+      agency_id: ids.CFA,
+      ...change,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, errorType: "validation_error" });
+  });
+
+  it("answers 404 for an unknown agency", async () => {
+    const res = await call("POST", "/admin/capcodes", { capcode: freshCapcode(), agency_id: 999999 });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe("Agency not found");
+  });
+
+  it("updates number, alias and area, and clears a label sent as ''", async () => {
+    const row = await insertCapcode("CFA", { alias: "Old", area: "Ballarat" });
+    const res = await call("PUT", `/admin/capcodes/${row.id}`, { capcode: "4242", alias: "New", area: "" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({
+      capcode: "0004242",
+      alias: "New",
+      area: null,
+      agency_id: ids.CFA,
+    });
+    const untouched = await call("PUT", `/admin/capcodes/${row.id}`, {});
+    expect(untouched.json().data).toMatchObject({ capcode: "0004242", alias: "New" });
+    const taken = await insertCapcode("CFA");
+    expect((await call("PUT", `/admin/capcodes/${taken.id}`, { capcode: "4242" })).statusCode).toBe(409);
+    expect((await call("PUT", `/admin/capcodes/${row.id}`, { agency_id: 999999 })).statusCode).toBe(404);
+  });
+
+  it("moves the recipients of earlier alerts when an update changes the agency", async () => {
+    const row = await insertCapcode("FRV");
+    const alert = await insertAlert({ agencyId: ids.FRV!, capcode: row });
+    const res = await call("PUT", `/admin/capcodes/${row.id}`, { agency_id: ids.SES });
+    expect(res.statusCode).toBe(200);
+    const [recipient] = await app.db
+      .select()
+      .from(alertRecipients)
+      .where(eq(alertRecipients.alertId, alert.id));
+    expect(recipient!.agencyId).toBe(ids.SES);
+    // The alert keeps the real agency it was filed under.
+    const [stored] = await app.db.select().from(alerts).where(eq(alerts.id, alert.id));
+    expect(stored!.agencyId).toBe(ids.FRV);
+  });
+
+  it("sets and clears an alias", async () => {
+    const row = await insertCapcode("CFA");
+    const set = await call("PUT", `/admin/capcodes/${row.id}/alias`, { alias: "Tanker" });
+    expect(set.statusCode).toBe(200);
+    expect(set.json().data.alias).toBe("Tanker");
+    expect(
+      (await call("PUT", `/admin/capcodes/${row.id}/alias`, { alias: "" })).json().data.alias,
+    ).toBeNull();
+    expect(
+      (await call("PUT", `/admin/capcodes/${row.id}/alias`, { alias: null })).json().data.alias,
+    ).toBeNull();
+    expect((await call("PUT", `/admin/capcodes/${row.id}/alias`, {})).statusCode).toBe(400);
+  });
+
+  it("deletes a capcode", async () => {
+    const row = await insertCapcode("CFA");
+    const res = await call("DELETE", `/admin/capcodes/${row.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(await app.db.select().from(capcodes).where(eq(capcodes.id, row.id))).toEqual([]);
+    expect((await call("DELETE", `/admin/capcodes/${row.id}`)).statusCode).toBe(404);
+    expect((await call("DELETE", "/admin/capcodes/x1")).statusCode).toBe(400);
+  });
+});
+
+describe("unmapped capcodes and their messages", () => {
+  it("lists capcodes under UNMAPPED with how often and when they were last paged", async () => {
+    const quiet = await insertCapcode("UNMAPPED");
+    const busy = await insertCapcode("UNMAPPED");
+    await insertCapcode("CFA");
+    await insertAlert({ agencyId: ids.UNMAPPED!, capcode: busy }, [], {
+      createdAt: new Date("2025-01-01T00:00:00Z"),
+    });
+    await insertAlert({ agencyId: ids.UNMAPPED!, capcode: busy }, [], {
+      createdAt: new Date("2025-01-02T00:00:00Z"),
+    });
+
+    const res = await call("GET", "/admin/capcodes/unmapped");
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data as Array<Record<string, unknown>>;
+    expect(data.every((c) => c.agency_id === ids.UNMAPPED)).toBe(true);
+    const busyRow = data.find((c) => c.id === busy.id)!;
+    expect(busyRow).toMatchObject({ message_count: 2, last_seen: "2025-01-02T00:00:00.000Z" });
+    expect(data.find((c) => c.id === quiet.id)).toMatchObject({ message_count: 0, last_seen: null });
+    expect(data.findIndex((c) => c.id === busy.id)).toBeLessThan(data.findIndex((c) => c.id === quiet.id));
+  });
+
+  it("lists a capcode's messages newest first, limited, with the wire fields", async () => {
+    const row = await insertCapcode("CFA");
+    const other = await insertCapcode("SES");
+    // Paged to both; SES is the primary, so the CFA capcode only appears as a recipient.
+    const shared = await insertAlert({ agencyId: ids.SES!, capcode: other }, [row], {
+      message: "shared",
+      createdAt: new Date("2025-02-01T00:00:00Z"),
+    });
+    const older = await insertAlert({ agencyId: ids.CFA!, capcode: row }, [], {
+      message: "older",
+      createdAt: new Date("2025-01-01T00:00:00Z"),
+    });
+    await insertAlert({ agencyId: ids.SES!, capcode: other }, [], { message: "not ours" });
+
+    const res = await call("GET", `/admin/capcodes/${row.id}/messages`);
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.map((m: { id: number }) => m.id)).toEqual([shared.id, older.id]);
+    expect(data[0]).toEqual({
+      id: shared.id,
+      type: "emergency",
+      message: "shared",
+      created_at: "2025-02-01T00:00:00.000Z",
+      agency_id: ids.SES,
+    });
+    const limited = await call("GET", `/admin/capcodes/${row.id}/messages?limit=1`);
+    expect(limited.json().data).toHaveLength(1);
+    for (const limit of ["0", "201", "ten"]) {
+      expect((await call("GET", `/admin/capcodes/${row.id}/messages?limit=${limit}`)).statusCode).toBe(400);
+    }
+  });
+});
+
+describe("assigning a capcode", () => {
+  it("moves the capcode and, in one go, its earlier unmapped alerts to the agency", async () => {
+    const unmapped = await insertCapcode("UNMAPPED");
+    const cfaCapcode = await insertCapcode("CFA");
+    // 1: paged only to this capcode, filed under UNMAPPED.
+    const alone = await insertAlert({ agencyId: ids.UNMAPPED!, capcode: unmapped });
+    // 2: paged to this capcode first and to a CFA capcode too; still filed under UNMAPPED.
+    const firstOfTwo = await insertAlert({ agencyId: ids.UNMAPPED!, capcode: unmapped }, [cfaCapcode]);
+    // 3: paged to a CFA capcode first, this one as a second recipient: stays filed under CFA.
+    const second = await insertAlert({ agencyId: ids.CFA!, capcode: cfaCapcode }, [unmapped]);
+
+    const res = await call("POST", `/admin/capcodes/${unmapped.id}/assign`, {
+      agency_id: ids.FRV,
+      alias: "Station 1",
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({
+      success: true,
+      message: `Capcode ${unmapped.capcode} (Station 1) assigned to Fire Rescue Victoria.`,
+      data: {
+        capcode: { id: unmapped.id, agency_id: ids.FRV, alias: "Station 1" },
+        agency: { id: ids.FRV, code: "FRV", name: "Fire Rescue Victoria", logo_path: null },
+        moved_alerts: 3,
+      },
+    });
+
+    const filed = await app.db.select().from(alerts);
+    const agencyOf = (id: number) => filed.find((a) => a.id === id)!.agencyId;
+    expect(agencyOf(alone.id)).toBe(ids.FRV);
+    expect(agencyOf(firstOfTwo.id)).toBe(ids.FRV);
+    expect(agencyOf(second.id)).toBe(ids.CFA);
+
+    const recipients = await app.db
+      .select()
+      .from(alertRecipients)
+      .where(eq(alertRecipients.capcodeId, unmapped.id));
+    expect(recipients).toHaveLength(3);
+    expect(recipients.every((r) => r.agencyId === ids.FRV)).toBe(true);
+    const cfaRecipients = await app.db
+      .select()
+      .from(alertRecipients)
+      .where(eq(alertRecipients.capcodeId, cfaCapcode.id));
+    expect(cfaRecipients.every((r) => r.agencyId === ids.CFA)).toBe(true);
+
+    const stillUnmapped = (await call("GET", "/admin/capcodes/unmapped")).json().data as Array<{
+      id: number;
+    }>;
+    expect(stillUnmapped.some((c) => c.id === unmapped.id)).toBe(false);
+  });
+
+  it("also moves unmapped alerts stored by number before the capcode row existed", async () => {
+    const row = await insertCapcode("UNMAPPED");
+    const [orphan] = await app.db
+      .insert(alerts)
+      .values({
+        type: "standard",
+        rawMessage: "TEST",
+        message: "TEST",
+        capcode: row.capcode,
+        capcodeId: null,
+        agencyId: ids.UNMAPPED!,
+        dedupeHash: randomBytes(16).toString("hex"),
+        sentAt: new Date(),
+      })
+      .returning();
+    const res = await call("POST", `/admin/capcodes/${row.id}/assign`, { agency_id: ids.SES });
+    expect(res.json().data.moved_alerts).toBe(1);
+    const [stored] = await app.db.select().from(alerts).where(eq(alerts.id, orphan!.id));
+    expect(stored!.agencyId).toBe(ids.SES);
+  });
+
+  it("keeps the alias when none is sent and clears it when '' or null is sent", async () => {
+    const row = await insertCapcode("UNMAPPED", { alias: "Known" });
+    const kept = await call("POST", `/admin/capcodes/${row.id}/assign`, { agency_id: ids.CFA });
+    expect(kept.json().data).toMatchObject({ capcode: { alias: "Known" }, moved_alerts: 0 });
+    expect(kept.json().message).toBe(`Capcode ${row.capcode} (Known) assigned to Country Fire Authority.`);
+    const cleared = await call("POST", `/admin/capcodes/${row.id}/assign`, { agency_id: ids.CFA, alias: "" });
+    expect(cleared.json().data.capcode.alias).toBeNull();
+    const nulled = await call("POST", `/admin/capcodes/${row.id}/assign`, { agency_id: ids.CFA, alias: "X" });
+    expect(nulled.json().data.capcode.alias).toBe("X");
+    expect(
+      (await call("POST", `/admin/capcodes/${row.id}/assign`, { agency_id: ids.CFA, alias: null })).json()
+        .data.capcode.alias,
+    ).toBeNull();
+  });
+
+  it("fails in the one error shape, for the 'Failed to capcode' dialog, and changes nothing", async () => {
+    const row = await insertCapcode("UNMAPPED");
+    const alert = await insertAlert({ agencyId: ids.UNMAPPED!, capcode: row });
+    const missing = await call("POST", `/admin/capcodes/${row.id}/assign`, { alias: "x" });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ success: false, errorType: "validation_error" });
+    expect(missing.json().message).toContain("agency_id");
+
+    const unknown = await call("POST", `/admin/capcodes/${row.id}/assign`, { agency_id: 999999 });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ success: false, message: "Agency not found", errorType: "not_found" });
+    expect(MESSAGES.CAPCODE_ASSIGN_TITLE).toBe("Assignment Failed");
+
+    const [stored] = await app.db.select().from(alerts).where(eq(alerts.id, alert.id));
+    expect(stored!.agencyId).toBe(ids.UNMAPPED);
+    const [capcode] = await app.db.select().from(capcodes).where(eq(capcodes.id, row.id));
+    expect(capcode!.agencyId).toBe(ids.UNMAPPED);
+  });
+});

@@ -1,0 +1,128 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { presentAgency } from "../auth/present.js";
+import { presentCapcode, presentCapcodeMessage, presentUnmappedCapcode } from "./present.js";
+import { capcodeNumberSchema, idParamsSchema, labelSchema, recordIdSchema } from "./schemas.js";
+import {
+  assignCapcode,
+  createCapcode,
+  deleteCapcode,
+  listCapcodeMessages,
+  listUnmappedCapcodes,
+  setCapcodeAlias,
+  updateCapcode,
+} from "./service.js";
+
+/** Default and largest `limit` of GET /admin/capcodes/:id/messages. */
+export const CAPCODE_MESSAGES_DEFAULT_LIMIT = 50;
+export const CAPCODE_MESSAGES_MAX_LIMIT = 200;
+
+const newCapcodeBody = z.object({
+  capcode: capcodeNumberSchema,
+  agency_id: recordIdSchema,
+  alias: labelSchema,
+  area: labelSchema,
+});
+
+const capcodeChangesBody = z.object({
+  capcode: capcodeNumberSchema.optional(),
+  agency_id: recordIdSchema.optional(),
+  alias: labelSchema,
+  area: labelSchema,
+});
+
+const messagesQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(CAPCODE_MESSAGES_MAX_LIMIT)
+    .default(CAPCODE_MESSAGES_DEFAULT_LIMIT),
+});
+
+const aliasBody = z.object({
+  alias: z
+    .string()
+    .trim()
+    .max(100, "must be at most 100 characters")
+    .nullable()
+    .transform((v) => v || null),
+});
+
+const assignBody = z.object({
+  agency_id: recordIdSchema,
+  alias: labelSchema,
+});
+
+/** SPEC 7 'Admin: agencies and capcodes', the capcode half: mapping pager addresses to agencies. */
+export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const admin = { preHandler: app.requireAdmin };
+
+  r.post("/admin/capcodes", { ...admin, schema: { body: newCapcodeBody } }, async (request, reply) => {
+    const { capcode, agency_id, alias, area } = request.body;
+    const row = await createCapcode(app.db, { capcode, agencyId: agency_id, alias, area });
+    return reply.status(201).send({ success: true, message: "Capcode added.", data: presentCapcode(row) });
+  });
+
+  r.get("/admin/capcodes/unmapped", admin, async () => {
+    const rows = await listUnmappedCapcodes(app.db);
+    return { success: true, data: rows.map(presentUnmappedCapcode) };
+  });
+
+  r.put(
+    "/admin/capcodes/:id",
+    { ...admin, schema: { params: idParamsSchema, body: capcodeChangesBody } },
+    async (request) => {
+      const { capcode, agency_id, alias, area } = request.body;
+      const row = await updateCapcode(app.db, request.params.id, {
+        capcode,
+        agencyId: agency_id,
+        alias,
+        area,
+      });
+      return { success: true, message: "Capcode updated.", data: presentCapcode(row) };
+    },
+  );
+
+  r.delete("/admin/capcodes/:id", { ...admin, schema: { params: idParamsSchema } }, async (request) => {
+    const row = await deleteCapcode(app.db, request.params.id);
+    return { success: true, message: `Capcode ${row.capcode} deleted.` };
+  });
+
+  r.get(
+    "/admin/capcodes/:id/messages",
+    { ...admin, schema: { params: idParamsSchema, querystring: messagesQuery } },
+    async (request) => {
+      const rows = await listCapcodeMessages(app.db, request.params.id, request.query.limit);
+      return { success: true, data: rows.map(presentCapcodeMessage) };
+    },
+  );
+
+  r.put(
+    "/admin/capcodes/:id/alias",
+    { ...admin, schema: { params: idParamsSchema, body: aliasBody } },
+    async (request) => {
+      const row = await setCapcodeAlias(app.db, request.params.id, request.body.alias);
+      return { success: true, message: "Alias saved.", data: presentCapcode(row) };
+    },
+  );
+
+  r.post(
+    "/admin/capcodes/:id/assign",
+    { ...admin, schema: { params: idParamsSchema, body: assignBody } },
+    async (request) => {
+      const { capcode, agency, movedAlerts } = await assignCapcode(app.db, request.params.id, {
+        agencyId: request.body.agency_id,
+        alias: request.body.alias,
+      });
+      const alias = capcode.alias ? ` (${capcode.alias})` : "";
+      return {
+        success: true,
+        message: `Capcode ${capcode.capcode}${alias} assigned to ${agency.name}.`,
+        data: { capcode: presentCapcode(capcode), agency: presentAgency(agency), moved_alerts: movedAlerts },
+      };
+    },
+  );
+}

@@ -1,0 +1,283 @@
+import { UNMAPPED_AGENCY } from "@turnout/domain";
+import { and, asc, count, desc, eq, inArray, isNull, max, ne, or, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.js";
+import { agencies, alertRecipients, alerts, capcodes } from "../../db/schema.js";
+import { conflict, notFound } from "../../errors.js";
+import { requireAgency } from "../agencies/service.js";
+
+type CapcodeRow = typeof capcodes.$inferSelect;
+type AgencyRow = typeof agencies.$inferSelect;
+
+/** Capcodes shorter than this are zero-padded to it (the 7-digit Victorian pager format). */
+export const CAPCODE_PADDED_LENGTH = 7;
+
+/**
+ * The stored form of a capcode typed or received as digits: zero-padded to 7 when shorter, so
+ * '12345' and '0012345' are the same pager address. Callers check it is 1–10 digits first.
+ */
+export function normalizeCapcode(digits: string): string {
+  return digits.padStart(CAPCODE_PADDED_LENGTH, "0");
+}
+
+/**
+ * An optional text label as a change: `undefined` leaves it as it is, `null` clears it, a string sets
+ * it. Routes turn '' into null before it gets here.
+ */
+type LabelChange = string | null | undefined;
+
+export type NewCapcode = { capcode: string; agencyId: number; alias?: string | null; area?: string | null };
+export type CapcodeChanges = { capcode?: string; agencyId?: number; alias?: LabelChange; area?: LabelChange };
+export type BulkCapcode = { capcode: string; alias?: LabelChange; area?: LabelChange };
+
+/** The capcode with that id. Throws 404 'Capcode not found'. */
+export async function requireCapcode(db: Database, id: number): Promise<CapcodeRow> {
+  const [row] = await db.select().from(capcodes).where(eq(capcodes.id, id));
+  if (!row) throw notFound("Capcode not found");
+  return row;
+}
+
+/** The capcodes of one agency, by capcode. Throws 404 when the agency does not exist. */
+export async function listAgencyCapcodes(db: Database, agencyId: number): Promise<CapcodeRow[]> {
+  await requireAgency(db, agencyId);
+  return db.select().from(capcodes).where(eq(capcodes.agencyId, agencyId)).orderBy(asc(capcodes.capcode));
+}
+
+/**
+ * Adds a capcode to an agency. Throws 404 when the agency does not exist and 409 when the capcode is
+ * already known (naming the agency it is under).
+ */
+export async function createCapcode(db: Database, input: NewCapcode): Promise<CapcodeRow> {
+  await requireAgency(db, input.agencyId);
+  await assertCapcodeFree(db, input.capcode);
+  const [row] = await db
+    .insert(capcodes)
+    .values({
+      capcode: input.capcode,
+      agencyId: input.agencyId,
+      alias: input.alias ?? null,
+      area: input.area ?? null,
+    })
+    .returning();
+  return row!;
+}
+
+/**
+ * Changes a capcode's number, agency, alias or area. A move to another agency takes the capcode's
+ * earlier alerts with it (see moveAlertsWithCapcodes). Throws 404 for an unknown capcode or agency,
+ * 409 when the new number is already taken.
+ */
+export async function updateCapcode(db: Database, id: number, changes: CapcodeChanges): Promise<CapcodeRow> {
+  return db.transaction(async (tx) => {
+    const current = await requireCapcode(tx, id);
+    if (changes.agencyId !== undefined) await requireAgency(tx, changes.agencyId);
+    if (changes.capcode !== undefined && changes.capcode !== current.capcode) {
+      await assertCapcodeFree(tx, changes.capcode);
+    }
+    const [row] = await tx
+      .update(capcodes)
+      .set({
+        capcode: changes.capcode,
+        agencyId: changes.agencyId,
+        alias: changes.alias,
+        area: changes.area,
+        updatedAt: new Date(),
+      })
+      .where(eq(capcodes.id, id))
+      .returning();
+    if (changes.agencyId !== undefined && changes.agencyId !== current.agencyId) {
+      await moveAlertsWithCapcodes(tx, [current], changes.agencyId);
+    }
+    return row!;
+  });
+}
+
+/**
+ * Deletes a capcode. Its alerts stay, but no longer list it as a recipient (so its agency's users stop
+ * seeing alerts only it received); ingest re-creates it under UNMAPPED if it is paged again.
+ * Throws 404 for an unknown capcode.
+ */
+export async function deleteCapcode(db: Database, id: number): Promise<CapcodeRow> {
+  const [row] = await db.delete(capcodes).where(eq(capcodes.id, id)).returning();
+  if (!row) throw notFound("Capcode not found");
+  return row;
+}
+
+/** Sets or clears (null) a capcode's alias. Throws 404 for an unknown capcode. */
+export async function setCapcodeAlias(db: Database, id: number, alias: string | null): Promise<CapcodeRow> {
+  const [row] = await db
+    .update(capcodes)
+    .set({ alias, updatedAt: new Date() })
+    .where(eq(capcodes.id, id))
+    .returning();
+  if (!row) throw notFound("Capcode not found");
+  return row;
+}
+
+export type UnmappedCapcode = CapcodeRow & { messageCount: number; lastSeen: Date | null };
+
+/** Capcodes still under the UNMAPPED placeholder, most recently paged first, with how often they were. */
+export async function listUnmappedCapcodes(db: Database): Promise<UnmappedCapcode[]> {
+  const lastSeen = max(alerts.createdAt);
+  const rows = await db
+    .select({ capcode: capcodes, messageCount: count(alerts.id), lastSeen })
+    .from(capcodes)
+    .innerJoin(agencies, eq(agencies.id, capcodes.agencyId))
+    .leftJoin(alertRecipients, eq(alertRecipients.capcodeId, capcodes.id))
+    .leftJoin(alerts, eq(alerts.id, alertRecipients.alertId))
+    .where(eq(agencies.code, UNMAPPED_AGENCY.code))
+    .groupBy(capcodes.id)
+    .orderBy(sql`${lastSeen} desc nulls last`, asc(capcodes.capcode));
+  return rows.map((r) => ({ ...r.capcode, messageCount: r.messageCount, lastSeen: r.lastSeen }));
+}
+
+/** A capcode's most recent alerts (any it was a recipient of), newest first. Throws 404 for an unknown capcode. */
+export async function listCapcodeMessages(db: Database, id: number, limit: number) {
+  await requireCapcode(db, id);
+  return db
+    .select({
+      id: alerts.id,
+      type: alerts.type,
+      message: alerts.message,
+      createdAt: alerts.createdAt,
+      agencyId: alerts.agencyId,
+    })
+    .from(alertRecipients)
+    .innerJoin(alerts, eq(alerts.id, alertRecipients.alertId))
+    .where(eq(alertRecipients.capcodeId, id))
+    .orderBy(desc(alerts.createdAt), desc(alerts.id))
+    .limit(limit);
+}
+
+export type CapcodeAssignment = { capcode: CapcodeRow; agency: AgencyRow; movedAlerts: number };
+
+/**
+ * Assigns a capcode to an agency (the admin's answer to an unmapped capcode), optionally setting or
+ * clearing its alias, and in the same transaction moves its earlier alerts to that agency.
+ * Throws 404 for an unknown capcode or agency.
+ */
+export async function assignCapcode(
+  db: Database,
+  id: number,
+  input: { agencyId: number; alias?: LabelChange },
+): Promise<CapcodeAssignment> {
+  return db.transaction(async (tx) => {
+    const current = await requireCapcode(tx, id);
+    const agency = await requireAgency(tx, input.agencyId);
+    const [capcode] = await tx
+      .update(capcodes)
+      .set({ agencyId: agency.id, alias: input.alias, updatedAt: new Date() })
+      .where(eq(capcodes.id, id))
+      .returning();
+    const movedAlerts = await moveAlertsWithCapcodes(tx, [current], agency.id);
+    return { capcode: capcode!, agency, movedAlerts };
+  });
+}
+
+export type BulkResult = { created: number; moved: number; updated: number; unchanged: number };
+
+/**
+ * Puts every listed capcode under one agency in one transaction: unknown ones are created, ones under
+ * another agency are moved (their earlier alerts with them), and alias/area are set where given.
+ * A capcode listed twice counts once (the last entry wins). Throws 404 for an unknown agency.
+ */
+export async function bulkAssignCapcodes(
+  db: Database,
+  agencyId: number,
+  items: BulkCapcode[],
+): Promise<BulkResult> {
+  const wanted = new Map(items.map((item) => [item.capcode, item]));
+  return db.transaction(async (tx) => {
+    await requireAgency(tx, agencyId);
+    const existing = await tx
+      .select()
+      .from(capcodes)
+      .where(inArray(capcodes.capcode, [...wanted.keys()]));
+    const byCapcode = new Map(existing.map((row) => [row.capcode, row]));
+    const result: BulkResult = { created: 0, moved: 0, updated: 0, unchanged: 0 };
+
+    const fresh = [...wanted.values()].filter((item) => !byCapcode.has(item.capcode));
+    if (fresh.length > 0) {
+      await tx
+        .insert(capcodes)
+        .values(
+          fresh.map((item) => ({ capcode: item.capcode, agencyId, alias: item.alias, area: item.area })),
+        );
+      result.created = fresh.length;
+    }
+
+    const moving: CapcodeRow[] = [];
+    for (const row of existing) {
+      const item = wanted.get(row.capcode)!;
+      const moves = row.agencyId !== agencyId;
+      const relabels =
+        (item.alias !== undefined && item.alias !== row.alias) ||
+        (item.area !== undefined && item.area !== row.area);
+      if (moves) moving.push(row);
+      if (moves) result.moved += 1;
+      else if (relabels) result.updated += 1;
+      else result.unchanged += 1;
+      if (moves || relabels) {
+        await tx
+          .update(capcodes)
+          .set({ agencyId, alias: item.alias, area: item.area, updatedAt: new Date() })
+          .where(eq(capcodes.id, row.id));
+      }
+    }
+    await moveAlertsWithCapcodes(tx, moving, agencyId);
+    return result;
+  });
+}
+
+/**
+ * Makes earlier alerts follow capcodes that changed agency: each recipient row of those capcodes
+ * takes the new agency (so the new agency's users see them), and an alert whose primary capcode is
+ * one of them and whose agency is still UNMAPPED takes it too. Alerts already attributed to a real
+ * agency keep that attribution. Returns how many distinct alerts changed.
+ */
+async function moveAlertsWithCapcodes(tx: Database, moved: CapcodeRow[], agencyId: number): Promise<number> {
+  if (moved.length === 0) return 0;
+  const ids = moved.map((c) => c.id);
+  const recipients = await tx
+    .update(alertRecipients)
+    .set({ agencyId })
+    .where(and(inArray(alertRecipients.capcodeId, ids), ne(alertRecipients.agencyId, agencyId)))
+    .returning({ alertId: alertRecipients.alertId });
+
+  const [unmapped] = await tx
+    .select({ id: agencies.id })
+    .from(agencies)
+    .where(eq(agencies.code, UNMAPPED_AGENCY.code));
+  let primaries: { alertId: number }[] = [];
+  if (unmapped && unmapped.id !== agencyId) {
+    primaries = await tx
+      .update(alerts)
+      .set({ agencyId })
+      .where(
+        and(
+          eq(alerts.agencyId, unmapped.id),
+          or(
+            inArray(alerts.capcodeId, ids),
+            // Alerts stored before the capcode row existed (or after it was re-created) match by number.
+            and(
+              isNull(alerts.capcodeId),
+              inArray(
+                alerts.capcode,
+                moved.map((c) => c.capcode),
+              ),
+            ),
+          ),
+        ),
+      )
+      .returning({ alertId: alerts.id });
+  }
+  return new Set([...recipients, ...primaries].map((r) => r.alertId)).size;
+}
+
+async function assertCapcodeFree(db: Database, capcode: string): Promise<void> {
+  const [clash] = await db
+    .select({ code: agencies.code })
+    .from(capcodes)
+    .innerJoin(agencies, eq(agencies.id, capcodes.agencyId))
+    .where(eq(capcodes.capcode, capcode));
+  if (clash) throw conflict(`Capcode ${capcode} already exists (under ${clash.code}).`);
+}
