@@ -1,0 +1,298 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { IngestItem } from "./ingest-client.js";
+import { parseRetryAfter } from "./ingest-client.js";
+import { createLog, type Log, silentLog } from "./log.js";
+import { Sender, type SenderOptions, UnauthorisedError } from "./sender.js";
+import { Spool } from "./spool.js";
+import { type StandIn, startStandIn } from "./stand-in-ingest.js";
+
+const KEY = "test-ingest-key";
+const SOURCE = "pi-north";
+
+let dir: string;
+let server: StandIn;
+const senders: Sender[] = [];
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), "reader-spool-"));
+  server = await startStandIn(KEY);
+});
+
+afterEach(async () => {
+  await Promise.all(senders.splice(0).map((s) => s.stop()));
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function openSpool(options: { scanLimit?: number; log?: Log } = {}): Promise<Spool> {
+  const spool = new Spool(dir, { log: options.log ?? silentLog, scanLimit: options.scanLimit });
+  await spool.open();
+  return spool;
+}
+
+function sender(spool: Spool, overrides: Partial<SenderOptions> = {}): Sender {
+  const s = new Sender({
+    spool,
+    baseUrl: server.url,
+    key: KEY,
+    log: silentLog,
+    baseDelayMs: 20,
+    maxDelayMs: 100,
+    requestTimeoutMs: 300,
+    idlePollMs: 50,
+    ...overrides,
+  });
+  senders.push(s);
+  return s;
+}
+
+async function addMany(spool: Spool, count: number, text = (i: number) => `@@ALERT F2511${i} TEST`) {
+  const items: IngestItem[] = [];
+  for (let i = 0; i < count; i++) {
+    items.push(
+      await spool.add({
+        capcode: String(1000000 + (i % 5)),
+        message: text(i),
+        timestamp: new Date(Date.UTC(2026, 10, 22, 3, 4, 5, i)),
+        source: SOURCE,
+      }),
+    );
+  }
+  return items;
+}
+
+const waiting = () => readdirSync(dir).filter((f) => f.endsWith(".json"));
+const rejected = () => readdirSync(path.join(dir, "rejected"));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await sleep(10);
+  }
+}
+
+function noDuplicates(ids: string[]): void {
+  expect(new Set(ids).size).toBe(ids.length);
+}
+
+describe("Spool", () => {
+  it("writes each message as one complete file with a stable id, leaving no temp file", async () => {
+    const spool = await openSpool();
+    const item = await spool.add({
+      capcode: "0123456",
+      message: "@@ALERT F251108123 STRUC1",
+      timestamp: new Date("2026-11-22T03:04:05.000Z"),
+      source: "pi north/1",
+    });
+    expect(item).toMatchObject({
+      capcode: "0123456",
+      message: "@@ALERT F251108123 STRUC1",
+      timestamp: "2026-11-22T03:04:05.000Z",
+      source: "pi north/1",
+    });
+    expect(item.id).toMatch(/^pi_north_1-\d{13}-[0-9a-f]{12}$/);
+    const files = waiting();
+    expect(files).toHaveLength(1);
+    expect(JSON.parse(readFileSync(path.join(dir, files[0] as string), "utf8"))).toEqual(item);
+    expect(readdirSync(path.join(dir, "tmp"))).toEqual([]);
+  });
+
+  it("hands out the oldest messages first in batches while scanning only a bounded number of names", async () => {
+    const spool = await openSpool({ scanLimit: 7 });
+    const added = await addMany(spool, 25);
+    const seen: string[] = [];
+    for (;;) {
+      const batch = await spool.next(10);
+      if (batch.length === 0) break;
+      expect(batch.length).toBeLessThanOrEqual(10);
+      seen.push(...batch.map((e) => e.item.id));
+      await spool.remove(batch);
+    }
+    expect(seen).toEqual(added.map((i) => i.id));
+    expect(waiting()).toEqual([]);
+  });
+
+  it("moves an unreadable spool file to rejected/ instead of deleting it", async () => {
+    const spool = await openSpool();
+    const [good] = await addMany(spool, 1);
+    writeFileSync(path.join(dir, "000000000000001-000000-0123456789ab.json"), "{half a mess");
+    const batch = await spool.next(10);
+    expect(batch.map((e) => e.item.id)).toEqual([good?.id]);
+    expect(rejected().sort()).toEqual([
+      "000000000000001-000000-0123456789ab.json",
+      "000000000000001-000000-0123456789ab.reason.json",
+    ]);
+  });
+
+  it("clears half-written temp files on open and reports how many messages wait", async () => {
+    const first = await openSpool();
+    await addMany(first, 3);
+    writeFileSync(path.join(dir, "tmp", "000000000000009-000000-aaaaaaaaaaaa.json"), '{"id":');
+    const again = new Spool(dir, { log: silentLog });
+    expect(await again.open()).toBe(3);
+    expect(readdirSync(path.join(dir, "tmp"))).toEqual([]);
+  });
+});
+
+describe("Sender", () => {
+  it("delivers everything spooled while the server was down, once each and in order, when it returns", async () => {
+    await server.down();
+    const spool = await openSpool();
+    const s = sender(spool);
+    void s.start();
+    const added = await addMany(spool, 250);
+    await sleep(300);
+    expect(server.storedIds).toEqual([]);
+    await server.up();
+    await server.waitForStored(250);
+    await s.whenEmpty();
+    expect(server.storedIds).toEqual(added.map((i) => i.id));
+    noDuplicates(server.acceptedIds);
+    expect(Math.max(...server.requests.map((r) => r.ids.length))).toBeLessThanOrEqual(100);
+    expect(waiting()).toEqual([]);
+  }, 15_000);
+
+  it("retries 500s with growing delays, then delivers", async () => {
+    server.mode = "500";
+    const spool = await openSpool();
+    const added = await addMany(spool, 3);
+    const s = sender(spool);
+    void s.start();
+    await until(() => server.requests.length >= 4);
+    const gaps = server.requests.slice(1, 4).map((r, i) => r.at - (server.requests[i]?.at ?? 0));
+    expect(gaps.every((g) => g >= 9)).toBe(true);
+    server.mode = "ok";
+    await s.whenEmpty();
+    expect(server.storedIds).toEqual(added.map((i) => i.id));
+    noDuplicates(server.acceptedIds);
+  }, 15_000);
+
+  it("waits as long as Retry-After says after a 429", async () => {
+    server.mode = "429";
+    server.retryAfter = "1";
+    const spool = await openSpool();
+    await addMany(spool, 2);
+    const s = sender(spool);
+    void s.start();
+    await until(() => server.requests.length >= 1);
+    server.mode = "ok";
+    await s.whenEmpty();
+    const [limited, accepted] = server.requests;
+    expect(limited?.status).toBe(429);
+    expect(accepted?.status).toBe(200);
+    expect((accepted?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(950);
+    expect(server.storedIds).toHaveLength(2);
+  }, 15_000);
+
+  it("gives up on a reply that does not come in time and retries without the server storing twice", async () => {
+    server.mode = "slow";
+    server.slowMs = 1500;
+    const spool = await openSpool();
+    const added = await addMany(spool, 5);
+    const s = sender(spool, { requestTimeoutMs: 200 });
+    void s.start();
+    await until(() => server.requests.length >= 2);
+    server.mode = "ok";
+    await s.whenEmpty();
+    expect(server.requests.length).toBeGreaterThanOrEqual(3);
+    for (const r of server.requests) expect(r.ids).toEqual(added.map((i) => i.id));
+    expect(server.storedIds).toEqual(added.map((i) => i.id));
+    expect(waiting()).toEqual([]);
+  }, 15_000);
+
+  it("moves a batch the server calls malformed to rejected/ and carries on", async () => {
+    server.mode = "400";
+    const lines: Array<Record<string, unknown>> = [];
+    const log = createLog((line) => lines.push(JSON.parse(line)), "info");
+    const spool = await openSpool({ log });
+    await addMany(spool, 3);
+    const s = sender(spool, { log });
+    void s.start();
+    await s.whenEmpty();
+    expect(rejected().filter((f) => !f.endsWith(".reason.json"))).toHaveLength(3);
+    expect(rejected().filter((f) => f.endsWith(".reason.json"))).toHaveLength(3);
+    expect(lines.filter((l) => l.event === "message_rejected")).toHaveLength(3);
+    expect(server.storedIds).toEqual([]);
+
+    server.mode = "ok";
+    const [later] = await addMany(spool, 1);
+    s.nudge();
+    await s.whenEmpty();
+    expect(server.storedIds).toEqual([later?.id]);
+  }, 15_000);
+
+  it("isolates the one malformed message of a batch and delivers the others in order", async () => {
+    server.rejectIf = (item) => item.message.includes("BAD");
+    const spool = await openSpool();
+    const added = await addMany(spool, 10, (i) => (i === 3 ? "BAD MESSAGE" : `@@ALERT ${i}`));
+    const s = sender(spool);
+    void s.start();
+    await s.whenEmpty();
+    expect(server.storedIds).toEqual(added.filter((i) => i.message !== "BAD MESSAGE").map((i) => i.id));
+    const [bad] = rejected().filter((f) => !f.endsWith(".reason.json"));
+    expect(JSON.parse(readFileSync(path.join(dir, "rejected", bad as string), "utf8")).message).toBe(
+      "BAD MESSAGE",
+    );
+  }, 15_000);
+
+  it("stops on 401 and keeps every message in the spool", async () => {
+    server.mode = "401";
+    const spool = await openSpool();
+    await addMany(spool, 2);
+    const s = sender(spool);
+    await expect(s.start()).rejects.toBeInstanceOf(UnauthorisedError);
+    expect(waiting()).toHaveLength(2);
+    expect(server.requests).toHaveLength(1);
+  }, 15_000);
+
+  it("does not take a 200 web page for a stored batch", async () => {
+    server.mode = "html";
+    const spool = await openSpool();
+    await addMany(spool, 1);
+    const s = sender(spool);
+    void s.start();
+    await until(() => server.requests.length >= 2);
+    expect(waiting()).toHaveLength(1);
+    server.mode = "ok";
+    await s.whenEmpty();
+    expect(server.storedIds).toHaveLength(1);
+  }, 15_000);
+
+  it("after a restart, a new sender on the same folder sends what the old one left", async () => {
+    await server.down();
+    const spool = await openSpool();
+    const added = await addMany(spool, 5);
+    const before = sender(spool, { baseDelayMs: 60_000, maxDelayMs: 60_000 });
+    void before.start();
+    await sleep(200);
+    const stopping = Date.now();
+    await before.stop();
+    expect(Date.now() - stopping).toBeLessThan(500);
+    expect(waiting()).toHaveLength(5);
+
+    await server.up();
+    const reopened = new Spool(dir, { log: silentLog });
+    expect(await reopened.open()).toBe(5);
+    const after = sender(reopened);
+    void after.start();
+    await after.whenEmpty();
+    expect(server.storedIds).toEqual(added.map((i) => i.id));
+    expect(waiting()).toEqual([]);
+  }, 15_000);
+});
+
+describe("parseRetryAfter", () => {
+  it("reads seconds, HTTP dates and the body's retryAfter", () => {
+    expect(parseRetryAfter("2", "")).toBe(2000);
+    expect(parseRetryAfter("Sun, 22 Nov 2026 03:04:10 GMT", "", Date.parse("2026-11-22T03:04:05Z"))).toBe(
+      5000,
+    );
+    expect(parseRetryAfter(null, '{"success":false,"retryAfter":3}')).toBe(3000);
+    expect(parseRetryAfter(null, "nope")).toBeUndefined();
+  });
+});
