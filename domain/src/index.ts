@@ -1,3 +1,4 @@
+export * from "./address.js";
 export * from "./constants.js";
 export * from "./device.js";
 export * from "./errors.js";
