@@ -4,7 +4,12 @@ const domainTests = { root: "domain", include: ["src/**/*.test.ts"] };
 
 // Server tests run on PGlite always, and on PostgreSQL too when DATABASE_URL is set.
 const serverOnPostgres = process.env.DATABASE_URL
-  ? [{ extends: "./server/vitest.config.ts", test: { name: "server-pg", root: "server", env: { TURNOUT_TEST_DB: "postgres" } } }]
+  ? [
+      {
+        extends: "./server/vitest.config.ts",
+        test: { name: "server-pg", root: "server", env: { TURNOUT_TEST_DB: "postgres" } },
+      },
+    ]
   : [];
 
 export default defineConfig({

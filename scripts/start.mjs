@@ -11,6 +11,9 @@ try {
   process.exit(1);
 }
 
-const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], { cwd: root, stdio: "inherit" });
+const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
+  cwd: root,
+  stdio: "inherit",
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

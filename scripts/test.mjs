@@ -51,7 +51,8 @@ let skipped = 0;
 if (existsSync(report)) {
   const r = JSON.parse(readFileSync(report, "utf8"));
   passed += r.numPassedTests ?? 0;
-  failed += (r.numFailedTests ?? 0) + (r.numFailedTestSuites && !r.numFailedTests ? r.numFailedTestSuites : 0);
+  failed +=
+    (r.numFailedTests ?? 0) + (r.numFailedTestSuites && !r.numFailedTests ? r.numFailedTestSuites : 0);
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   if ((r.numTotalTests ?? 0) === 0) {
     process.stdout.write("No tests ran.\n");

@@ -5,7 +5,14 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const distIndex = path.join(root, "web/dist/index.html");
-const sources = ["web/src", "web/public", "web/index.html", "web/vite.config.ts", "web/package.json", "domain/src"];
+const sources = [
+  "web/src",
+  "web/public",
+  "web/index.html",
+  "web/vite.config.ts",
+  "web/package.json",
+  "domain/src",
+];
 
 function newestMtime(p) {
   if (!existsSync(p)) return 0;

@@ -4,13 +4,20 @@ import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { chromiumPath } from "./chromium.js";
 
-export type BrowserSession = { context: BrowserContext; page: Page; errors: string[]; close: () => Promise<void> };
+export type BrowserSession = {
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+  close: () => Promise<void>;
+};
 
 /**
  * Launches Debian's Chromium headless with a fresh profile. `errors` collects uncaught page errors,
  * which a test should expect to stay empty.
  */
-export async function openBrowser(options: { userAgent?: string; viewport?: { width: number; height: number } } = {}) {
+export async function openBrowser(
+  options: { userAgent?: string; viewport?: { width: number; height: number } } = {},
+) {
   if (!chromiumPath) throw new Error("no Chromium");
   const profile = mkdtempSync(path.join(tmpdir(), "turnout-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {

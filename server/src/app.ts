@@ -12,14 +12,17 @@ import { seedReferenceData } from "./db/seed.js";
 import { registerErrorHandling } from "./errors.js";
 import { createLiveGateway } from "./live/gateway.js";
 import { createLogger } from "./logger.js";
+import { agencyRoutes } from "./modules/agencies/routes.js";
 import { alertRoutes } from "./modules/alerts/routes.js";
 import { registerAuthGuard } from "./modules/auth/guard.js";
 import { authRoutes } from "./modules/auth/routes.js";
+import { capcodeRoutes } from "./modules/capcodes/routes.js";
 import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { ingestRoutes } from "./modules/ingest/routes.js";
 import { postcodeRoutes } from "./modules/postcodes/routes.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
+import { userFilterRoutes } from "./modules/user-filters/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
 import { createOutboxProvider } from "./sms/outbox-provider.js";
 import { SmsWorker } from "./sms/queue.js";
@@ -110,6 +113,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(ingestRoutes, { prefix: "/api" });
   await app.register(alertRoutes, { prefix: "/api" });
   await app.register(groupingRoutes, { prefix: "/api" });
+  await app.register(agencyRoutes, { prefix: "/api" });
+  await app.register(capcodeRoutes, { prefix: "/api" });
+  await app.register(userFilterRoutes, { prefix: "/api" });
   await app.register(webRoutes);
 
   return app;

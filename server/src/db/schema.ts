@@ -210,6 +210,7 @@ export const alerts = pgTable(
     index("alerts_agency_created_idx").on(t.agencyId, t.createdAt.desc(), t.id.desc()),
     index("alerts_dedupe_idx").on(t.dedupeHash, t.createdAt),
     index("alerts_group_idx").on(t.groupId),
+    index("alerts_capcode_idx").on(t.capcodeId),
     index("alerts_message_trgm_idx").using("gin", t.message.op("gin_trgm_ops")),
     uniqueIndex("alerts_source_message_idx")
       .on(t.source, t.sourceMessageId)
@@ -234,6 +235,7 @@ export const alertRecipients = pgTable(
   (t) => [
     primaryKey({ columns: [t.alertId, t.capcodeId] }),
     index("alert_recipients_agency_idx").on(t.agencyId, t.alertId),
+    index("alert_recipients_capcode_idx").on(t.capcodeId, t.alertId),
   ],
 );
 

@@ -3,10 +3,11 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
-import { agencies, userAgencies, userFilters, users } from "../db/schema.js";
+import { agencies, userAgencies, users } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { type AlertRow, presentAlert } from "../modules/alerts/present.js";
 import { type Actor, resolveActor } from "../modules/auth/guard.js";
+import { hiddenAgencyIds } from "../modules/user-filters/service.js";
 
 /** What services tell the live channel, after their transaction has committed. */
 export type LiveEvents = {
@@ -170,18 +171,8 @@ async function visibleAgencies(app: FastifyInstance, userId: number) {
     .from(userAgencies)
     .innerJoin(agencies, eq(agencies.id, userAgencies.agencyId))
     .where(eq(userAgencies.userId, userId));
-  const hidden = await app.db
-    .select({ value: userFilters.filterValue })
-    .from(userFilters)
-    .where(
-      and(
-        eq(userFilters.userId, userId),
-        eq(userFilters.filterType, "agency"),
-        eq(userFilters.isEnabled, false),
-      ),
-    );
-  const hiddenIds = new Set(hidden.map((h) => Number(h.value)));
-  return assigned.map((r) => r.agency).filter((a) => !hiddenIds.has(a.id));
+  const hidden = await hiddenAgencyIds(app.db, userId);
+  return assigned.map((r) => r.agency).filter((a) => !hidden.includes(a.id));
 }
 
 async function mayJoinAgency(app: FastifyInstance, actor: Actor, agencyId: number): Promise<boolean> {

@@ -8,9 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
 import { agencies, alertRecipients, alerts, capcodes, userFilters } from "../../db/schema.js";
-import { capcodeRoutes } from "../capcodes/routes.js";
-import { userFilterRoutes } from "../user-filters/routes.js";
-import { agencyRoutes } from "./routes.js";
 
 let app: TestApp;
 let adminToken: string;
@@ -18,9 +15,6 @@ let userToken: string;
 
 beforeAll(async () => {
   app = await buildTestApp();
-  await app.register(agencyRoutes, { prefix: "/api" });
-  await app.register(capcodeRoutes, { prefix: "/api" });
-  await app.register(userFilterRoutes, { prefix: "/api" });
   const admin = await createUser(app, { isAdmin: true });
   const user = await createUser(app, { agencyCodes: ["CFA"] });
   adminToken = await signIn(app, admin.phone);

@@ -1,9 +1,10 @@
 import { MESSAGES, normalizeAlertType, parseSearchTerms } from "@turnout/domain";
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
-import { agencies, alertRecipients, alerts, userAgencies, userFilters } from "../../db/schema.js";
+import { agencies, alertRecipients, alerts, userAgencies } from "../../db/schema.js";
 import { AppError, badRequest, forbidden } from "../../errors.js";
 import type { Actor } from "../auth/guard.js";
+import { hiddenAgencyIds } from "../user-filters/service.js";
 import { type AgencyRow, type AlertRow, type PresentedAlert, presentAlert } from "./present.js";
 
 export type SearchInput = {
@@ -31,21 +32,6 @@ export async function assignedAgencyIds(db: Database, userId: number): Promise<n
   return rows.map((r) => r.id);
 }
 
-/** Agencies the user chose to hide from their feed (user filters set to hide). */
-async function hiddenAgencyIds(db: Database, userId: number): Promise<Set<number>> {
-  const rows = await db
-    .select({ value: userFilters.filterValue })
-    .from(userFilters)
-    .where(
-      and(
-        eq(userFilters.userId, userId),
-        eq(userFilters.filterType, "agency"),
-        eq(userFilters.isEnabled, false),
-      ),
-    );
-  return new Set(rows.map((r) => Number(r.value)));
-}
-
 /** The feed's scope: admin context (admins only) sees everything; others their agencies minus hidden ones. */
 async function feedScope(db: Database, actor: Actor, adminContext: boolean | undefined): Promise<Scope> {
   if (adminContext && actor.isAdmin) return { all: true };
@@ -53,7 +39,7 @@ async function feedScope(db: Database, actor: Actor, adminContext: boolean | und
     assignedAgencyIds(db, actor.userId),
     hiddenAgencyIds(db, actor.userId),
   ]);
-  return { all: false, agencyIds: assigned.filter((id) => !hidden.has(id)) };
+  return { all: false, agencyIds: assigned.filter((id) => !hidden.includes(id)) };
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

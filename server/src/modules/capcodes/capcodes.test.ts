@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
 import { agencies, alertRecipients, alerts, capcodes } from "../../db/schema.js";
-import { capcodeRoutes } from "./routes.js";
 
 let app: TestApp;
 let adminToken: string;
@@ -14,7 +13,6 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   app = await buildTestApp();
-  await app.register(capcodeRoutes, { prefix: "/api" });
   const admin = await createUser(app, { isAdmin: true });
   const user = await createUser(app, { agencyCodes: ["CFA"] });
   adminToken = await signIn(app, admin.phone);

@@ -1,5 +1,5 @@
+import { capcodeSchema } from "@turnout/domain";
 import { z } from "zod";
-import { normalizeCapcode } from "./service.js";
 
 /** Largest value of a PostgreSQL integer column; bigger ids would fail in the database, not in validation. */
 const MAX_ID = 2_147_483_647;
@@ -19,17 +19,8 @@ export const recordIdSchema = z
 /** `:id` in a path. */
 export const idParamsSchema = z.object({ id: recordIdSchema });
 
-/** A pager capcode: 1–10 digits, stored zero-padded to 7 when shorter. */
-export const capcodeNumberSchema = z
-  .union([z.string(), z.number().int().nonnegative()])
-  .transform(String)
-  .pipe(
-    z
-      .string()
-      .trim()
-      .regex(/^\d{1,10}$/, "A capcode is 1 to 10 digits.")
-      .transform(normalizeCapcode),
-  );
+/** A pager capcode: 1–10 digits, stored zero-padded to 7 when shorter (the domain rule). */
+export const capcodeNumberSchema = capcodeSchema;
 
 /**
  * An optional label (alias, area): absent leaves it unchanged, '' or null clears it, text sets it.

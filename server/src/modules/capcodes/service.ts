@@ -8,17 +8,6 @@ import { requireAgency } from "../agencies/service.js";
 type CapcodeRow = typeof capcodes.$inferSelect;
 type AgencyRow = typeof agencies.$inferSelect;
 
-/** Capcodes shorter than this are zero-padded to it (the 7-digit Victorian pager format). */
-export const CAPCODE_PADDED_LENGTH = 7;
-
-/**
- * The stored form of a capcode typed or received as digits: zero-padded to 7 when shorter, so
- * '12345' and '0012345' are the same pager address. Callers check it is 1–10 digits first.
- */
-export function normalizeCapcode(digits: string): string {
-  return digits.padStart(CAPCODE_PADDED_LENGTH, "0");
-}
-
 /**
  * An optional text label as a change: `undefined` leaves it as it is, `null` clears it, a string sets
  * it. Routes turn '' into null before it gets here.

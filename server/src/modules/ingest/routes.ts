@@ -1,3 +1,4 @@
+import { capcodeSchema } from "@turnout/domain";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -9,12 +10,6 @@ import { type IncomingMessage, ingestMessages } from "./service.js";
 export const MAX_MESSAGE_LENGTH = 2000;
 export const MAX_BATCH = 1000;
 const FUTURE_TOLERANCE_MS = 24 * 3_600_000;
-
-const capcodeSchema = z
-  .union([z.string(), z.number().int().nonnegative()])
-  .transform((v) => String(v).trim())
-  .pipe(z.string().regex(/^\d{1,10}$/, "capcode must be 1 to 10 digits"))
-  .transform((v) => v.padStart(7, "0"));
 
 const textSchema = z
   .string()

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
 import { agencies, securityConfig, userFilters } from "../../db/schema.js";
-import { userFilterRoutes } from "./routes.js";
 import { hiddenAgencyIds } from "./service.js";
 
 let app: TestApp;
@@ -11,7 +10,6 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   app = await buildTestApp();
-  await app.register(userFilterRoutes, { prefix: "/api" });
   // Every test signs in fresh users from the one test address.
   await app.db
     .update(securityConfig)

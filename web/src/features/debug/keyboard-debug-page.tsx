@@ -133,7 +133,8 @@ export function KeyboardDebugPage({ onBackToLogin }: { onBackToLogin: () => void
             </Typography>
             <Button onClick={() => setLog([])}>Clear Log</Button>
           </Stack>
-          <Paper variant="outlined" sx={{ maxHeight: 320, overflow: "auto" }}>
+          {/* A fixed height: a log that grew on focus would move the buttons below it mid-click. */}
+          <Paper variant="outlined" sx={{ height: 320, overflow: "auto" }}>
             <List dense role="log" aria-labelledby="kbd-log-heading" aria-live="polite">
               {log.length === 0 ? (
                 <ListItem>

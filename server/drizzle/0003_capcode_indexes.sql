@@ -1,0 +1,2 @@
+CREATE INDEX "alert_recipients_capcode_idx" ON "alert_recipients" USING btree ("capcode_id","alert_id");--> statement-breakpoint
+CREATE INDEX "alerts_capcode_idx" ON "alerts" USING btree ("capcode_id");
