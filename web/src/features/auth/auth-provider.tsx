@@ -158,6 +158,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         emitSessionNotice({ kind: "kicked", message: MESSAGES.SESSION_INVALID });
       }
     };
+    // Loading the page counts as becoming visible: a session ended while it was closed shows at once.
+    checkSession();
     const interval = window.setInterval(checkSession, SESSION_CHECK_INTERVAL_MS);
     document.addEventListener("visibilitychange", handleVisibilityChange);
     window.addEventListener("storage", handleStorage);
