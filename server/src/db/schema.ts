@@ -335,6 +335,19 @@ export const ruleTriggers = pgTable(
   ],
 );
 
+/**
+ * Alerts whose recipients changed since keyword rules last looked at them. Rows are written by the
+ * `alert_recipients_queue_rule_matching` trigger (migration 0005) in the transaction that adds the
+ * recipient, so an alert committed by ingest is always queued; the rule matcher deletes a row in the
+ * transaction that records its triggers and SMS. A crash between the two leaves the row for a restart.
+ */
+export const ruleMatchQueue = pgTable("rule_match_queue", {
+  alertId: bigint("alert_id", { mode: "number" })
+    .primaryKey()
+    .references(() => alerts.id, { onDelete: "cascade" }),
+  queuedAt: timestamp("queued_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 // ---------------------------------------------------------------------------
 // SMS queue
 // ---------------------------------------------------------------------------
