@@ -15,6 +15,8 @@ export * from "./otp.js";
 export * from "./phone.js";
 export * from "./registration.js";
 export * from "./retry.js";
+export * from "./rule-match.js";
 export * from "./session.js";
 export * from "./share.js";
+export * from "./sms-text.js";
 export * from "./time.js";
