@@ -1,0 +1,98 @@
+import type { AlertRuleInput, AlertRulePreview } from "@turnout/domain";
+import { normalizeRuleStatus } from "@turnout/domain";
+import { z } from "zod";
+import { api } from "../../api/client";
+
+/** A user alert rule as the list shows it (SPEC 3); missing lists read as empty, unknown status as pending. */
+export const alertRuleSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ""),
+  keywords: z
+    .array(z.string())
+    .nullish()
+    .transform((value) => value ?? []),
+  agencies: z
+    .array(z.number())
+    .nullish()
+    .transform((value) => value ?? []),
+  priority_levels: z
+    .array(z.string())
+    .nullish()
+    .transform((value) => value ?? []),
+  status: z.string().nullish().transform(normalizeRuleStatus),
+  is_active: z
+    .boolean()
+    .nullish()
+    .transform((value) => value === true),
+  rejection_reason: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ""),
+  triggers_last_30_days: z
+    .number()
+    .nullish()
+    .transform((value) => value ?? 0),
+});
+/** A user alert rule, cleaned for display. */
+export type AlertRule = z.output<typeof alertRuleSchema>;
+
+/** An agency a rule can watch (GET /user-alerts/meta/agencies). */
+export const ruleAgencySchema = z.object({ id: z.number(), name: z.string(), code: z.string() });
+/** An agency a rule can watch. */
+export type RuleAgency = z.output<typeof ruleAgencySchema>;
+
+/** What a rule would have matched over the last 3 months (SPEC 3 'Alert preview result'). */
+export const rulePreviewResultSchema = z.object({
+  total_matches: z.number(),
+  sample_messages: z
+    .array(z.object({ agency_name: z.string().nullish(), created_at: z.string(), message: z.string() }))
+    .nullish()
+    .transform((value) => value ?? []),
+});
+/** A rule preview's result. */
+export type RulePreviewResult = z.output<typeof rulePreviewResultSchema>;
+
+interface Envelope {
+  success: boolean;
+  data: unknown;
+}
+
+export const rulesApi = {
+  async list(): Promise<AlertRule[]> {
+    const reply = await api.get<Envelope>("/user-alerts");
+    return z.array(alertRuleSchema).parse(reply.data);
+  },
+
+  async agencies(): Promise<RuleAgency[]> {
+    const reply = await api.get<Envelope>("/user-alerts/meta/agencies");
+    return z.array(ruleAgencySchema).parse(reply.data);
+  },
+
+  async preview(input: AlertRulePreview): Promise<RulePreviewResult> {
+    const reply = await api.post<Envelope>("/user-alerts/preview", input);
+    return rulePreviewResultSchema.parse(reply.data);
+  },
+
+  async create(input: AlertRuleInput): Promise<AlertRule> {
+    const reply = await api.post<Envelope>("/user-alerts", input);
+    return alertRuleSchema.parse(reply.data);
+  },
+
+  async update(id: number, input: AlertRuleInput): Promise<AlertRule> {
+    const reply = await api.put<Envelope>(`/user-alerts/${id}`, input);
+    return alertRuleSchema.parse(reply.data);
+  },
+
+  async remove(id: number): Promise<void> {
+    await api.delete(`/user-alerts/${id}`);
+  },
+
+  async toggle(id: number): Promise<AlertRule> {
+    const reply = await api.patch<Envelope>(`/user-alerts/${id}/toggle`);
+    return alertRuleSchema.parse(reply.data);
+  },
+};
