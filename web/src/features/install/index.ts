@@ -1,0 +1,2 @@
+export { InstallBanner } from "./install-banner";
+export { startInstallPromptCapture } from "./install-prompt";
