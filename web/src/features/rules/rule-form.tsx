@@ -141,7 +141,6 @@ export function RuleForm({
             required
             error={errors.name !== undefined}
             helperText={errors.name}
-            disabled={busy}
             fullWidth
             slotProps={{ htmlInput: { maxLength: 100 } }}
           />
@@ -149,7 +148,6 @@ export function RuleForm({
             label="Description (optional)"
             value={draft.description}
             onChange={(event) => update({ description: event.target.value })}
-            disabled={busy}
             multiline
             minRows={2}
             fullWidth
@@ -159,7 +157,6 @@ export function RuleForm({
             keywords={draft.keywords}
             onChange={(keywords) => update({ keywords })}
             error={keywordError}
-            disabled={busy}
           />
           {agenciesStatus === "pending" ? (
             <Stack direction="row" spacing={1} sx={{ alignItems: "center" }} role="status">
@@ -177,7 +174,6 @@ export function RuleForm({
               options={agencyOptions}
               selected={draft.agencies}
               onChange={(selected) => update({ agencies: selected })}
-              disabled={busy}
             />
           )}
           <ChoiceGroup
@@ -186,7 +182,6 @@ export function RuleForm({
             options={levelOptions}
             selected={draft.priorityLevels}
             onChange={(selected) => update({ priorityLevels: selected })}
-            disabled={busy}
           />
           <Typography variant="body2" color="text.secondary">
             New and edited alerts are reviewed by an admin before they become active.
