@@ -319,6 +319,33 @@ describe("creating a rule", () => {
     expect(screen.getByRole("heading", { name: "Your Alerts" })).toHaveFocus();
   });
 
+  it.each([
+    [
+      { total_matches: 1000, total_matches_capped: true, sample_messages: preview.sample_messages },
+      "More than 1000 matching messages in the last 3 months",
+    ],
+    [
+      { total_matches: 1, sample_messages: preview.sample_messages },
+      "1 matching message in the last 3 months",
+    ],
+    [{ total_matches: 0, sample_messages: [] }, "0 matching messages in the last 3 months"],
+  ])("words the preview count (%#)", async (result, text) => {
+    const server = fakeServer([]);
+    server.on("POST /user-alerts/preview", { body: { success: true, data: result } });
+    const { user } = renderDialog();
+    await openNewAlert(user);
+    await user.type(screen.getByRole("textbox", { name: /Alert name/ }), "Everything");
+    await user.type(screen.getByRole("textbox", { name: /Keyword 1/ }), "e");
+    await user.click(screen.getByRole("button", { name: "Preview" }));
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    if (result.sample_messages.length === 0) {
+      expect(screen.getByText(/No messages matched/)).toBeInTheDocument();
+      expect(screen.queryByRole("list", { name: "Sample messages" })).not.toBeInTheDocument();
+    } else {
+      expect(screen.getByRole("list", { name: "Sample messages" })).toBeInTheDocument();
+    }
+  });
+
   it("goes back from preview to the form with everything still filled in", async () => {
     fakeServer([]);
     const { user } = renderDialog();

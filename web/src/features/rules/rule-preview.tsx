@@ -10,8 +10,10 @@ import { type Ref, useId } from "react";
 import { KeywordChips } from "./rule-list";
 import type { RulePreviewResult } from "./rules-api";
 
-function matchesText(total: number): string {
-  return `${total} matching ${total === 1 ? "message" : "messages"} in the last ${RULE_PREVIEW_MONTHS} months`;
+function matchesText({ total_matches: total, total_matches_capped: capped }: RulePreviewResult): string {
+  const count = capped ? `More than ${total}` : String(total);
+  const noun = total === 1 && !capped ? "message" : "messages";
+  return `${count} matching ${noun} in the last ${RULE_PREVIEW_MONTHS} months`;
 }
 
 /** The preview view (SPEC 4): what the rule would have matched, then create or update it. */
@@ -42,7 +44,7 @@ export function RulePreview({
             Preview: {input.name}
           </Typography>
           <KeywordChips keywords={input.keywords} />
-          <Typography sx={{ fontWeight: 600 }}>{matchesText(result.total_matches)}</Typography>
+          <Typography sx={{ fontWeight: 600 }}>{matchesText(result)}</Typography>
           <Typography variant="body2" color="text.secondary">
             An SMS is sent only when ALL keywords appear in the same message. The alert is reviewed by an
             admin before it becomes active.

@@ -48,6 +48,11 @@ export type RuleAgency = z.output<typeof ruleAgencySchema>;
 /** What a rule would have matched over the last 3 months (SPEC 3 'Alert preview result'). */
 export const rulePreviewResultSchema = z.object({
   total_matches: z.number(),
+  /** The server stops counting at a cap; true when there were more. */
+  total_matches_capped: z
+    .boolean()
+    .nullish()
+    .transform((value) => value === true),
   sample_messages: z
     .array(z.object({ agency_name: z.string().nullish(), created_at: z.string(), message: z.string() }))
     .nullish()
