@@ -86,7 +86,11 @@ function MyAlertsContent({ onClose }: { onClose: () => void }) {
     pendingFocus.current = null;
   });
 
-  const showError = (message: string) => setPopup({ id: Date.now(), message });
+  const popupCount = useRef(0);
+  const showError = (message: string) => {
+    popupCount.current += 1;
+    setPopup({ id: popupCount.current, message });
+  };
 
   const openForm = (ruleId: number | null, nextDraft: RuleDraft) => {
     setDraft(nextDraft);
