@@ -21,11 +21,14 @@ import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { ingestRoutes } from "./modules/ingest/routes.js";
 import { postcodeRoutes } from "./modules/postcodes/routes.js";
+import { RuleMatcher } from "./modules/rules/matcher.js";
+import { adminUserAlertRoutes, userAlertRoutes } from "./modules/rules/routes.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
+import { smsAdminRoutes } from "./modules/sms-admin/routes.js";
 import { userFilterRoutes } from "./modules/user-filters/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
-import { createOutboxProvider } from "./sms/outbox-provider.js";
 import { SmsWorker } from "./sms/queue.js";
+import { type ConfiguredSms, createSmsProvider } from "./sms/select-provider.js";
 import { webRoutes } from "./web.js";
 
 declare module "fastify" {
@@ -36,6 +39,8 @@ declare module "fastify" {
     cache: Cache;
     services: ServiceContext;
     smsWorker: SmsWorker;
+    sms: ConfiguredSms;
+    ruleMatcher: RuleMatcher;
     io: SocketServer;
   }
 }
@@ -79,12 +84,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("dbKind", database.kind);
   app.decorate("cache", cache);
 
-  const smsWorker = new SmsWorker({
-    db: database.db,
-    provider: createOutboxProvider(config.smsOutboxFile, logger),
-    logger,
-  });
+  const sms = createSmsProvider(config, logger);
+  const smsWorker = new SmsWorker({ db: database.db, provider: sms.provider, logger });
   app.decorate("smsWorker", smsWorker);
+  app.decorate("sms", sms);
+  const ruleMatcher = new RuleMatcher({
+    db: database.db,
+    cache,
+    logger,
+    publicUrl: config.publicUrl,
+    nudgeSms: () => smsWorker.nudge(),
+  });
+  app.decorate("ruleMatcher", ruleMatcher);
   const live = await createLiveGateway(app);
   app.decorate("io", live.io);
   app.decorate("services", {
@@ -95,12 +106,26 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     nudgeSms: () => smsWorker.nudge(),
     live: live.events,
   } satisfies ServiceContext);
-  app.addHook("onReady", async () => smsWorker.start());
+  app.addHook("onReady", async () => {
+    smsWorker.start();
+    ruleMatcher.start();
+  });
 
   app.addHook("onClose", async () => {
+    await ruleMatcher.stop();
     await smsWorker.stop();
     if (!options.cache) await cache.close();
     if (!options.database) await database.close();
+  });
+
+  // Keep-alive sockets would hold a graceful close open for the keep-alive timeout: once closing,
+  // every response (in-flight ones included) asks the client to close its connection.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("connection", "close");
   });
 
   registerErrorHandling(app);
@@ -116,6 +141,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(agencyRoutes, { prefix: "/api" });
   await app.register(capcodeRoutes, { prefix: "/api" });
   await app.register(userFilterRoutes, { prefix: "/api" });
+  await app.register(userAlertRoutes, { prefix: "/api" });
+  await app.register(adminUserAlertRoutes, { prefix: "/api" });
+  await app.register(smsAdminRoutes, { prefix: "/api" });
   await app.register(webRoutes);
 
   return app;

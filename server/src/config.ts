@@ -15,8 +15,12 @@ export type Config = {
   jwtSecret: Uint8Array;
   adminPhones: string[];
   ingestApiKey: string | null;
-  smsProvider: "outbox";
+  smsProvider: "outbox" | "http";
   smsOutboxFile: string;
+  /** MessageMedia settings; set exactly when smsProvider is 'http'. */
+  smsHttp: { baseUrl: string; apiKey: string; apiSecret: string; timeoutMs: number } | null;
+  /** Sender shown on phones (alpha tag or registered number); null: the account's default. */
+  smsSender: string | null;
   appEnv: "development" | "production";
   publicUrl: string | null;
   webDistDir: string;
@@ -24,25 +28,58 @@ export type Config = {
   trustProxy: boolean;
 };
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("127.0.0.1"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: z.string().url().optional(),
-  REDIS_URL: z.string().url().optional(),
-  REDIS_PREFIX: z.string().min(1).default("turnout:"),
-  JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters").optional(),
-  ADMIN_PHONES: z.string().optional(),
-  INGEST_API_KEY: z.string().min(16, "INGEST_API_KEY must be at least 16 characters").optional(),
-  // The HTTP provider for a real SMS service arrives with the SMS issue; until then only the outbox.
-  SMS_PROVIDER: z.enum(["outbox"], "SMS_PROVIDER must be 'outbox'").default("outbox"),
-  SMS_OUTBOX_FILE: z.string().min(1).optional(),
-  APP_ENV: z.enum(["development", "production"]).default("production"),
-  PUBLIC_URL: z.string().url().optional(),
-  WEB_DIST_DIR: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  TRUST_PROXY: z.enum(["true", "false", "1", "0"]).optional(),
-});
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z.string().url().optional(),
+    REDIS_URL: z.string().url().optional(),
+    REDIS_PREFIX: z.string().min(1).default("turnout:"),
+    JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters").optional(),
+    ADMIN_PHONES: z.string().optional(),
+    INGEST_API_KEY: z.string().min(16, "INGEST_API_KEY must be at least 16 characters").optional(),
+    SMS_PROVIDER: z.enum(["outbox", "http"], "SMS_PROVIDER must be 'outbox' or 'http'").default("outbox"),
+    SMS_OUTBOX_FILE: z.string().min(1).optional(),
+    // The http provider speaks MessageMedia's Messages API (server/src/sms/messagemedia-provider.ts).
+    SMS_HTTP_URL: z
+      .string()
+      .url()
+      .refine(secureOrLoopback, "SMS_HTTP_URL must use https (plain http only on 127.0.0.1 or localhost)")
+      .default("https://api.messagemedia.com"),
+    SMS_HTTP_API_KEY: z.string().min(1).optional(),
+    SMS_HTTP_API_SECRET: z.string().min(1).optional(),
+    // Well under the SMS queue's 5-minute stuck threshold, so a hung request never looks like a crash.
+    SMS_HTTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
+    SMS_SENDER: z
+      .string()
+      .trim()
+      .regex(
+        /^(\+[1-9]\d{6,14}|[A-Za-z0-9][A-Za-z0-9 ]{0,10})$/,
+        "SMS_SENDER must be an alpha tag of at most 11 letters or digits, or a number in +61... form",
+      )
+      .optional(),
+    APP_ENV: z.enum(["development", "production"]).default("production"),
+    PUBLIC_URL: z.string().url().optional(),
+    WEB_DIST_DIR: z.string().min(1).optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    TRUST_PROXY: z.enum(["true", "false", "1", "0"]).optional(),
+  })
+  .superRefine((e, ctx) => {
+    if (e.SMS_PROVIDER !== "http") return;
+    for (const key of ["SMS_HTTP_API_KEY", "SMS_HTTP_API_SECRET"] as const) {
+      if (!e[key])
+        ctx.addIssue({ code: "custom", path: [key], message: `${key} is required when SMS_PROVIDER=http` });
+    }
+  });
+
+function secureOrLoopback(value: string): boolean {
+  const url = new URL(value);
+  return (
+    url.protocol === "https:" ||
+    (url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname))
+  );
+}
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -70,6 +107,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestApiKey: e.INGEST_API_KEY ?? null,
     smsProvider: e.SMS_PROVIDER,
     smsOutboxFile: path.resolve(e.SMS_OUTBOX_FILE ?? path.join(dataDir, "sms-outbox.jsonl")),
+    smsHttp:
+      e.SMS_PROVIDER === "http"
+        ? {
+            baseUrl: e.SMS_HTTP_URL,
+            apiKey: e.SMS_HTTP_API_KEY!,
+            apiSecret: e.SMS_HTTP_API_SECRET!,
+            timeoutMs: e.SMS_HTTP_TIMEOUT_MS,
+          }
+        : null,
+    smsSender: e.SMS_SENDER ?? null,
     appEnv: e.APP_ENV,
     publicUrl: e.PUBLIC_URL ?? null,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, "web/dist")),

@@ -47,6 +47,33 @@ export async function enqueueSms(
   return { id: row!.id };
 }
 
+/** Queues several messages in one statement (same rules as enqueueSms); resolves to their ids in order. */
+export async function enqueueManySms(
+  db: Database,
+  inputs: readonly {
+    to: string;
+    body: string;
+    kind: SmsKind;
+    userId?: number | null;
+    ruleTriggerId?: number | null;
+  }[],
+): Promise<number[]> {
+  if (inputs.length === 0) return [];
+  const rows = await db
+    .insert(smsQueue)
+    .values(
+      inputs.map((input) => ({
+        toPhone: input.to,
+        body: input.body,
+        kind: input.kind,
+        userId: input.userId ?? null,
+        ruleTriggerId: input.ruleTriggerId ?? null,
+      })),
+    )
+    .returning({ id: smsQueue.id });
+  return rows.map((r) => r.id);
+}
+
 /** Seconds to wait before the next try after `attempts` failed tries: 5, 10, 20 ... capped at 10 minutes. */
 export function retryDelaySeconds(attempts: number, retryAfterSeconds?: number): number {
   if (retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds) && retryAfterSeconds >= 0) {

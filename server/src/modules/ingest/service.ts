@@ -12,6 +12,7 @@ import type { Database } from "../../db/client.js";
 import { agencies, alertGroups, alertRecipients, alerts, capcodes } from "../../db/schema.js";
 import type { AlertRow } from "../alerts/present.js";
 import { activePatterns, getGroupingSettings, jobNumberFor } from "../grouping/service.js";
+import { matchRulesAfterCommit } from "../rules/matcher.js";
 
 /** One decoded pager message as a receiver sends it. */
 export type IncomingMessage = {
@@ -158,6 +159,8 @@ export async function ingestMessages(
   });
 
   publish(ctx, outcome.created, outcome.added);
+  // The alerts are already queued for keyword rules (a trigger on alert_recipients); this wakes the matcher.
+  matchRulesAfterCommit(ctx);
   return outcome.results;
 }
 

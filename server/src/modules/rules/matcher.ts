@@ -1,0 +1,265 @@
+import { sql } from "drizzle-orm";
+import type { Logger } from "pino";
+import type { Cache } from "../../cache/cache.js";
+import type { ServiceContext } from "../../context.js";
+import type { Database } from "../../db/client.js";
+import { claimQueuedAlerts, fireRules, loadIndexedRules, recentAlertTexts } from "./matching.js";
+import { RuleIndex } from "./rule-index.js";
+
+/** The cache key whose value changes whenever a rule that can fire changes, on any instance. */
+const RULES_VERSION_KEY = "rules:version";
+const RULES_VERSION_TTL_SECONDS = 30 * 86_400;
+
+export type RuleMatcherOptions = {
+  db: Database;
+  cache: Cache;
+  logger: Logger;
+  publicUrl: string | null;
+  /** Called after a commit that queued SMS. */
+  nudgeSms: () => void;
+  /** How often to look for queued alerts nobody nudged about (another instance's ingest). */
+  pollMs?: number;
+  /** Alerts taken off the queue per transaction. */
+  batchSize?: number;
+  /** A burst of rule changes causes one rebuild this long after the last of them. */
+  rebuildDebounceMs?: number;
+  /** The index is rebuilt at least this often, whatever the version key says. */
+  fullRebuildMs?: number;
+  maxAlertAgeMs?: number;
+};
+
+/** Matchers running in this process, per database, so ingest and rule changes can reach them. */
+const running = new Map<Database, Set<RuleMatcher>>();
+
+/**
+ * Tells the rule matchers that ingest committed alerts: they take them off the queue at once.
+ * Call after the commit; it does not wait for the matching, so ingest's reply is not delayed. Nothing
+ * depends on this call for correctness: the alerts are already queued (by the recipients trigger) and
+ * every matcher polls the queue.
+ */
+export function matchRulesAfterCommit(ctx: Pick<ServiceContext, "db">): void {
+  for (const matcher of running.get(ctx.db) ?? []) matcher.nudge();
+}
+
+/**
+ * Tells every matcher (this instance at once, others through the cache's version key) that a rule
+ * that can fire was added, removed or changed, so their indexes are rebuilt. Call after the commit.
+ */
+export function rulesChanged(ctx: Pick<ServiceContext, "db" | "cache" | "logger">): void {
+  for (const matcher of running.get(ctx.db) ?? []) matcher.rulesChanged();
+  ctx.cache
+    .increment(RULES_VERSION_KEY, RULES_VERSION_TTL_SECONDS)
+    .catch((err: unknown) => ctx.logger.warn({ err }, "rules: could not bump the rules version"));
+}
+
+/**
+ * Matches committed alerts against the approved, active keyword rules and queues their SMS.
+ *
+ * Work comes from `rule_match_queue`, which the database fills in the transaction that adds an
+ * alert's recipients; a matcher deletes queue rows in the same transaction that records the triggers
+ * and queues the SMS. So an alert is matched after its commit, and if the process dies before the
+ * matcher's commit, the rows are still there for the next cycle (this process on restart, or another
+ * instance's poll). Cycles of one matcher never overlap; several matchers share the queue with SKIP
+ * LOCKED, and the trigger table's unique key keeps every (rule, alert) to one SMS whatever happens.
+ *
+ * The rule index is rebuilt when a rule changes here (debounced), when the cache's version key shows
+ * a change made on another instance, and every `fullRebuildMs` regardless.
+ */
+export class RuleMatcher {
+  private readonly db: Database;
+  private readonly cache: Cache;
+  private readonly logger: Logger;
+  private readonly publicUrl: string | null;
+  private readonly nudgeSms: () => void;
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private readonly rebuildDebounceMs: number;
+  private readonly fullRebuildMs: number;
+  private readonly maxAlertAgeMs: number | undefined;
+
+  private index: RuleIndex | null = null;
+  private builtVersion: string | null | undefined;
+  private builtAt = 0;
+  private dirty = true;
+
+  private started = false;
+  private stopped = false;
+  private queued = false;
+  private tail: Promise<unknown> = Promise.resolve();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private rebuildTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: RuleMatcherOptions) {
+    this.db = options.db;
+    this.cache = options.cache;
+    this.logger = options.logger.child({ component: "rule-matcher" });
+    this.publicUrl = options.publicUrl;
+    this.nudgeSms = options.nudgeSms;
+    this.pollMs = options.pollMs ?? 1000;
+    this.batchSize = options.batchSize ?? 200;
+    this.rebuildDebounceMs = options.rebuildDebounceMs ?? 200;
+    this.fullRebuildMs = options.fullRebuildMs ?? 10 * 60_000;
+    this.maxAlertAgeMs = options.maxAlertAgeMs;
+  }
+
+  /**
+   * Builds the index, drains what was queued while no matcher ran (a crash), then polls. A stopped
+   * matcher may be started again; what was queued meanwhile is matched then.
+   */
+  start(): void {
+    if (this.started && !this.stopped) return;
+    this.started = true;
+    this.stopped = false;
+    const set = running.get(this.db) ?? new Set<RuleMatcher>();
+    running.set(this.db, set);
+    set.add(this);
+    this.kick();
+  }
+
+  /** Runs a cycle now (or right after the one in flight). */
+  nudge(): void {
+    this.kick();
+  }
+
+  /** A rule changed on this instance: rebuild before the next match, and soon even if nothing arrives. */
+  rulesChanged(): void {
+    this.dirty = true;
+    if (!this.started || this.stopped) return;
+    clearTimeout(this.rebuildTimer);
+    this.rebuildTimer = setTimeout(() => this.kick(), this.rebuildDebounceMs);
+    this.rebuildTimer.unref();
+  }
+
+  /** Stops polling and resolves once the cycle in flight has committed or rolled back. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.pollTimer);
+    clearTimeout(this.rebuildTimer);
+    running.get(this.db)?.delete(this);
+    await this.tail;
+  }
+
+  /** One cycle after any in flight: drains the queue; resolves to the number of triggers fired. */
+  runOnce(): Promise<number> {
+    const run = this.tail.then(() => this.cycle());
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  /** The index in use (for tests and metrics). */
+  currentIndex(): RuleIndex | null {
+    return this.index;
+  }
+
+  private kick(): void {
+    if (this.stopped || this.queued) return;
+    this.queued = true;
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    const run = this.tail.then(async () => {
+      this.queued = false;
+      if (this.stopped) return;
+      try {
+        await this.cycle();
+      } catch (error) {
+        this.logger.error({ err: error }, "rule matching cycle failed");
+      }
+    });
+    this.tail = run.finally(() => this.schedulePoll());
+  }
+
+  private schedulePoll(): void {
+    if (!this.started || this.stopped || this.queued || this.pollTimer) return;
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = undefined;
+      this.kick();
+    }, this.pollMs);
+    this.pollTimer.unref();
+  }
+
+  /** Brings the index up to date when rules changed here, elsewhere, or long ago. */
+  private async refreshIndex(): Promise<RuleIndex> {
+    let version: string | null | undefined;
+    try {
+      version = await this.cache.get(RULES_VERSION_KEY);
+    } catch {
+      version = this.builtVersion; // cache store down: rely on local changes and the periodic rebuild
+    }
+    const stale = Date.now() - this.builtAt > this.fullRebuildMs;
+    if (this.index && !this.dirty && !stale && version === this.builtVersion) return this.index;
+    // Cleared before loading: a change committed during the load marks it dirty again.
+    this.dirty = false;
+    const started = Date.now();
+    const [rules, sample] = await Promise.all([loadIndexedRules(this.db), recentAlertTexts(this.db)]);
+    const index = RuleIndex.build(rules, sample);
+    this.index = index;
+    this.builtVersion = version;
+    this.builtAt = Date.now();
+    this.logger.debug(
+      { rules: index.ruleCount, keywords: index.keywordCount, ms: this.builtAt - started },
+      "rule index built",
+    );
+    return index;
+  }
+
+  private async cycle(): Promise<number> {
+    const index = await this.refreshIndex();
+    let fired = 0;
+    for (;;) {
+      let claimed: number[] = [];
+      try {
+        const result = await this.db.transaction(async (tx) => {
+          claimed = await claimQueuedAlerts(tx, this.batchSize);
+          return fireRules(tx, index, claimed, {
+            publicUrl: this.publicUrl,
+            maxAlertAgeMs: this.maxAlertAgeMs,
+          });
+        });
+        fired += this.report(result);
+      } catch (error) {
+        if (claimed.length === 0) throw error;
+        // The batch rolled back: go one alert at a time, so one bad alert cannot hold up the rest.
+        this.logger.error(
+          { err: error, alerts: claimed.length },
+          "rule matching batch failed; retrying one by one",
+        );
+        fired += await this.oneByOne(index, claimed);
+      }
+      if (claimed.length < this.batchSize || this.stopped) return fired;
+    }
+  }
+
+  private async oneByOne(index: RuleIndex, alertIds: number[]): Promise<number> {
+    let fired = 0;
+    for (const alertId of alertIds) {
+      try {
+        const result = await this.db.transaction(async (tx) => {
+          const taken = await tx.execute(
+            sql`DELETE FROM rule_match_queue WHERE alert_id = ${alertId} RETURNING alert_id`,
+          );
+          if ((taken as unknown as { rows: unknown[] }).rows.length === 0) return [];
+          return fireRules(tx, index, [alertId], {
+            publicUrl: this.publicUrl,
+            maxAlertAgeMs: this.maxAlertAgeMs,
+          });
+        });
+        fired += this.report(result);
+      } catch (error) {
+        // Left queued, moved to the back so the others go first; it is retried on later cycles.
+        this.logger.error({ err: error, alertId }, "rule matching failed for an alert");
+        await this.db
+          .execute(sql`UPDATE rule_match_queue SET queued_at = now() WHERE alert_id = ${alertId}`)
+          .catch(() => {});
+      }
+    }
+    return fired;
+  }
+
+  private report(result: { smsId: number | null; ruleId: number; alertId: number }[]): number {
+    if (result.length === 0) return 0;
+    const sms = result.filter((r) => r.smsId !== null).length;
+    if (sms > 0) this.nudgeSms();
+    this.logger.info({ triggers: result.length, sms }, "keyword rules fired");
+    return result.length;
+  }
+}

@@ -1,0 +1,22 @@
+import type { SmsQueueItem } from "../../sms/queue.js";
+
+/** One SMS queue row on the admin SMS tab: phone already masked, one-time codes already withheld. */
+export function presentQueueItem(item: SmsQueueItem) {
+  return {
+    id: item.id,
+    to: item.to,
+    kind: item.kind,
+    status: item.status,
+    body: item.body,
+    attempts: item.attempts,
+    max_attempts: item.maxAttempts,
+    next_attempt_at: item.nextAttemptAt,
+    locked_at: item.lockedAt,
+    last_error: item.lastError,
+    provider_message_id: item.providerMessageId,
+    user_id: item.userId,
+    created_at: item.createdAt,
+    updated_at: item.updatedAt,
+    sent_at: item.sentAt,
+  };
+}
