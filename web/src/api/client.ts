@@ -34,6 +34,14 @@ const SESSION_END_BY_REASON: Record<string, SessionNotice> = {
   logged_out_by_admin: { kind: "kicked", message: MESSAGES.LOGGED_OUT_BY_ADMIN },
 };
 
+/** The Session Ended notice for a reason the server gave (a 401 body or the live channel's session-ended). */
+export function sessionNoticeForReason(reason: unknown): SessionNotice {
+  if (typeof reason === "string" && Object.hasOwn(SESSION_END_BY_REASON, reason)) {
+    return SESSION_END_BY_REASON[reason]!;
+  }
+  return { kind: "expired", message: MESSAGES.SESSION_EXPIRED };
+}
+
 let sessionEndNotified = false;
 
 /** Allow the next 401 to notify again (tests, and after a fresh sign-in without reload). */
@@ -118,10 +126,7 @@ function noticeFor(error: ApiError, options: RequestOptions): void {
   if (error.status === 401 && !options.ignoreUnauthorized) {
     if (sessionEndNotified) return;
     sessionEndNotified = true;
-    const reason = typeof error.body?.reason === "string" ? error.body.reason : "";
-    emitSessionNotice(
-      SESSION_END_BY_REASON[reason] ?? { kind: "expired", message: MESSAGES.SESSION_EXPIRED },
-    );
+    emitSessionNotice(sessionNoticeForReason(error.body?.reason));
   } else if (error.status === 403 && !options.handlesForbidden) {
     emitSessionNotice({ kind: "forbidden", message: MESSAGES.NOT_AUTHORIZED });
   }

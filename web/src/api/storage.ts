@@ -1,8 +1,36 @@
-import { type InstallPreference, installPreferenceSchema, STORAGE_KEYS } from "@turnout/domain";
+import {
+  type InstallPreference,
+  installPreferenceSchema,
+  STORAGE_KEYS,
+  STORAGE_PREFIX,
+} from "@turnout/domain";
 import type { z } from "zod";
 import { type SessionAgency, type SessionUser, sessionAgencySchema, sessionUserSchema } from "./types";
 
-type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+/** A fixed key, or a per-user key built below (always under the product prefix). */
+type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS] | `${typeof STORAGE_PREFIX}${string}`;
+
+/** Prefix of the per-user offline copies of the alert feed. */
+const ALERT_CACHE_PREFIX = `${STORAGE_PREFIX}alerts_cache_` as const;
+
+function alertCacheKey(userId: number | string): StorageKey {
+  return `${ALERT_CACHE_PREFIX}${encodeURIComponent(String(userId))}`;
+}
+
+function removeAlertCaches(): void {
+  try {
+    const local = area("local");
+    if (!local) return;
+    const keys: string[] = [];
+    for (let i = 0; i < local.length; i++) {
+      const key = local.key(i);
+      if (key?.startsWith(ALERT_CACHE_PREFIX)) keys.push(key);
+    }
+    for (const key of keys) local.removeItem(key);
+  } catch {
+    // nothing to do
+  }
+}
 type Area = "local" | "session";
 
 function area(which: Area): Storage | null {
@@ -92,10 +120,19 @@ export const storage = {
     writeRaw("local", STORAGE_KEYS.agency, JSON.stringify(agency));
   },
 
+  /** Sign-out: token, user and agency go, and with them every offline copy of alerts. */
   clearSession(): void {
     remove("local", STORAGE_KEYS.token);
     remove("local", STORAGE_KEYS.user);
     remove("local", STORAGE_KEYS.agency);
+    removeAlertCaches();
+  },
+  /** The user's offline copy of the alert feed, if it is there and of the expected shape. */
+  getAlertCache<T>(userId: number | string, schema: z.ZodType<T>): T | null {
+    return readValue(readJson("local", alertCacheKey(userId), schema));
+  },
+  setAlertCache(userId: number | string, value: unknown): void {
+    writeRaw("local", alertCacheKey(userId), JSON.stringify(value));
   },
 
   getDeviceId(): string | null {

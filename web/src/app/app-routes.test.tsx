@@ -51,10 +51,10 @@ describe("routes", () => {
     expect(screen.getByRole("rowheader", { name: "Service worker supported" })).toBeInTheDocument();
   });
 
-  it("shows the signed-in page for a valid stored session and keeps ?job", async () => {
+  it("shows the dashboard for a valid stored session and keeps ?job", async () => {
     storeSession();
     renderApp("/?job=42");
-    expect(await screen.findByRole("heading", { name: "Signed in" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Alerts" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "User menu for Sam Taylor" })).toBeInTheDocument();
     expect(currentLocation.search).toBe("?job=42");
   });
@@ -62,14 +62,14 @@ describe("routes", () => {
   it("sends a signed-in visitor of /login home", async () => {
     storeSession();
     renderApp("/login");
-    await screen.findByRole("heading", { name: "Signed in" });
+    await screen.findByRole("heading", { name: "Alerts" });
     expect(currentLocation.pathname).toBe("/");
   });
 
   it("accepts a stored session whose agency is null (a user without an agency)", async () => {
     storeSession({ agency: null });
     renderApp("/");
-    expect(await screen.findByRole("heading", { name: "Signed in" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Alerts" })).toBeInTheDocument();
   });
 
   it("shows 'Session Ended' at startup when the stored token is about to expire", async () => {

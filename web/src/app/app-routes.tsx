@@ -1,8 +1,11 @@
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from "react-router";
+import type { SessionUser } from "../api/types";
+import { AlertFeed } from "../features/alerts/alert-feed";
 import { AuthProvider, useAuth } from "../features/auth/auth-provider";
 import { AuthScreens } from "../features/auth/auth-screens";
-import { SignedInPage } from "../features/dashboard/signed-in-page";
+import { DashboardHeader } from "../features/dashboard/dashboard-header";
+import { useServerEnvironment } from "../features/dashboard/use-server-environment";
 import { KeyboardDebugPage } from "../features/debug/keyboard-debug-page";
 import { LoadingScreen } from "../ui/loading-screen";
 
@@ -20,12 +23,33 @@ function ShortJobRedirect() {
   return <Navigate to={`/?job=${jobId}`} replace />;
 }
 
+/**
+ * The dashboard: the alerts view under the dashboard header. Every user, and every mobile device,
+ * gets this view; the admin console (admins on non-mobile devices) arrives with its own issue.
+ */
+function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: () => Promise<void> }) {
+  const isDevelopment = useServerEnvironment() === "development";
+  return (
+    <AlertFeed
+      user={user}
+      onSignOut={onSignOut}
+      renderHeader={(feed) => (
+        <DashboardHeader
+          user={user}
+          connection={feed.connection}
+          actions={feed.actions}
+          onSignOut={feed.signOut}
+          isDevelopment={isDevelopment}
+        />
+      )}
+    />
+  );
+}
+
 function SignedInOrAuthScreens() {
   const auth = useAuth();
   if (auth.isLoading) return <LoadingScreen />;
-  if (auth.isAuthenticated && auth.user) {
-    return <SignedInPage user={auth.user} agency={auth.agency} onSignOut={auth.signOut} />;
-  }
+  if (auth.isAuthenticated && auth.user) return <Dashboard user={auth.user} onSignOut={auth.signOut} />;
   return <AuthScreens />;
 }
 

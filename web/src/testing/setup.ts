@@ -3,6 +3,12 @@ import { cleanup } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import { resetSessionEndNotice } from "../api/client";
 import { resetDeviceIdCache } from "../api/device";
+import { fakeLiveChannels } from "./fake-live-channel";
+
+// No test opens a real socket: the live channel is a fake each test drives (fake-live-channel.ts).
+vi.mock("../api/live-socket", async () => ({
+  openLiveChannel: (await import("./fake-live-channel")).openFakeLiveChannel,
+}));
 
 // jsdom has no matchMedia; MUI's colour-scheme handling and useMediaQuery need it.
 if (!window.matchMedia) {
@@ -31,6 +37,7 @@ afterEach(() => {
   sessionStorage.clear();
   resetSessionEndNotice();
   resetDeviceIdCache();
+  fakeLiveChannels.length = 0;
   vi.unstubAllGlobals();
   vi.useRealTimers();
 });

@@ -1,0 +1,161 @@
+import { keyframes } from "@emotion/react";
+import PlaceIcon from "@mui/icons-material/Place";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Card from "@mui/material/Card";
+import CardActionArea from "@mui/material/CardActionArea";
+import Chip from "@mui/material/Chip";
+import Typography from "@mui/material/Typography";
+import {
+  type AlertType,
+  displayText,
+  formatDateTime,
+  formatRelativeTime,
+  normalizeAlertType,
+  typePresentation,
+} from "@turnout/domain";
+import { memo, useId } from "react";
+import type { FeedItem } from "./feed-items";
+import { touchTarget } from "./touch-target";
+import { TypeBadge } from "./type-badge";
+
+const arrive = keyframes`
+  from { box-shadow: 0 0 0 4px var(--mui-palette-warning-main); }
+  to { box-shadow: 0 0 0 0 transparent; }
+`;
+
+/** Only same-origin paths: a logo is never fetched from elsewhere. */
+export function safeLogoPath(path: string | null | undefined): string | null {
+  return path?.startsWith("/") && !path.startsWith("//") ? path : null;
+}
+
+export interface AlertCardHandlers {
+  onOpen: (item: FeedItem) => void;
+  onFilterType: (type: AlertType) => void;
+  onFilterAgency: (agency: { id: string; name: string }) => void;
+  onFilterArea: (area: string) => void;
+}
+
+/**
+ * One card of the feed: type (label, colour, icon), agency (logo when it has one), area, relative
+ * time, and the displayed text. A job with several messages is one card that opens them all.
+ */
+export const AlertCard = memo(function AlertCard({
+  item,
+  now,
+  highlighted,
+  onOpen,
+  onFilterType,
+  onFilterAgency,
+  onFilterArea,
+  position,
+  setSize,
+}: {
+  item: FeedItem;
+  now: number;
+  highlighted: boolean;
+  /** Place in the feed (1-based) and the feed's size, -1 while more can load (ARIA feed pattern). */
+  position?: number;
+  setSize?: number;
+} & AlertCardHandlers) {
+  const textId = useId();
+  const { group, newest } = item;
+  const primary = group.primary_message;
+  const type = group.has_emergency ? "emergency" : normalizeAlertType(primary.type);
+  const presentation = typePresentation(type);
+  const logo = safeLogoPath(primary.agency_logo_path);
+  const agencyName = primary.agency_name?.trim() || null;
+  const agencyId =
+    primary.agency_id === null || primary.agency_id === undefined ? null : String(primary.agency_id);
+  const area = primary.area?.trim() || null;
+  const grouped = group.is_grouped && group.messages.length > 1;
+  const openLabel = grouped
+    ? `Open all ${group.total_count} messages of job ${group.job_number ?? primary.id}`
+    : `Open details of job ${primary.id}`;
+
+  return (
+    <Card
+      component="article"
+      variant="outlined"
+      aria-label={`${presentation.label} alert${agencyName ? ` from ${agencyName}` : ""}`}
+      aria-posinset={position}
+      aria-setsize={setSize}
+      data-alert-id={primary.id}
+      sx={{
+        borderLeft: "6px solid",
+        borderLeftColor: presentation.color,
+        ...(highlighted
+          ? {
+              animation: `${arrive} 1.2s ease-out 3`,
+              "@media (prefers-reduced-motion: reduce)": { animation: "none", outline: "3px solid" },
+              outlineColor: "warning.main",
+            }
+          : {}),
+      }}
+    >
+      <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, px: 1.5, pt: 1.5 }}>
+        <TypeBadge type={type} size="small" onClick={() => onFilterType(type)} />
+        {agencyName && agencyId ? (
+          <Chip
+            size="small"
+            variant="outlined"
+            avatar={logo ? <Avatar src={logo} alt="" slotProps={{ img: { loading: "lazy" } }} /> : undefined}
+            label={agencyName}
+            onClick={() => onFilterAgency({ id: agencyId, name: agencyName })}
+            aria-label={`Show only ${agencyName} alerts`}
+            sx={touchTarget}
+          />
+        ) : null}
+        {area ? (
+          <Chip
+            size="small"
+            variant="outlined"
+            icon={<PlaceIcon aria-hidden="true" />}
+            label={area}
+            onClick={() => onFilterArea(area)}
+            aria-label={`Show only alerts in ${area}`}
+            sx={touchTarget}
+          />
+        ) : null}
+        {highlighted ? (
+          <Typography component="span" variant="caption" sx={{ fontWeight: 700, color: "warning.main" }}>
+            NEW
+          </Typography>
+        ) : null}
+        <Typography
+          component="time"
+          variant="body2"
+          dateTime={newest.created_at}
+          title={formatDateTime(newest.created_at)}
+          sx={{ ml: "auto", color: "text.secondary", fontWeight: 600, whiteSpace: "nowrap" }}
+        >
+          {formatRelativeTime(newest.created_at, now, { short: true })}
+        </Typography>
+      </Box>
+      <CardActionArea
+        onClick={() => onOpen(item)}
+        aria-label={openLabel}
+        aria-describedby={textId}
+        sx={{ px: 1.5, py: 1.25, minHeight: 44 }}
+      >
+        <Typography
+          id={textId}
+          component="p"
+          sx={{ fontSize: "1.05rem", lineHeight: 1.45, whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}
+        >
+          {displayText(primary.message)}
+        </Typography>
+        {grouped ? (
+          <Typography
+            component="p"
+            variant="body2"
+            sx={{ mt: 0.75, color: "text.secondary", fontWeight: 600 }}
+          >
+            {group.job_number ? `Job ${group.job_number} · ` : ""}
+            {group.total_count} messages
+          </Typography>
+        ) : null}
+      </CardActionArea>
+    </Card>
+  );
+});

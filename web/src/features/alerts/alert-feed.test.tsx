@@ -1,0 +1,357 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import { MESSAGES, TYPE_PRESENTATION } from "@turnout/domain";
+import { latestLiveChannel } from "../../testing/fake-live-channel";
+import { type MockRoute, mockApi } from "../../testing/mock-api";
+import { renderApp } from "../../testing/render-app";
+import { storeSession } from "../../testing/session-fixtures";
+import { feedPage, makeAlert, makeGroup } from "./alert-fixtures";
+import type { AlertGroup } from "./alerts-api";
+
+function dashboard(routes: Record<string, MockRoute>, path = "/") {
+  const server = mockApi({ "GET /health": { body: { status: "ok" } }, ...routes });
+  storeSession();
+  const rendered = renderApp(path);
+  return { server, ...rendered };
+}
+
+async function cardsShown(count: number) {
+  await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(count));
+  return screen.getAllByRole("article");
+}
+
+describe("alert cards", { timeout: 15_000 }, () => {
+  it.each([
+    ["emergency", "@@ALERT F2400001 STRUCTURE FIRE", "ALERT F2400001 STRUCTURE FIRE"],
+    ["non-emergency", "Hb NON-URGENT TREE DOWN", "NON-URGENT TREE DOWN"],
+    ["administrative", "QD Station meeting 7pm", "Station meeting 7pm"],
+    ["standard", "Test page from the brigade", "Test page from the brigade"],
+  ] as const)(
+    "shows a %s alert with its label, icon, agency, area, text and time",
+    async (type, message, text) => {
+      dashboard({ "GET /alerts/search": feedPage([makeGroup(makeAlert({ type, message }))]) });
+      const [card] = await cardsShown(1);
+      const presentation = TYPE_PRESENTATION[type];
+      const badge = within(card!).getByRole("button", { name: `Show only ${presentation.label} alerts` });
+      expect(badge).toHaveTextContent(presentation.label.toUpperCase());
+      expect(badge.querySelector("svg")).not.toBeNull();
+      expect(card).toHaveAccessibleName(`${presentation.label} alert from Country Fire Authority`);
+      expect(within(card!).getByText(text)).toBeInTheDocument();
+      expect(
+        within(card!).getByRole("button", { name: "Show only Country Fire Authority alerts" }),
+      ).toBeVisible();
+      expect(within(card!).getByRole("button", { name: "Show only alerts in Geelong" })).toBeVisible();
+      expect(within(card!).getByText("5m ago")).toBeInTheDocument();
+    },
+  );
+
+  it("shows the agency logo when the agency has one, and a date for alerts older than 7 days", async () => {
+    const old = new Date(Date.UTC(2026, 0, 2, 3, 0)).toISOString();
+    dashboard({
+      "GET /alerts/search": feedPage([
+        makeGroup(makeAlert({ agency_logo_path: "/api/uploads/agency-logos/2-abc.png", created_at: old })),
+      ]),
+    });
+    const [card] = await cardsShown(1);
+    expect(card!.querySelector("img")?.getAttribute("src")).toBe("/api/uploads/agency-logos/2-abc.png");
+    expect(within(card!).getByText(/\d{1,2} Jan 2026/)).toBeInTheDocument();
+  });
+
+  it("asks for grouped pages of 50 and says 'No alerts found' when there are none", async () => {
+    const { server } = dashboard({ "GET /alerts/search": feedPage([]) });
+    expect(await screen.findByText(MESSAGES.NO_ALERTS)).toBeInTheDocument();
+    const query = server.callsTo("GET /alerts/search")[0]?.query;
+    expect(query?.get("limit")).toBe("50");
+    expect(query?.get("grouped")).toBe("true");
+  });
+
+  it("shows the server's error with Retry, and 'Failed to load alerts' when it says nothing", async () => {
+    let mode: "message" | "bare" | "ok" = "message";
+    const { user } = dashboard({
+      "GET /alerts/search": () => {
+        if (mode === "message") {
+          return {
+            status: 400,
+            body: { success: false, message: "The cursor is not valid; start again without it." },
+          };
+        }
+        if (mode === "bare") return { status: 502 };
+        return feedPage([makeGroup(makeAlert({ message: "Back again" }))]);
+      },
+    });
+    expect(await screen.findByText("The cursor is not valid; start again without it.")).toBeInTheDocument();
+    mode = "bare";
+    await user.click(screen.getByRole("button", { name: "Retry" }));
+    // A server error is retried twice (after 1 s, then 2 s) before it shows.
+    expect(await screen.findByText(MESSAGES.ALERTS_LOAD_FAILED, {}, { timeout: 8_000 })).toBeInTheDocument();
+    mode = "ok";
+    await user.click(screen.getByRole("button", { name: "Retry" }));
+    expect(await screen.findByText("Back again")).toBeInTheDocument();
+  });
+
+  it("loads the next page with the cursor and shows a job spanning both pages once", async () => {
+    const jobFirst = makeAlert({ id: 10, group_id: 3, job_number: "F2400010" });
+    const jobSecond = makeAlert({
+      id: 60,
+      group_id: 3,
+      job_number: "F2400010",
+      message: "@@F2400010 UPDATE",
+    });
+    const { server } = dashboard({
+      "GET /alerts/search": (request) =>
+        request.query.get("cursor") === "page-2"
+          ? feedPage([
+              makeGroup(jobFirst, jobSecond),
+              makeGroup(makeAlert({ id: 5, message: "Older alert" })),
+            ])
+          : feedPage([makeGroup(jobFirst, jobSecond)], "page-2"),
+    });
+    // jsdom lays nothing out, so the list's bottom is always within 300 px: the next page loads by itself.
+    expect(await screen.findByText("Older alert")).toBeInTheDocument();
+    expect(screen.getAllByRole("article")).toHaveLength(2);
+    expect(server.callsTo("GET /alerts/search").some((r) => r.query.get("cursor") === "page-2")).toBe(true);
+  });
+});
+
+describe("filter chips", { timeout: 15_000 }, () => {
+  it("filters by a card's type, agency and area, removes one chip, and clears all", async () => {
+    const { server, user } = dashboard({ "GET /alerts/search": feedPage([makeGroup(makeAlert())]) });
+    const [card] = await cardsShown(1);
+    await user.click(within(card!).getByRole("button", { name: "Show only Emergency alerts" }));
+    const bar = await screen.findByRole("region", { name: "Active filters" });
+    expect(within(bar).getByRole("button", { name: "Remove filter Type: Emergency" })).toBeInTheDocument();
+
+    const [filteredCard] = await cardsShown(1);
+    await user.click(
+      within(filteredCard!).getByRole("button", { name: "Show only Country Fire Authority alerts" }),
+    );
+    await user.click(
+      within(await cardsShown(1).then((c) => c[0]!)).getByRole("button", {
+        name: "Show only alerts in Geelong",
+      }),
+    );
+    await waitFor(() => {
+      const last = server.callsTo("GET /alerts/search").at(-1)?.query;
+      expect(last?.get("type")).toBe("emergency");
+      expect(last?.get("agency_id")).toBe("2");
+      expect(last?.get("area")).toBe("Geelong");
+    });
+
+    await user.click(screen.getByRole("button", { name: "Remove filter Agency: Country Fire Authority" }));
+    await waitFor(() =>
+      expect(server.callsTo("GET /alerts/search").at(-1)?.query.get("agency_id")).toBeNull(),
+    );
+    expect(screen.getByRole("button", { name: "Remove filter Area: Geelong" })).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Clear All" }));
+    expect(screen.queryByRole("region", { name: "Active filters" })).not.toBeInTheDocument();
+    const last = server.callsTo("GET /alerts/search").at(-1)?.query;
+    expect(last?.get("type")).toBeNull();
+    expect(last?.get("area")).toBeNull();
+  });
+});
+
+describe("search messages", { timeout: 15_000 }, () => {
+  it("submits on Enter, shows the search as a chip and sends it to the server", async () => {
+    const { server, user } = dashboard({ "GET /alerts/search": feedPage([makeGroup(makeAlert())]) });
+    await cardsShown(1);
+    await user.click(screen.getByRole("button", { name: "Search messages" }));
+    const dialog = await screen.findByRole("dialog", { name: "Search Messages" });
+    expect(within(dialog).getByRole("button", { name: "Clear" })).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Search" })).toBeInTheDocument();
+    await user.type(within(dialog).getByRole("textbox", { name: "Keywords" }), "  structure   fire {Enter}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    expect(screen.getByRole("button", { name: "Remove filter Search: structure fire" })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(server.callsTo("GET /alerts/search").at(-1)?.query.get("search")).toBe("structure fire"),
+    );
+  });
+
+  it("'Clear' removes the search", async () => {
+    const { server, user } = dashboard({ "GET /alerts/search": feedPage([makeGroup(makeAlert())]) });
+    await cardsShown(1);
+    await user.click(screen.getByRole("button", { name: "Search messages" }));
+    await user.type(await screen.findByRole("textbox", { name: "Keywords" }), "smoke{Enter}");
+    await screen.findByRole("button", { name: "Remove filter Search: smoke" });
+    await user.click(screen.getByRole("button", { name: "Search messages" }));
+    const dialog = await screen.findByRole("dialog", { name: "Search Messages" });
+    expect(within(dialog).getByRole("textbox", { name: "Keywords" })).toHaveValue("smoke");
+    await user.click(within(dialog).getByRole("button", { name: "Clear" }));
+    await waitFor(() =>
+      expect(screen.queryByRole("button", { name: "Remove filter Search: smoke" })).not.toBeInTheDocument(),
+    );
+    expect(server.callsTo("GET /alerts/search").at(-1)?.query.get("search")).toBeNull();
+  });
+});
+
+describe("grouped jobs", { timeout: 15_000 }, () => {
+  it("shows a job as one card that opens its messages oldest first, and 'Close'", async () => {
+    const messages = [
+      makeAlert({ id: 31, group_id: 8, job_number: "F2409999", message: "@@F2409999 FIRST CALL" }),
+      makeAlert({ id: 32, group_id: 8, job_number: "F2409999", message: "Hb F2409999 SECOND" }),
+      makeAlert({ id: 33, group_id: 8, job_number: "F2409999", message: "Hb F2409999 THIRD" }),
+    ];
+    const group: AlertGroup = makeGroup(...messages);
+    const { user } = dashboard({
+      "GET /alerts/search": feedPage([group]),
+      "GET /alerts/31/group": { body: { success: true, data: group } },
+    });
+    const [card] = await cardsShown(1);
+    expect(within(card!).getByText(/3 messages/)).toBeInTheDocument();
+    await user.click(within(card!).getByRole("button", { name: "Open all 3 messages of job F2409999" }));
+    const dialog = await screen.findByRole("dialog", { name: "Job F2409999" });
+    const items = within(within(dialog).getByRole("list", { name: "Messages, oldest first" })).getAllByRole(
+      "listitem",
+    );
+    expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringContaining("F2409999 FIRST CALL"),
+      expect.stringContaining("F2409999 SECOND"),
+      expect.stringContaining("F2409999 THIRD"),
+    ]);
+    await user.click(within(dialog).getAllByRole("button", { name: "Close" }).at(-1)!);
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  });
+});
+
+describe("live alerts", { timeout: 15_000 }, () => {
+  it("joins the user's agencies on connect and adds a matching alert once, at the top, announced", async () => {
+    dashboard({ "GET /alerts/search": feedPage([makeGroup(makeAlert({ id: 1, message: "Older one" }))]) });
+    await cardsShown(1);
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+    expect(channel.emitted).toContainEqual({ event: "join-user-agencies", payload: undefined });
+    expect(screen.getByRole("button", { name: "User menu for Sam Taylor" })).toHaveAccessibleDescription(
+      "Live updates: connected",
+    );
+
+    const fresh = makeAlert({ id: 2, message: "@@ALERT NEW GRASS FIRE" });
+    act(() => channel.serverEmit("new-alert", fresh));
+    act(() => channel.serverEmit("new-alert", fresh));
+    const cards = await cardsShown(2);
+    expect(cards[0]).toHaveTextContent("ALERT NEW GRASS FIRE");
+    expect(cards[0]).toHaveTextContent("NEW");
+    expect(
+      screen.getByText(/New Emergency alert from Country Fire Authority in Geelong/),
+    ).toBeInTheDocument();
+  });
+
+  it("ignores a live alert that does not match the active filters", async () => {
+    const { user } = dashboard({
+      "GET /alerts/search": feedPage([makeGroup(makeAlert({ id: 1, message: "@@Smoke seen near school" }))]),
+    });
+    await cardsShown(1);
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+    await user.click(screen.getByRole("button", { name: "Search messages" }));
+    await user.type(await screen.findByRole("textbox", { name: "Keywords" }), "smoke school{Enter}");
+    await screen.findByRole("button", { name: "Remove filter Search: smoke school" });
+    await cardsShown(1);
+
+    act(() => channel.serverEmit("new-alert", makeAlert({ id: 5, message: "@@Smoke only" })));
+    act(() =>
+      channel.serverEmit("new-alert", makeAlert({ id: 6, type: "standard", message: "School SMOKE drill" })),
+    );
+    const cards = await cardsShown(2);
+    expect(cards[0]).toHaveTextContent("School SMOKE drill");
+    expect(screen.queryByText("Smoke only")).not.toBeInTheDocument();
+  });
+
+  it("says when live updates are lost and catches up after reconnecting", async () => {
+    let calls = 0;
+    const { server } = dashboard({
+      "GET /alerts/search": () => {
+        calls += 1;
+        const base = [makeGroup(makeAlert({ id: 1, message: "First" }))];
+        return calls === 1
+          ? feedPage(base)
+          : feedPage([makeGroup(makeAlert({ id: 9, message: "Missed" })), ...base]);
+      },
+    });
+    await cardsShown(1);
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+    act(() => channel.drop());
+    expect(await screen.findByText("Live updates lost. Reconnecting…")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "User menu for Sam Taylor" })).toHaveAccessibleDescription(
+      "Live updates: reconnecting",
+    );
+    act(() => channel.connect());
+    const cards = await cardsShown(2);
+    expect(cards[0]).toHaveTextContent("Missed");
+    expect(server.callsTo("GET /alerts/search")).toHaveLength(2);
+    expect(screen.queryByText("Live updates lost. Reconnecting…")).not.toBeInTheDocument();
+  });
+
+  it("offers 'Reconnect' after the live channel failed", async () => {
+    const { user } = dashboard({ "GET /alerts/search": feedPage([]) });
+    await screen.findByText(MESSAGES.NO_ALERTS);
+    const channel = latestLiveChannel();
+    act(() => channel.fail());
+    expect(
+      await screen.findByText("Live updates failed. New alerts will not appear until you reconnect."),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Reconnect" }));
+    expect(channel.reconnectRequests).toBe(1);
+  });
+
+  it("hands a session the server ended to the Session Ended dialog", async () => {
+    dashboard({ "GET /alerts/search": feedPage([]) });
+    await screen.findByText(MESSAGES.NO_ALERTS);
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+    act(() => channel.serverEmit("session-ended", { reason: "logged_out_by_admin" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Session Ended" });
+    expect(dialog).toHaveTextContent(MESSAGES.LOGGED_OUT_BY_ADMIN);
+    expect(channel.closed).toBe(true);
+  });
+
+  it("closes the live channel before signing out", async () => {
+    const { user } = dashboard({
+      "GET /alerts/search": feedPage([]),
+      "POST /auth/logout": { body: { success: true } },
+    });
+    await screen.findByText(MESSAGES.NO_ALERTS);
+    const channel = latestLiveChannel();
+    await user.click(screen.getByRole("button", { name: "User menu for Sam Taylor" }));
+    await user.click(screen.getByRole("menuitem", { name: "Sign out" }));
+    expect(await screen.findByRole("heading", { name: "Sign In" })).toBeInTheDocument();
+    expect(channel.closed).toBe(true);
+  });
+});
+
+describe("offline", { timeout: 15_000 }, () => {
+  afterEach(() => {
+    Object.defineProperty(navigator, "onLine", { configurable: true, get: () => true });
+    // TanStack Query's online manager listens for this event, not for navigator.onLine.
+    window.dispatchEvent(new Event("online"));
+  });
+
+  function goOffline() {
+    Object.defineProperty(navigator, "onLine", { configurable: true, get: () => false });
+    act(() => {
+      window.dispatchEvent(new Event("offline"));
+    });
+  }
+
+  it("keeps the loaded alerts on screen with an offline notice", async () => {
+    dashboard({ "GET /alerts/search": feedPage([makeGroup(makeAlert({ message: "Still here" }))]) });
+    await screen.findByText("Still here");
+    goOffline();
+    expect(await screen.findByText(/^You are offline\. Showing alerts loaded at .+\.$/)).toBeInTheDocument();
+    expect(screen.getByText("Still here")).toBeInTheDocument();
+  });
+
+  it("shows the kept copy of the feed when it cannot load, and keeps it per user only", async () => {
+    const first = dashboard({
+      "GET /alerts/search": feedPage([makeGroup(makeAlert({ message: "Kept alert" }))]),
+    });
+    await screen.findByText("Kept alert");
+    await waitFor(() => expect(localStorage.getItem("turnout_alerts_cache_7")).toContain("Kept alert"));
+    first.unmount();
+
+    Object.defineProperty(navigator, "onLine", { configurable: true, get: () => false });
+    mockApi({});
+    renderApp("/");
+    expect(await screen.findByText(/^You are offline\. Showing alerts loaded at .+\.$/)).toBeInTheDocument();
+    expect(await screen.findByText("Kept alert")).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,302 @@
+import FilterListIcon from "@mui/icons-material/FilterList";
+import SearchIcon from "@mui/icons-material/Search";
+import Alert from "@mui/material/Alert";
+import AlertTitle from "@mui/material/AlertTitle";
+import Badge from "@mui/material/Badge";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Container from "@mui/material/Container";
+import IconButton from "@mui/material/IconButton";
+import Snackbar from "@mui/material/Snackbar";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { useQueryClient } from "@tanstack/react-query";
+import { type AlertType, FILTERS_SAVED_POPUP_MS, formatDateTime, MESSAGES } from "@turnout/domain";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useLocation, useNavigate, useSearchParams } from "react-router";
+import { isApiError } from "../../api/errors";
+import type { LiveConnectionState } from "../../api/live-socket";
+import type { SessionUser } from "../../api/types";
+import type { AlertCardHandlers } from "./alert-card";
+import { AlertList } from "./alert-list";
+import { type AlertGroup, type FeedFilters, NO_FILTERS } from "./alerts-api";
+import type { FeedItem } from "./feed-items";
+import { LiveStatusNotice, OfflineNotice } from "./feed-notices";
+import { FilterChipsBar } from "./filter-chips-bar";
+import { FilterSettingsDialog } from "./filter-settings-dialog";
+import { GroupedAlertDialog } from "./grouped-alert-dialog";
+import { JobDetailDialog } from "./job-detail-dialog";
+import { alertKeys } from "./queries";
+import { SearchDialog } from "./search-dialog";
+import { useAlertFeed } from "./use-alert-feed";
+import { useLiveChannel } from "./use-live-channel";
+import { useNow } from "./use-now";
+import { useOnlineStatus } from "./use-online-status";
+
+/** Relative times on the cards move on once a minute. */
+const CLOCK_TICK_MS = 60_000;
+
+const visuallyHidden = {
+  position: "absolute",
+  width: 1,
+  height: 1,
+  margin: -1,
+  padding: 0,
+  overflow: "hidden",
+  clip: "rect(0 0 0 0)",
+  whiteSpace: "nowrap",
+  border: 0,
+} as const;
+
+/** What the feed hands the page header: its buttons, the live state and a sign-out that closes the channel first. */
+export interface FeedHeaderControls {
+  actions: ReactNode;
+  connection: LiveConnectionState;
+  signOut: () => Promise<void>;
+}
+
+function FeedLoading() {
+  return (
+    <Box
+      role="status"
+      sx={{ display: "flex", alignItems: "center", justifyContent: "center", gap: 1.5, py: 6 }}
+    >
+      <CircularProgress size={28} aria-hidden="true" />
+      <Typography>Loading alerts…</Typography>
+    </Box>
+  );
+}
+
+/**
+ * The alerts view of the dashboard (SPEC 2): the live feed with its filter chips, search and filter
+ * settings, the grouped-alert dialog and the job popup of `?job={id}`. The page header is the
+ * caller's (`renderHeader`), fed with this view's buttons and live connection state.
+ */
+export function AlertFeed({
+  user,
+  onSignOut,
+  renderHeader,
+}: {
+  user: SessionUser;
+  onSignOut: () => Promise<void>;
+  renderHeader: (controls: FeedHeaderControls) => ReactNode;
+}) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
+  const online = useOnlineStatus();
+  const now = useNow(CLOCK_TICK_MS);
+  const [filters, setFilters] = useState<FeedFilters>(NO_FILTERS);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [savedNotice, setSavedNotice] = useState(false);
+  const [openGroup, setOpenGroup] = useState<AlertGroup | null>(null);
+
+  const feed = useAlertFeed(user.id, filters);
+  const live = useLiveChannel(user, { onAlert: feed.receiveLiveAlert, onReconnected: feed.catchUp });
+  const { query } = feed;
+
+  // Back online: catch up on what arrived meanwhile (the channel reconnects by itself).
+  const wasOnline = useRef(online);
+  useEffect(() => {
+    if (online && !wasOnline.current) void feed.catchUp();
+    wasOnline.current = online;
+  }, [online, feed.catchUp]);
+
+  useEffect(() => {
+    if (!savedNotice) return;
+    const timer = window.setTimeout(() => setSavedNotice(false), FILTERS_SAVED_POPUP_MS);
+    return () => window.clearTimeout(timer);
+  }, [savedNotice]);
+
+  const jobId = params.get("job") || null;
+  const openJob = useCallback(
+    (alertId: number) =>
+      navigate({ pathname: "/", search: `?job=${alertId}` }, { state: { fromFeed: true } }),
+    [navigate],
+  );
+  const closeJob = useCallback(() => {
+    if ((location.state as { fromFeed?: boolean } | null)?.fromFeed) {
+      navigate(-1);
+      return;
+    }
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete("job");
+        return next;
+      },
+      { replace: true },
+    );
+  }, [location.state, navigate, setParams]);
+
+  const handlers = useMemo<AlertCardHandlers>(
+    () => ({
+      onOpen: (item: FeedItem) => {
+        if (item.group.is_grouped && item.group.messages.length > 1) setOpenGroup(item.group);
+        else openJob(item.group.primary_message.id);
+      },
+      onFilterType: (type: AlertType) => setFilters((current) => ({ ...current, type })),
+      onFilterAgency: (agency) => setFilters((current) => ({ ...current, agency })),
+      onFilterArea: (area) => setFilters((current) => ({ ...current, area })),
+    }),
+    [openJob],
+  );
+
+  const handleSearch = (search: string) => {
+    setFilters((current) => ({ ...current, search }));
+    setSearchOpen(false);
+  };
+
+  const handleRemoveFilter = (name: keyof FeedFilters) =>
+    setFilters((current) => ({ ...current, [name]: name === "search" ? "" : null }));
+
+  const handleFiltersSaved = () => {
+    setSettingsOpen(false);
+    setSavedNotice(true);
+    feed.resetLive();
+    void queryClient.resetQueries({ queryKey: alertKeys.feeds() });
+    void queryClient.invalidateQueries({ queryKey: alertKeys.filterSettings() });
+    live.rejoin();
+  };
+
+  const { stop } = live;
+  const signOut = useCallback(async () => {
+    // Our own logout ends this session on the server; the channel must not report that as a lost session.
+    stop();
+    await onSignOut();
+  }, [stop, onSignOut]);
+
+  const searchActive = filters.search.trim() !== "";
+  const actions = (
+    <>
+      <Tooltip title="Search messages">
+        <IconButton color="inherit" aria-label="Search messages" onClick={() => setSearchOpen(true)}>
+          <Badge color="secondary" variant="dot" invisible={!searchActive}>
+            <SearchIcon />
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      <Tooltip title="Alert filter settings">
+        <IconButton color="inherit" aria-label="Alert filter settings" onClick={() => setSettingsOpen(true)}>
+          <FilterListIcon />
+        </IconButton>
+      </Tooltip>
+    </>
+  );
+
+  const loadError = query.isError && !query.data ? query.error : null;
+  const networkDown = !online || (isApiError(loadError) && loadError.status === 0);
+  const showCached = !query.data && networkDown && feed.cached !== null && feed.cached.items.length > 0;
+  const items = showCached && feed.cached ? feed.cached.items : feed.items;
+  const loadedAt = query.data ? feed.lastFreshAt : showCached ? (feed.cached?.savedAt ?? null) : null;
+
+  let content: ReactNode;
+  if (loadError && !showCached) {
+    content = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" onClick={() => void query.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        <AlertTitle>Could not load alerts</AlertTitle>
+        {(isApiError(loadError) && loadError.serverMessage) || MESSAGES.ALERTS_LOAD_FAILED}
+      </Alert>
+    );
+  } else if (!query.data && !showCached) {
+    content = online ? <FeedLoading /> : null;
+  } else if (items.length === 0) {
+    content = (
+      <Typography component="p" variant="h6" sx={{ textAlign: "center", py: 6, color: "text.secondary" }}>
+        {MESSAGES.NO_ALERTS}
+      </Typography>
+    );
+  } else {
+    content = (
+      <AlertList
+        items={items}
+        now={now}
+        highlighted={feed.highlighted}
+        handlers={handlers}
+        more={{
+          hasNextPage: !showCached && online && query.hasNextPage,
+          isFetchingNextPage: query.isFetchingNextPage,
+          failed: query.isFetchNextPageError,
+          fetchNextPage: () => void query.fetchNextPage(),
+        }}
+      />
+    );
+  }
+
+  return (
+    <Box sx={{ minHeight: "100dvh", display: "flex", flexDirection: "column" }}>
+      {renderHeader({ actions, connection: live.state, signOut })}
+      <Container component="main" maxWidth="md" sx={{ py: 2, px: { xs: 1, sm: 2 } }}>
+        <Typography component="h1" sx={visuallyHidden}>
+          Alerts
+        </Typography>
+        {!online ? <OfflineNotice loadedAt={loadedAt} /> : null}
+        {online || live.state === "connected" ? (
+          <LiveStatusNotice state={live.state} online={online} onReconnect={live.reconnect} />
+        ) : null}
+        {live.warning ? (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {live.warning}
+          </Alert>
+        ) : null}
+        {showCached && online ? (
+          <Alert severity="warning" sx={{ mb: 2 }}>
+            {`Showing alerts loaded at ${formatDateTime(loadedAt ?? 0)}.`}
+          </Alert>
+        ) : null}
+        <FilterChipsBar
+          filters={filters}
+          onRemove={handleRemoveFilter}
+          onClearAll={() => setFilters(NO_FILTERS)}
+        />
+        {content}
+      </Container>
+      <Box aria-live="polite" aria-atomic="true" sx={visuallyHidden}>
+        {feed.announcement}
+      </Box>
+      <SearchDialog
+        open={searchOpen}
+        initialSearch={filters.search}
+        onClose={() => setSearchOpen(false)}
+        onSearch={handleSearch}
+      />
+      <FilterSettingsDialog
+        open={settingsOpen}
+        onClose={() => setSettingsOpen(false)}
+        onSaved={handleFiltersSaved}
+      />
+      <GroupedAlertDialog
+        group={openGroup}
+        onClose={() => setOpenGroup(null)}
+        onOpenMessage={(alertId) => {
+          setOpenGroup(null);
+          openJob(alertId);
+        }}
+      />
+      <JobDetailDialog jobId={jobId} onClose={closeJob} />
+      <Snackbar
+        open={savedNotice}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+        message="Filter settings saved"
+        slotProps={{ content: { role: "status" } }}
+      />
+      <Snackbar
+        open={live.serverError !== null}
+        autoHideDuration={6_000}
+        onClose={live.dismissServerError}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+        message={live.serverError ?? ""}
+      />
+    </Box>
+  );
+}

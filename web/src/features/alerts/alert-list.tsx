@@ -1,0 +1,153 @@
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Typography from "@mui/material/Typography";
+import { useWindowVirtualizer } from "@tanstack/react-virtual";
+import { INFINITE_SCROLL_DEBOUNCE_MS, INFINITE_SCROLL_THRESHOLD_PX } from "@turnout/domain";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { AlertCard, type AlertCardHandlers } from "./alert-card";
+import type { FeedItem } from "./feed-items";
+
+/** A first guess of a card's height; each card is measured once it renders. */
+const ESTIMATED_CARD_PX = 160;
+const CARD_GAP_PX = 12;
+
+export interface MorePages {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  failed: boolean;
+  fetchNextPage: () => void;
+}
+
+/**
+ * The feed as a window-scrolled virtual list (only the cards near the screen are in the page, so
+ * 10,000 loaded alerts scroll like 10). The next page loads when the bottom is within 300 px,
+ * checked 50 ms after scrolling settles (SPEC 9); a button does the same for keyboard users.
+ */
+export function AlertList({
+  items,
+  now,
+  highlighted,
+  handlers,
+  more,
+}: {
+  items: FeedItem[];
+  now: number;
+  highlighted: ReadonlySet<string>;
+  handlers: AlertCardHandlers;
+  more: MorePages;
+}) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+
+  // Whatever sits above the list (notices, chips) moves it down the page; keep the offset current.
+  useLayoutEffect(() => {
+    const element = listRef.current;
+    if (!element) return;
+    const top = Math.round(element.getBoundingClientRect().top + window.scrollY);
+    if (top !== scrollMargin) setScrollMargin(top);
+  });
+
+  const virtualizer = useWindowVirtualizer({
+    count: items.length,
+    estimateSize: () => ESTIMATED_CARD_PX + CARD_GAP_PX,
+    overscan: 5,
+    scrollMargin,
+    getItemKey: (index) => items[index]?.key ?? index,
+  });
+
+  const moreRef = useRef(more);
+  moreRef.current = more;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: check the distance again whenever the list grows or a page finishes
+  useEffect(() => {
+    let timer: number | undefined;
+    const check = () => {
+      const { hasNextPage, isFetchingNextPage, failed, fetchNextPage } = moreRef.current;
+      if (!hasNextPage || isFetchingNextPage || failed) return;
+      const distance = document.documentElement.scrollHeight - (window.scrollY + window.innerHeight);
+      if (distance <= INFINITE_SCROLL_THRESHOLD_PX) fetchNextPage();
+    };
+    const schedule = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(check, INFINITE_SCROLL_DEBOUNCE_MS);
+    };
+    window.addEventListener("scroll", schedule, { passive: true });
+    window.addEventListener("resize", schedule);
+    // A short first page may not fill the screen: check without waiting for a scroll.
+    schedule();
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener("scroll", schedule);
+      window.removeEventListener("resize", schedule);
+    };
+  }, [items.length, more.hasNextPage, more.isFetchingNextPage]);
+
+  const setSize = more.hasNextPage ? -1 : items.length;
+
+  return (
+    <>
+      <div
+        ref={listRef}
+        role="feed"
+        aria-label="Alerts"
+        aria-busy={more.isFetchingNextPage}
+        style={{ position: "relative", width: "100%", height: virtualizer.getTotalSize() }}
+      >
+        {virtualizer.getVirtualItems().map((row) => {
+          const item = items[row.index];
+          if (!item) return null;
+          return (
+            <div
+              key={row.key}
+              data-index={row.index}
+              ref={virtualizer.measureElement}
+              style={{
+                position: "absolute",
+                top: 0,
+                left: 0,
+                width: "100%",
+                paddingBottom: CARD_GAP_PX,
+                transform: `translateY(${row.start - scrollMargin}px)`,
+              }}
+            >
+              <AlertCard
+                item={item}
+                now={now}
+                highlighted={highlighted.has(item.key)}
+                position={row.index + 1}
+                setSize={setSize}
+                {...handlers}
+              />
+            </div>
+          );
+        })}
+      </div>
+      <Box sx={{ display: "flex", justifyContent: "center", py: 2, minHeight: 76 }}>
+        {more.isFetchingNextPage ? (
+          <Box role="status" sx={{ display: "flex", alignItems: "center", gap: 1.5 }}>
+            <CircularProgress size={24} aria-hidden="true" />
+            <Typography>Loading more alerts…</Typography>
+          </Box>
+        ) : more.failed ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" onClick={more.fetchNextPage}>
+                Retry
+              </Button>
+            }
+          >
+            Failed to load more alerts
+          </Alert>
+        ) : more.hasNextPage ? (
+          <Button variant="outlined" onClick={more.fetchNextPage}>
+            Load more alerts
+          </Button>
+        ) : items.length > 0 ? (
+          <Typography color="text.secondary">No older alerts</Typography>
+        ) : null}
+      </Box>
+    </>
+  );
+}

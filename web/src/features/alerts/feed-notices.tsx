@@ -1,0 +1,55 @@
+import CloudOffIcon from "@mui/icons-material/CloudOff";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import { formatDateTime } from "@turnout/domain";
+import type { LiveConnectionState } from "../../api/live-socket";
+
+/** What each live connection state means to the user, in words (the avatar's colour says it too). */
+export const LIVE_STATE_TEXT: Record<LiveConnectionState, string> = {
+  connected: "Live updates connected",
+  connecting: "Connecting to live updates…",
+  reconnecting: "Live updates lost. Reconnecting…",
+  disconnected: "Live updates are off. New alerts will not appear until you reconnect.",
+  failed: "Live updates failed. New alerts will not appear until you reconnect.",
+};
+
+/** A line under the header whenever the live channel is not connected: nothing pretends to be live. */
+export function LiveStatusNotice({
+  state,
+  online,
+  onReconnect,
+}: {
+  state: LiveConnectionState;
+  online: boolean;
+  onReconnect: () => void;
+}) {
+  if (state === "connected") return null;
+  const canRetry = online && (state === "failed" || state === "disconnected");
+  return (
+    <Alert
+      severity={state === "connecting" ? "info" : state === "reconnecting" ? "warning" : "error"}
+      data-live-state={state}
+      sx={{ mb: 2 }}
+      action={
+        canRetry ? (
+          <Button color="inherit" onClick={onReconnect}>
+            Reconnect
+          </Button>
+        ) : undefined
+      }
+    >
+      {LIVE_STATE_TEXT[state]}
+    </Alert>
+  );
+}
+
+/** 'You are offline. Showing alerts loaded at <time>.' (or that nothing could be kept). */
+export function OfflineNotice({ loadedAt }: { loadedAt: number | null }) {
+  return (
+    <Alert severity="warning" icon={<CloudOffIcon />} sx={{ mb: 2 }} role="status">
+      {loadedAt === null
+        ? "You are offline. Alerts will load when the connection returns."
+        : `You are offline. Showing alerts loaded at ${formatDateTime(loadedAt)}.`}
+    </Alert>
+  );
+}

@@ -1,0 +1,56 @@
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { alertsApi, type FeedFilters } from "./alerts-api";
+
+/** Query keys of the alerts feature; everything under `all` belongs to the signed-in user's feed. */
+export const alertKeys = {
+  all: ["alerts"] as const,
+  feeds: () => [...alertKeys.all, "feed"] as const,
+  feed: (userId: number | string, filters: FeedFilters) =>
+    [...alertKeys.feeds(), String(userId), filters] as const,
+  job: (alertId: string) => [...alertKeys.all, "job", alertId] as const,
+  group: (alertId: number) => [...alertKeys.all, "group", alertId] as const,
+  filterSettings: () => [...alertKeys.all, "filter-settings"] as const,
+};
+
+/** The feed, page by page (50 cards, keyset cursor), for one user and one set of filters. */
+export function feedQueryOptions(userId: number | string, filters: FeedFilters) {
+  return infiniteQueryOptions({
+    queryKey: alertKeys.feed(userId, filters),
+    queryFn: ({ pageParam, signal }) => alertsApi.searchAlerts(filters, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => (page.pagination.has_more ? (page.pagination.next_cursor ?? null) : null),
+  });
+}
+
+/** One alert for the job popup; a 403 or 404 is an answer, not something to retry. */
+export function jobQueryOptions(alertId: string) {
+  return queryOptions({
+    queryKey: alertKeys.job(alertId),
+    queryFn: ({ signal }) => alertsApi.getAlert(alertId, signal),
+    retry: false,
+  });
+}
+
+/** Every message of a job, oldest first. */
+export function groupQueryOptions(alertId: number) {
+  return queryOptions({
+    queryKey: alertKeys.group(alertId),
+    queryFn: ({ signal }) => alertsApi.getAlertGroup(alertId, signal),
+    retry: false,
+  });
+}
+
+/** The agencies the user may show or hide, with the saved choice for each. */
+export function filterSettingsQueryOptions() {
+  return queryOptions({
+    queryKey: alertKeys.filterSettings(),
+    queryFn: async ({ signal }) => {
+      const [agencies, filters] = await Promise.all([
+        alertsApi.listFilterableAgencies(signal),
+        alertsApi.listUserFilters(signal),
+      ]);
+      return { agencies, filters };
+    },
+    staleTime: 0,
+  });
+}

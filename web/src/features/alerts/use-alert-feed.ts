@@ -1,0 +1,173 @@
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { admitLiveAlert, displayText, typePresentation } from "@turnout/domain";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type Alert, alertsApi, type FeedFilters } from "./alerts-api";
+import { readCachedFeed, writeCachedFeed } from "./feed-cache";
+import {
+  alertIdsOf,
+  cardForLiveAlert,
+  type FeedItem,
+  feedKey,
+  mergeFeedItems,
+  missedItems,
+  sortNewestFirst,
+  toFeedItem,
+} from "./feed-items";
+import { feedQueryOptions } from "./queries";
+
+/** How long a card that arrived live stays highlighted. */
+export const LIVE_HIGHLIGHT_MS = 4_000;
+
+const NO_ITEMS: FeedItem[] = [];
+
+function hasFilters(filters: FeedFilters): boolean {
+  return (
+    filters.search.trim() !== "" || filters.type !== null || filters.area !== null || filters.agency !== null
+  );
+}
+
+function announcementFor(alert: Alert): string {
+  const parts = [`New ${typePresentation(alert.type).label} alert`];
+  if (alert.agency_name) parts.push(`from ${alert.agency_name}`);
+  if (alert.area) parts.push(`in ${alert.area}`);
+  return `${parts.join(" ")}: ${displayText(alert.message)}`;
+}
+
+/**
+ * The feed's cards: the pages loaded from the server (50 cards each, a job once however many pages
+ * it spans) under the cards that arrived live or were caught up after a reconnect. Live alerts are
+ * admitted by the SPEC 5 rule. The leading cards of the unfiltered feed are kept for offline use.
+ */
+export function useAlertFeed(userId: number | string, filters: FeedFilters) {
+  const query = useInfiniteQuery(feedQueryOptions(userId, filters));
+  const filtersKey = JSON.stringify(filters);
+  const [live, setLive] = useState<{ filtersKey: string; items: FeedItem[] }>({ filtersKey, items: [] });
+  const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(() => new Set());
+  const [announcement, setAnnouncement] = useState("");
+  const [lastFreshAt, setLastFreshAt] = useState<number | null>(null);
+  const timers = useRef(new Set<number>());
+
+  const liveItems = live.filtersKey === filtersKey ? live.items : NO_ITEMS;
+  const pageItems = useMemo(
+    () => query.data?.pages.flatMap((page) => page.data.map(toFeedItem)) ?? NO_ITEMS,
+    [query.data],
+  );
+  const items = useMemo(() => mergeFeedItems(liveItems, pageItems), [liveItems, pageItems]);
+  // Ids admitted since the last render are added here at once, so a second copy of the same
+  // alert (paged to two of the user's agencies) arriving in the same tick is still a duplicate.
+  const knownIds = useMemo(() => alertIdsOf(items), [items]);
+
+  const latest = useRef({ filters, filtersKey, knownIds, pageItems, query });
+  latest.current = { filters, filtersKey, knownIds, pageItems, query };
+
+  useEffect(() => {
+    if (query.dataUpdatedAt > 0) setLastFreshAt((at) => Math.max(at ?? 0, query.dataUpdatedAt));
+  }, [query.dataUpdatedAt]);
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) window.clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
+
+  const highlight = useCallback((keys: string[]) => {
+    if (keys.length === 0) return;
+    setHighlighted((current) => new Set([...current, ...keys]));
+    const timer = window.setTimeout(() => {
+      timers.current.delete(timer);
+      setHighlighted((current) => {
+        const next = new Set(current);
+        for (const key of keys) next.delete(key);
+        return next;
+      });
+    }, LIVE_HIGHLIGHT_MS);
+    timers.current.add(timer);
+  }, []);
+
+  const addLiveCards = useCallback((forKey: string, cards: FeedItem[]) => {
+    setLive((previous) => {
+      const kept = previous.filtersKey === forKey ? previous.items : NO_ITEMS;
+      return { filtersKey: forKey, items: sortNewestFirst(mergeFeedItems(cards, kept)) };
+    });
+  }, []);
+
+  /** A `new-alert` from the live channel: added at the top if it matches the filters and is new. */
+  const receiveLiveAlert = useCallback(
+    (alert: Alert) => {
+      const { filters: current, filtersKey: forKey, knownIds: ids } = latest.current;
+      const admitted = admitLiveAlert(
+        alert,
+        { agencyId: current.agency?.id, type: current.type, area: current.area, search: current.search },
+        ids,
+      );
+      if (!admitted) return;
+      ids.add(alert.id);
+      const key = feedKey(alert.group_id, alert.id);
+      setLive((previous) => {
+        const kept = previous.filtersKey === forKey ? previous.items : NO_ITEMS;
+        const existing =
+          kept.find((item) => item.key === key) ?? latest.current.pageItems.find((item) => item.key === key);
+        const card = cardForLiveAlert(alert, existing);
+        return { filtersKey: forKey, items: sortNewestFirst(mergeFeedItems([card], kept)) };
+      });
+      setLastFreshAt(Date.now());
+      highlight([key]);
+      setAnnouncement(announcementFor(alert));
+    },
+    [highlight],
+  );
+
+  /** After a reconnect: fetch the first page again and add whatever arrived while we were away. */
+  const catchUp = useCallback(async () => {
+    const { filters: current, filtersKey: forKey, query: feed } = latest.current;
+    if (!feed.data) {
+      void feed.refetch();
+      return;
+    }
+    try {
+      const page = await alertsApi.searchAlerts(current, null);
+      if (latest.current.filtersKey !== forKey) return;
+      setLastFreshAt(Date.now());
+      const missed = missedItems(page.data, latest.current.knownIds);
+      if (missed.length === 0) return;
+      for (const item of missed)
+        for (const message of item.group.messages) latest.current.knownIds.add(message.id);
+      addLiveCards(forKey, missed);
+      highlight(missed.map((item) => item.key));
+      setAnnouncement(
+        missed.length === 1
+          ? announcementFor(missed[0]!.newest)
+          : `${missed.length} new alerts while reconnecting`,
+      );
+    } catch {
+      // Still unreachable: the next reconnect tries again.
+    }
+  }, [addLiveCards, highlight]);
+
+  /** Forget the cards that arrived live (the feed starts again from the server's first page). */
+  const resetLive = useCallback(() => setLive({ filtersKey: latest.current.filtersKey, items: [] }), []);
+
+  const unfiltered = !hasFilters(filters);
+  useEffect(() => {
+    if (!unfiltered || !query.isSuccess || items.length === 0 || lastFreshAt === null) return;
+    writeCachedFeed(userId, items, lastFreshAt);
+  }, [unfiltered, query.isSuccess, items, userId, lastFreshAt]);
+
+  const cached = useMemo(() => (unfiltered ? readCachedFeed(userId) : null), [unfiltered, userId]);
+
+  return {
+    query,
+    items,
+    highlighted,
+    announcement,
+    /** When the cards on screen were last known to be current. */
+    lastFreshAt,
+    /** The offline copy of the unfiltered feed (only offered when nothing could be loaded). */
+    cached,
+    receiveLiveAlert,
+    catchUp,
+    resetLive,
+  };
+}

@@ -1,0 +1,100 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { sessionNoticeForReason } from "../../api/client";
+import { type LiveChannel, type LiveConnectionState, openLiveChannel } from "../../api/live-socket";
+import { emitSessionNotice } from "../../api/session-events";
+import type { SessionUser } from "../../api/types";
+import { type Alert, alertSchema, alertsApi } from "./alerts-api";
+
+function textField(payload: unknown, field: string): string | null {
+  if (typeof payload !== "object" || payload === null) return null;
+  const value = (payload as Record<string, unknown>)[field];
+  return typeof value === "string" && value.trim() !== "" ? value : null;
+}
+
+export interface LiveChannelState {
+  state: LiveConnectionState;
+  /** The server's warning on joining (e.g. no agency assigned yet). */
+  warning: string | null;
+  /** The last error the server sent over the channel. */
+  serverError: string | null;
+  dismissServerError: () => void;
+  /** Try again after the channel failed or was closed by the server. */
+  reconnect: () => void;
+  /** Join the user's agencies again (after the shown/hidden agencies changed). */
+  rejoin: () => void;
+  /** Close the channel for good (before signing out, so our own logout does not read as a lost session). */
+  stop: () => void;
+}
+
+/**
+ * The page's one live channel for the signed-in user: joins their agencies on every connect, hands
+ * each valid `new-alert` to `onAlert`, calls `onReconnected` after a reconnect so the feed can catch
+ * up, and hands a session the server ended to the Session Ended flow.
+ */
+export function useLiveChannel(
+  user: SessionUser,
+  callbacks: { onAlert: (alert: Alert) => void; onReconnected: () => void },
+): LiveChannelState {
+  const [state, setState] = useState<LiveConnectionState>("connecting");
+  const [warning, setWarning] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const channelRef = useRef<LiveChannel | null>(null);
+  const latest = useRef(callbacks);
+  latest.current = callbacks;
+  const userId = user.id;
+  const isAdmin = user.is_admin;
+
+  useEffect(() => {
+    let channel: LiveChannel | null = null;
+    channel = openLiveChannel(
+      { userId, isAdmin },
+      {
+        onState: (next, { recovered }) => {
+          setState(next);
+          if (next !== "connected") return;
+          channel?.emit("join-user-agencies");
+          if (recovered) latest.current.onReconnected();
+        },
+        onNewAlert: (payload) => {
+          const parsed = alertSchema.safeParse(payload);
+          if (parsed.success) latest.current.onAlert(parsed.data);
+        },
+        onJoinedUserAgencies: (payload) => setWarning(textField(payload, "warning")),
+        onError: (payload) => setServerError(textField(payload, "message")),
+        onSessionEnded: (payload) => {
+          channel?.close();
+          channelRef.current = null;
+          setState("disconnected");
+          emitSessionNotice(sessionNoticeForReason(textField(payload, "reason")));
+        },
+        // The handshake was refused: let an ordinary call find out whether the session is over.
+        onRejected: () => {
+          alertsApi.checkSession().catch(() => undefined);
+        },
+      },
+    );
+    channelRef.current = channel;
+    return () => {
+      channel?.close();
+      if (channelRef.current === channel) channelRef.current = null;
+    };
+  }, [userId, isAdmin]);
+
+  // Back online after giving up: try again at once rather than waiting for a reload.
+  useEffect(() => {
+    const handleOnline = () => channelRef.current?.reconnect();
+    window.addEventListener("online", handleOnline);
+    return () => window.removeEventListener("online", handleOnline);
+  }, []);
+
+  const reconnect = useCallback(() => channelRef.current?.reconnect(), []);
+  const rejoin = useCallback(() => channelRef.current?.emit("join-user-agencies"), []);
+  const stop = useCallback(() => {
+    channelRef.current?.close();
+    channelRef.current = null;
+    setState("disconnected");
+  }, []);
+  const dismissServerError = useCallback(() => setServerError(null), []);
+
+  return { state, warning, serverError, dismissServerError, reconnect, rejoin, stop };
+}

@@ -1,0 +1,227 @@
+import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
+import CheckCircleIcon from "@mui/icons-material/CheckCircle";
+import FeedbackIcon from "@mui/icons-material/Feedback";
+import LogoutIcon from "@mui/icons-material/Logout";
+import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
+import SyncProblemIcon from "@mui/icons-material/SyncProblem";
+import Avatar from "@mui/material/Avatar";
+import Badge from "@mui/material/Badge";
+import Box from "@mui/material/Box";
+import Divider from "@mui/material/Divider";
+import IconButton from "@mui/material/IconButton";
+import ListItemIcon from "@mui/material/ListItemIcon";
+import ListItemText from "@mui/material/ListItemText";
+import ListSubheader from "@mui/material/ListSubheader";
+import Menu from "@mui/material/Menu";
+import MenuItem from "@mui/material/MenuItem";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { canOpenAdminConsole, formatBadgeCount } from "@turnout/domain";
+import { type ReactNode, useId, useState } from "react";
+import type { LiveConnectionState } from "../../api/live-socket";
+import type { SessionUser } from "../../api/types";
+
+/** The live state in words, for the avatar's tooltip and screen readers (colour is never the only cue). */
+export const CONNECTION_LABEL: Record<LiveConnectionState, string> = {
+  connected: "Live updates: connected",
+  connecting: "Live updates: connecting",
+  reconnecting: "Live updates: reconnecting",
+  disconnected: "Live updates: disconnected",
+  failed: "Live updates: failed",
+};
+
+/** Green when live, red otherwise; both carry white initials at AA contrast. */
+const CONNECTED_COLOUR = "#2e7d32";
+const NOT_CONNECTED_COLOUR = "#c62828";
+
+function initialsOf(user: SessionUser): string {
+  return `${user.first_name.charAt(0)}${user.last_name.charAt(0)}`.toUpperCase() || "?";
+}
+
+/** The parts of the menu other features supply; an item without its handler shows as 'Coming soon'. */
+export interface UserMenuSlots {
+  onOpenMyAlerts?: (() => void) | undefined;
+  onOpenFeedback?: (() => void) | undefined;
+  /** Unread feedback messages (non-admins): the badge shows 1 to 9, then '9+'. */
+  feedbackUnread?: number | undefined;
+  onOpenAdmin?: (() => void) | undefined;
+}
+
+function MenuEntry({
+  icon,
+  label,
+  onClick,
+  badge,
+}: {
+  icon: ReactNode;
+  label: string;
+  onClick: (() => void) | undefined;
+  badge?: string;
+}) {
+  const content = (
+    <>
+      <ListItemIcon>
+        <Badge color="error" badgeContent={badge} invisible={!badge}>
+          {icon}
+        </Badge>
+      </ListItemIcon>
+      <ListItemText
+        primary={label}
+        secondary={onClick ? undefined : "Coming soon"}
+        slotProps={{ secondary: { sx: { color: "text.secondary" } } }}
+      />
+    </>
+  );
+  if (onClick) return <MenuItem onClick={onClick}>{content}</MenuItem>;
+  // Focusable but inert (ARIA menus keep disabled items reachable), so the reason can be read.
+  return (
+    <Tooltip title="Coming soon" placement="left" describeChild>
+      <MenuItem aria-disabled="true" onClick={(event) => event.preventDefault()} sx={{ opacity: 0.7 }}>
+        {content}
+      </MenuItem>
+    </Tooltip>
+  );
+}
+
+/**
+ * The user menu (SPEC 2): avatar with initials, green while the live channel is connected and red
+ * otherwise (plus an icon and words for those who cannot tell the colours apart); name and phone;
+ * 'My Alerts', 'Feedback', 'Admin' (admins on non-mobile devices) and 'Sign out'.
+ */
+export function UserMenu({
+  user,
+  connection,
+  onSignOut,
+  slots = {},
+}: {
+  user: SessionUser;
+  connection: LiveConnectionState;
+  onSignOut: () => Promise<void>;
+  slots?: UserMenuSlots;
+}) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [signingOut, setSigningOut] = useState(false);
+  const menuId = useId();
+  const statusId = useId();
+  const fullName = `${user.first_name} ${user.last_name}`.trim();
+  const connected = connection === "connected";
+  const showAdmin = canOpenAdminConsole(user, navigator.userAgent);
+  const unread = user.is_admin ? "" : formatBadgeCount(slots.feedbackUnread ?? 0);
+
+  const close = () => setAnchor(null);
+  const run = (action: (() => void) | undefined) =>
+    action
+      ? () => {
+          close();
+          action();
+        }
+      : undefined;
+
+  const handleSignOut = async () => {
+    close();
+    setSigningOut(true);
+    try {
+      await onSignOut();
+    } finally {
+      setSigningOut(false);
+    }
+  };
+
+  return (
+    <>
+      <Box sx={{ textAlign: "right", display: { xs: "none", sm: "block" }, mr: 0.5 }}>
+        <Typography variant="body2" component="p" sx={{ fontWeight: 600 }}>
+          {fullName}
+        </Typography>
+        <Typography variant="caption" component="p" aria-hidden="true">
+          {connected ? "Live" : CONNECTION_LABEL[connection].replace("Live updates: ", "Live: ")}
+        </Typography>
+      </Box>
+      <Tooltip title={CONNECTION_LABEL[connection]} describeChild>
+        <IconButton
+          aria-label={`User menu for ${fullName}`}
+          aria-describedby={statusId}
+          aria-haspopup="menu"
+          aria-controls={anchor ? menuId : undefined}
+          aria-expanded={anchor ? "true" : undefined}
+          onClick={(event) => setAnchor(event.currentTarget)}
+          color="inherit"
+          data-connection={connection}
+        >
+          <Badge
+            overlap="circular"
+            anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+            badgeContent={
+              connected ? (
+                <CheckCircleIcon
+                  aria-hidden="true"
+                  sx={{ fontSize: 16, color: CONNECTED_COLOUR, bgcolor: "#fff", borderRadius: "50%" }}
+                />
+              ) : (
+                <SyncProblemIcon
+                  aria-hidden="true"
+                  sx={{ fontSize: 16, color: NOT_CONNECTED_COLOUR, bgcolor: "#fff", borderRadius: "50%" }}
+                />
+              )
+            }
+          >
+            <Avatar
+              sx={{
+                width: 36,
+                height: 36,
+                fontWeight: 700,
+                color: "#fff",
+                bgcolor: connected ? CONNECTED_COLOUR : NOT_CONNECTED_COLOUR,
+                border: "2px solid #fff",
+              }}
+            >
+              {initialsOf(user)}
+            </Avatar>
+          </Badge>
+          <span id={statusId} hidden>
+            {CONNECTION_LABEL[connection]}
+          </span>
+        </IconButton>
+      </Tooltip>
+      <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={close}>
+        <ListSubheader component="div" disableSticky sx={{ lineHeight: 1.4, py: 1 }}>
+          <Typography component="span" sx={{ display: "block", fontWeight: 600, color: "text.primary" }}>
+            {fullName}
+          </Typography>
+          <Typography component="span" variant="body2" sx={{ display: "block", color: "text.secondary" }}>
+            {user.phone}
+          </Typography>
+          <Typography component="span" variant="body2" sx={{ display: "block", color: "text.secondary" }}>
+            {CONNECTION_LABEL[connection]}
+          </Typography>
+        </ListSubheader>
+        <Divider />
+        <MenuEntry
+          icon={<NotificationsActiveIcon fontSize="small" />}
+          label="My Alerts"
+          onClick={run(slots.onOpenMyAlerts)}
+        />
+        <MenuEntry
+          icon={<FeedbackIcon fontSize="small" />}
+          label="Feedback"
+          onClick={run(slots.onOpenFeedback)}
+          badge={unread}
+        />
+        {showAdmin ? (
+          <MenuEntry
+            icon={<AdminPanelSettingsIcon fontSize="small" />}
+            label="Admin"
+            onClick={run(slots.onOpenAdmin)}
+          />
+        ) : null}
+        <Divider />
+        <MenuItem onClick={handleSignOut} disabled={signingOut}>
+          <ListItemIcon>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          Sign out
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}
