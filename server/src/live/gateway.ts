@@ -140,9 +140,10 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
   };
 
   // Long-polling requests would hold a graceful shutdown open for up to the ping interval.
+  // Only the engine: closing the HTTP server is Fastify's job, and it lets in-flight requests finish.
   app.addHook("preClose", async () => {
     io.disconnectSockets(true);
-    await new Promise<void>((resolve) => io.close(() => resolve()));
+    io.engine.close();
     await Promise.all(adapterClients.map((c) => c.quit().catch(() => c.disconnect())));
   });
 

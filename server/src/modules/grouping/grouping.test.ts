@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, type TestApp } from "../../../test/build-app.js";
+import { createUser, signIn } from "../../../test/factories.js";
+
+const KEY = "grouping-test-ingest-key-00";
+let app: TestApp;
+let admin: Record<string, string>;
+let user: Record<string, string>;
+
+const call = (
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  url: string,
+  headers: Record<string, string>,
+  payload?: object,
+) => app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+
+beforeAll(async () => {
+  app = await buildTestApp({ INGEST_API_KEY: KEY });
+  admin = { authorization: `Bearer ${await signIn(app, (await createUser(app, { isAdmin: true })).phone)}` };
+  user = { authorization: `Bearer ${await signIn(app, (await createUser(app)).phone)}` };
+});
+afterAll(() => app.cleanup());
+
+describe("message grouping API", () => {
+  it("shows the configuration and settings to any signed-in user", async () => {
+    const config = await call("GET", "/api/message-grouping/config", user);
+    expect(config.statusCode).toBe(200);
+    expect(config.json().data.settings).toEqual({
+      grouping_enabled: true,
+      group_window_hours: 24,
+      duplicate_window_seconds: 120,
+    });
+    expect((await call("GET", "/api/message-grouping/settings", user)).statusCode).toBe(200);
+    expect((await app.inject({ method: "GET", url: "/api/message-grouping/settings" })).statusCode).toBe(401);
+  });
+
+  it("refuses every change to non-admins with 403", async () => {
+    const writes: [Parameters<typeof call>[0], string, object?][] = [
+      ["POST", "/api/message-grouping/patterns", { name: "x", pattern: "X(\\d+)" }],
+      ["PUT", "/api/message-grouping/patterns/1", { name: "y" }],
+      ["DELETE", "/api/message-grouping/patterns/1"],
+      ["PUT", "/api/message-grouping/settings/group_window_hours", { value: 12 }],
+      ["POST", "/api/message-grouping/test-extraction", { message: "@@ALERT F251100001" }],
+    ];
+    for (const [method, url, body] of writes) {
+      expect((await call(method, url, user, body)).statusCode, `${method} ${url}`).toBe(403);
+    }
+  });
+
+  it("extracts job numbers with the built-in rule, and an admin pattern takes precedence", async () => {
+    const test = async (message: string) =>
+      (await call("POST", "/api/message-grouping/test-extraction", admin, { message })).json().data;
+    expect(await test("@@ALERT F251108123 BRAV2 STRUC1 SHED FIRE")).toMatchObject({
+      job_number: "F251108123",
+      matched_by: "built-in",
+      type: "emergency",
+    });
+    expect(await test("QD F251108123 ADMIN NOTE")).toMatchObject({
+      job_number: null,
+      type: "administrative",
+    });
+    expect(await test("@@ALERT F251108123 TIMEUPDATE")).toMatchObject({ job_number: null });
+
+    const created = await call("POST", "/api/message-grouping/patterns", admin, {
+      name: "Incident numbers",
+      pattern: "INC-(\\d{5})",
+      priority: 1,
+    });
+    expect(created.statusCode).toBe(201);
+    expect(await test("Hb INC-12345 F251108123 follow-up")).toMatchObject({
+      job_number: "12345",
+      matched_by: "Incident numbers",
+    });
+
+    const id = created.json().data.id;
+    const off = await call("PUT", `/api/message-grouping/patterns/${id}`, admin, { is_active: false });
+    expect(off.json().data.is_active).toBe(false);
+    expect(await test("Hb INC-12345 F251108123 follow-up")).toMatchObject({ job_number: "F251108123" });
+    expect((await call("DELETE", `/api/message-grouping/patterns/${id}`, admin)).statusCode).toBe(200);
+    expect((await call("DELETE", `/api/message-grouping/patterns/${id}`, admin)).statusCode).toBe(404);
+  });
+
+  it("groups ingested messages by an admin pattern", async () => {
+    await call("POST", "/api/message-grouping/patterns", admin, { name: "Ops", pattern: "OPS(\\d{4})" });
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/ingest/messages",
+      headers: { authorization: `Bearer ${KEY}` },
+      payload: {
+        messages: [
+          { capcode: "1", message: "Hb OPS1234 first" },
+          { capcode: "1", message: "Hb OPS1234 second" },
+        ],
+      },
+    });
+    const [a, b] = res.json().data;
+    const search = await call("GET", `/api/alerts/${a.id}/group`, admin);
+    expect(search.json().data.messages.map((m: { id: number }) => m.id)).toEqual([a.id, b.id]);
+    expect(search.json().data.job_number).toBe("1234");
+  });
+
+  it("rejects bad patterns and settings with 400", async () => {
+    const bad = [
+      { name: "broken", pattern: "(" },
+      { name: "nested", pattern: "(a+)+$" },
+      { name: "", pattern: "x" },
+      { name: "long", pattern: "x".repeat(201) },
+    ];
+    for (const body of bad) {
+      expect((await call("POST", "/api/message-grouping/patterns", admin, body)).statusCode, body.name).toBe(
+        400,
+      );
+    }
+    const settings: [string, unknown][] = [
+      ["group_window_hours", -1],
+      ["group_window_hours", "abc"],
+      ["grouping_enabled", "maybe"],
+      ["unknown_key", 1],
+    ];
+    for (const [key, value] of settings) {
+      const res = await call("PUT", `/api/message-grouping/settings/${key}`, admin, { value } as object);
+      expect(res.statusCode, key).toBe(400);
+    }
+    const ok = await call("PUT", "/api/message-grouping/settings/group_window_hours", admin, { value: 12 });
+    expect(ok.json().data.group_window_hours).toBe(12);
+  });
+});

@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildTestApp } from "./build-app.js";
+
+const serverDir = path.resolve(import.meta.dirname, "..");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === "object" && a ? a.port : 0));
+    });
+  });
+}
+
+describe("graceful shutdown", () => {
+  it("finishes a request in flight, then stops accepting connections", async () => {
+    const app = await buildTestApp();
+    app.get("/slow", async () => {
+      await new Promise((r) => setTimeout(r, 400));
+      return { done: true };
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const address = app.server.address();
+    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+
+    const inFlight = fetch(`${url}/slow`);
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = app.cleanup();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await closing;
+    await expect(fetch(`${url}/api/health`)).rejects.toThrow();
+  });
+
+  describe("the server process", () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "turnout-shutdown-"));
+    afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+    async function start(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+        cwd: serverDir,
+        env: {
+          PATH: process.env.PATH ?? "",
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          DATA_DIR: dataDir,
+          LOG_LEVEL: "info",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout?.on("data", (d) => (output += d));
+      child.stderr?.on("data", (d) => (output += d));
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        if (child.exitCode !== null) throw new Error(`exited early:\n${output}`);
+        const ok = await fetch(`http://127.0.0.1:${port}/api/health`)
+          .then((r) => r.ok)
+          .catch(() => false);
+        if (ok) return { child, output: () => output };
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      child.kill("SIGKILL");
+      throw new Error(`not healthy in time:\n${output}`);
+    }
+
+    const exitOf = (child: ChildProcess) =>
+      new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+    it("stops cleanly on SIGTERM and SIGINT, and its embedded database opens again afterwards", async () => {
+      for (const signal of ["SIGTERM", "SIGINT"] as const) {
+        const port = await freePort();
+        const { child, output } = await start(port);
+        const exited = exitOf(child);
+        child.kill(signal);
+        expect(await exited).toBe(0);
+        expect(output()).toContain("stopped cleanly");
+        expect(output()).toContain(`"signal":"${signal}"`);
+      }
+    }, 120_000);
+  });
+});
