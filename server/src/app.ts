@@ -23,6 +23,7 @@ import { ingestRoutes } from "./modules/ingest/routes.js";
 import { postcodeRoutes } from "./modules/postcodes/routes.js";
 import { RuleMatcher } from "./modules/rules/matcher.js";
 import { adminUserAlertRoutes, userAlertRoutes } from "./modules/rules/routes.js";
+import { securityRoutes } from "./modules/security/routes.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
 import { smsAdminRoutes } from "./modules/sms-admin/routes.js";
 import { userFilterRoutes } from "./modules/user-filters/routes.js";
@@ -141,6 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(agencyRoutes, { prefix: "/api" });
   await app.register(capcodeRoutes, { prefix: "/api" });
   await app.register(userFilterRoutes, { prefix: "/api" });
+  await app.register(securityRoutes, { prefix: "/api" });
   await app.register(userAlertRoutes, { prefix: "/api" });
   await app.register(adminUserAlertRoutes, { prefix: "/api" });
   await app.register(smsAdminRoutes, { prefix: "/api" });

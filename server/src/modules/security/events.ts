@@ -15,7 +15,11 @@ export type SecurityEventType =
   | "login_blocked"
   | "session_limit_reached"
   | "session_force_logout"
-  | "session_ended";
+  | "session_ended"
+  | "admin_config_changed"
+  | "admin_lockout_cleared"
+  | "admin_otp_reset"
+  | "admin_cleanup";
 
 /** Records a security event for the admin Security tab; the phone is stored masked. */
 export async function recordSecurityEvent(

@@ -1,0 +1,313 @@
+import { maskPhone, phoneInputSchema } from "@turnout/domain";
+import { and, count, desc, eq, gt, like, lt, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  bruteForceLocks,
+  otpAttempts,
+  securityConfig,
+  securityEvents,
+  users,
+  verificationCodes,
+} from "../../db/schema.js";
+import { badRequest, notFound } from "../../errors.js";
+import { actorOf } from "../auth/guard.js";
+import { SECURITY_DEFAULTS, type SecurityKey } from "./defaults.js";
+import { recordSecurityEvent } from "./events.js";
+import { clearFailures } from "./limits.js";
+import { getSecuritySettings } from "./settings.js";
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+/** Security data older than this is removed by the cleanup action. */
+const RETENTION_DAYS = 90;
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** SPEC 7 'Admin: security': the limits in force, lockouts, attempts and events. Admins only. */
+export async function securityRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.addHook("preHandler", app.requireAdmin);
+
+  r.get("/admin/security/config", async () => {
+    const rows = await app.db.select().from(securityConfig);
+    const byKey = new Map(rows.map((row) => [row.key, row]));
+    const effective = await getSecuritySettings(app.db);
+    return {
+      success: true,
+      data: (Object.keys(SECURITY_DEFAULTS) as SecurityKey[]).map((key) => ({
+        key,
+        value: effective[key],
+        default_value: SECURITY_DEFAULTS[key].value,
+        description: byKey.get(key)?.description ?? SECURITY_DEFAULTS[key].description,
+        updated_at: iso(byKey.get(key)?.updatedAt ?? null),
+      })),
+    };
+  });
+
+  r.put(
+    "/admin/security/config/:key",
+    {
+      schema: {
+        params: z.object({ key: z.string().max(64) }),
+        body: z.object({
+          value: z.union([z.number(), z.string().regex(/^\d+$/, "must be a whole number")]),
+          description: z.string().trim().max(300).optional(),
+        }),
+      },
+    },
+    async (request) => {
+      const key = request.params.key;
+      if (!(key in SECURITY_DEFAULTS)) throw badRequest(`Unknown security setting: ${key}`);
+      const value = Number(request.body.value);
+      if (!Number.isInteger(value) || value < 1 || value > 1_000_000) {
+        throw badRequest("value must be a whole number from 1 to 1000000");
+      }
+      const actor = actorOf(request);
+      await app.db
+        .insert(securityConfig)
+        .values({ key, value: String(value), description: request.body.description, updatedBy: actor.userId })
+        .onConflictDoUpdate({
+          target: securityConfig.key,
+          set: {
+            value: String(value),
+            ...(request.body.description !== undefined ? { description: request.body.description } : {}),
+            updatedBy: actor.userId,
+            updatedAt: new Date(),
+          },
+        });
+      await recordSecurityEvent(app.db, {
+        type: "admin_config_changed",
+        userId: actor.userId,
+        ip: request.ip,
+        details: { key, value },
+      });
+      return { success: true, data: { key, value } };
+    },
+  );
+
+  r.get("/admin/security/stats", async () => {
+    const since = new Date(Date.now() - 86_400_000);
+    const [locked] = await app.db
+      .select({ n: count() })
+      .from(bruteForceLocks)
+      .where(gt(bruteForceLocks.lockedUntil, new Date()));
+    const attempts = await app.db
+      .select({ success: otpAttempts.success, n: count() })
+      .from(otpAttempts)
+      .where(gt(otpAttempts.createdAt, since))
+      .groupBy(otpAttempts.success);
+    const events = await app.db
+      .select({ type: securityEvents.eventType, n: count() })
+      .from(securityEvents)
+      .where(gt(securityEvents.createdAt, since))
+      .groupBy(securityEvents.eventType);
+    return {
+      success: true,
+      data: {
+        active_lockouts: Number(locked?.n ?? 0),
+        attempts_24h: {
+          succeeded: Number(attempts.find((a) => a.success)?.n ?? 0),
+          failed: Number(attempts.find((a) => !a.success)?.n ?? 0),
+        },
+        events_24h: Object.fromEntries(events.map((e) => [e.type, Number(e.n)])),
+      },
+    };
+  });
+
+  r.get("/admin/security/brute-force", async () => {
+    const rows = await app.db
+      .select()
+      .from(bruteForceLocks)
+      .orderBy(desc(bruteForceLocks.updatedAt))
+      .limit(500);
+    return {
+      success: true,
+      data: rows.map((row) => ({
+        identifier: row.identifier,
+        display: row.kind === "phone" ? `phone:${maskPhone(row.identifier.slice(6))}` : row.identifier,
+        kind: row.kind,
+        failures: row.failures,
+        locked_until: iso(row.lockedUntil),
+        is_locked: (row.lockedUntil?.getTime() ?? 0) > Date.now(),
+        updated_at: iso(row.updatedAt),
+      })),
+    };
+  });
+
+  r.post(
+    "/admin/security/brute-force/clear",
+    { schema: { body: z.object({ identifier: z.string().min(1).max(128) }) } },
+    async (request) => {
+      await clearFailures(app.db, request.body.identifier);
+      await recordSecurityEvent(app.db, {
+        type: "admin_lockout_cleared",
+        userId: actorOf(request).userId,
+        ip: request.ip,
+      });
+      return { success: true, message: "Lockout cleared." };
+    },
+  );
+
+  r.get("/admin/security/otp-attempts", { schema: { querystring: listQuery } }, async (request) => {
+    const rows = await app.db
+      .select()
+      .from(otpAttempts)
+      .orderBy(desc(otpAttempts.createdAt))
+      .limit(request.query.limit)
+      .offset(request.query.offset);
+    return {
+      success: true,
+      data: rows.map((a) => ({
+        id: a.id,
+        user_id: a.userId,
+        phone: maskPhone(a.phone),
+        ip_address: a.ipAddress,
+        kind: a.kind,
+        success: a.success,
+        reason: a.reason,
+        created_at: iso(a.createdAt),
+      })),
+    };
+  });
+
+  const presentEvent = (e: typeof securityEvents.$inferSelect) => ({
+    id: e.id,
+    event_type: e.eventType,
+    severity: e.severity,
+    user_id: e.userId,
+    identifier: e.identifier,
+    ip_address: e.ipAddress,
+    details: e.details,
+    created_at: iso(e.createdAt),
+  });
+
+  r.get("/admin/security/events", { schema: { querystring: listQuery } }, async (request) => {
+    const rows = await app.db
+      .select()
+      .from(securityEvents)
+      .orderBy(desc(securityEvents.createdAt), desc(securityEvents.id))
+      .limit(request.query.limit)
+      .offset(request.query.offset);
+    return { success: true, data: rows.map(presentEvent) };
+  });
+
+  // What admins did: every event an admin action recorded.
+  r.get("/admin/security/actions", { schema: { querystring: listQuery } }, async (request) => {
+    const rows = await app.db
+      .select()
+      .from(securityEvents)
+      .where(like(securityEvents.eventType, "admin\\_%"))
+      .orderBy(desc(securityEvents.createdAt), desc(securityEvents.id))
+      .limit(request.query.limit)
+      .offset(request.query.offset);
+    return { success: true, data: rows.map(presentEvent) };
+  });
+
+  r.get("/admin/security/users/:id/status", { schema: { params: idParams } }, async (request) => {
+    const [user] = await app.db.select().from(users).where(eq(users.id, request.params.id));
+    if (!user) throw notFound("User not found");
+    const [lock] = await app.db
+      .select()
+      .from(bruteForceLocks)
+      .where(eq(bruteForceLocks.identifier, `phone:${user.phone}`));
+    const recent = await app.db
+      .select()
+      .from(otpAttempts)
+      .where(eq(otpAttempts.userId, user.id))
+      .orderBy(desc(otpAttempts.createdAt))
+      .limit(10);
+    return {
+      success: true,
+      data: {
+        user_id: user.id,
+        is_active: user.isActive,
+        is_verified: user.isVerified,
+        failures: lock?.failures ?? 0,
+        locked_until: iso(lock?.lockedUntil ?? null),
+        is_locked: (lock?.lockedUntil?.getTime() ?? 0) > Date.now(),
+        recent_attempts: recent.map((a) => ({
+          kind: a.kind,
+          success: a.success,
+          reason: a.reason,
+          created_at: iso(a.createdAt),
+        })),
+      },
+    };
+  });
+
+  /** Clears a phone's lockout and voids its open codes, so the next code request starts afresh. */
+  const resetPhone = async (phone: string, userId: number | null, adminId: number, ip: string) => {
+    await clearFailures(app.db, `phone:${phone}`);
+    if (userId !== null) {
+      await app.db
+        .update(verificationCodes)
+        .set({ consumedAt: new Date() })
+        .where(and(eq(verificationCodes.userId, userId), sql`${verificationCodes.consumedAt} IS NULL`));
+    }
+    await recordSecurityEvent(app.db, {
+      type: "admin_otp_reset",
+      userId: adminId,
+      phone,
+      ip,
+      details: { userId },
+    });
+  };
+
+  r.post("/admin/security/users/:id/reset-otp", { schema: { params: idParams } }, async (request) => {
+    const [user] = await app.db.select().from(users).where(eq(users.id, request.params.id));
+    if (!user) throw notFound("User not found");
+    await resetPhone(user.phone, user.id, actorOf(request).userId, request.ip);
+    return { success: true, message: "Sign-in attempts reset." };
+  });
+
+  r.post(
+    "/admin/security/phone/:phone/reset-otp",
+    { schema: { params: z.object({ phone: phoneInputSchema }) } },
+    async (request) => {
+      const phone = request.params.phone;
+      const [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.phone, phone));
+      await resetPhone(phone, user?.id ?? null, actorOf(request).userId, request.ip);
+      return { success: true, message: "Sign-in attempts reset." };
+    },
+  );
+
+  r.post("/admin/security/cleanup", async (request) => {
+    const cutoff = new Date(Date.now() - RETENTION_DAYS * 86_400_000);
+    const attempts = await app.db
+      .delete(otpAttempts)
+      .where(lt(otpAttempts.createdAt, cutoff))
+      .returning({ id: otpAttempts.id });
+    const events = await app.db
+      .delete(securityEvents)
+      .where(lt(securityEvents.createdAt, cutoff))
+      .returning({ id: securityEvents.id });
+    const expiredLocks = await app.db
+      .delete(bruteForceLocks)
+      .where(lt(bruteForceLocks.updatedAt, cutoff))
+      .returning({ id: bruteForceLocks.identifier });
+    const codes = await app.db
+      .delete(verificationCodes)
+      .where(lt(verificationCodes.expiresAt, cutoff))
+      .returning({ id: verificationCodes.id });
+    await recordSecurityEvent(app.db, {
+      type: "admin_cleanup",
+      userId: actorOf(request).userId,
+      ip: request.ip,
+    });
+    return {
+      success: true,
+      data: {
+        retention_days: RETENTION_DAYS,
+        otp_attempts: attempts.length,
+        security_events: events.length,
+        lockouts: expiredLocks.length,
+        codes: codes.length,
+      },
+    };
+  });
+}
