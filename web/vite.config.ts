@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { type ManifestOptions, VitePWA } from "vite-plugin-pwa";
 
 const apiTarget = "http://127.0.0.1:3000";
@@ -41,6 +44,43 @@ const manifest: Partial<ManifestOptions> = {
   ],
 };
 
+/**
+ * Writes `.br` and `.gz` beside every text file of the build once, at build time, so the server
+ * can send them as they are (@fastify/static `preCompressed`) instead of compressing per request.
+ */
+function precompress(): Plugin {
+  let outDir = "dist";
+  const compressible = /\.(js|css|html|svg|webmanifest|json)$/;
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const file = path.join(dir, name);
+      return statSync(file).isDirectory() ? walk(file) : [file];
+    });
+  return {
+    name: "turnout-precompress",
+    apply: "build",
+    enforce: "post",
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: "post",
+      handler() {
+        for (const file of walk(outDir)) {
+          if (!compressible.test(file)) continue;
+          const bytes = readFileSync(file);
+          if (bytes.length < 1024) continue;
+          writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+          writeFileSync(
+            `${file}.br`,
+            brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+          );
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
@@ -66,6 +106,7 @@ export default defineConfig({
         cleanupOutdatedCaches: true,
       },
     }),
+    precompress(),
   ],
   server: {
     proxy: {
