@@ -137,10 +137,14 @@ export class SmsWorker {
     this.stuckAfterMs = options.stuckAfterMs ?? 5 * 60_000;
   }
 
-  /** Recovers stuck messages, sends what is due, then polls; once a minute recovers stuck messages again. */
+  /**
+   * Recovers stuck messages, sends what is due, then polls; once a minute recovers stuck messages
+   * again. A stopped worker may be started again.
+   */
   start(): void {
-    if (this.started || this.stopped) return;
+    if (this.started && !this.stopped) return;
     this.started = true;
+    this.stopped = false;
     this.recoveryDue = true;
     this.recoveryTimer = setInterval(() => {
       this.recoveryDue = true;

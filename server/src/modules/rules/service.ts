@@ -213,9 +213,11 @@ export async function previewRule(db: Database, actor: Actor, input: AlertRulePr
     scope.map((id) => sql`${id}`),
     sql`, `,
   );
+  // "alerts"."id" is spelt out: inside a subquery Drizzle writes a bare "id", which would bind to the
+  // subquery's own tables (agencies has an id).
   const conditions: SQL[] = [
     sql`${alerts.createdAt} >= now() - interval '3 months'`,
-    sql`EXISTS (SELECT 1 FROM ${alertRecipients} r WHERE r.alert_id = ${alerts.id} AND r.agency_id IN (${inScope}))`,
+    sql`EXISTS (SELECT 1 FROM ${alertRecipients} r WHERE r.alert_id = "alerts"."id" AND r.agency_id IN (${inScope}))`,
     ...input.keywords.map((k) => sql`${alerts.message} ILIKE ${`%${escapeLike(k)}%`}`),
   ];
   const types = rulePriorityTypes(input.priority_levels);
@@ -230,7 +232,7 @@ export async function previewRule(db: Database, actor: Actor, input: AlertRulePr
         agencyName: sql<
           string | null
         >`(SELECT ag.name FROM ${alertRecipients} r JOIN ${agencies} ag ON ag.id = r.agency_id
-          WHERE r.alert_id = ${alerts.id} AND r.agency_id IN (${inScope}) ORDER BY r.agency_id LIMIT 1)`,
+          WHERE r.alert_id = "alerts"."id" AND r.agency_id IN (${inScope}) ORDER BY r.agency_id LIMIT 1)`,
       })
       .from(alerts)
       .where(where)
