@@ -1,0 +1,131 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { MESSAGES } from "@turnout/domain";
+import type { LiveConnectionState } from "../../api/live-socket";
+import type { SessionUser } from "../../api/types";
+import { AppProviders, createQueryClient } from "../../app/providers";
+import { mockApi } from "../../testing/mock-api";
+import { renderApp } from "../../testing/render-app";
+import { storeSession, testUser } from "../../testing/session-fixtures";
+import { DashboardHeader } from "./dashboard-header";
+import type { UserMenuSlots } from "./user-menu";
+
+const DESKTOP_UA =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
+const ANDROID_UA =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36";
+
+function renderHeader({
+  user = testUser,
+  connection = "connected",
+  slots,
+  userAgent = DESKTOP_UA,
+}: {
+  user?: SessionUser;
+  connection?: LiveConnectionState;
+  slots?: UserMenuSlots;
+  userAgent?: string;
+} = {}) {
+  vi.spyOn(navigator, "userAgent", "get").mockReturnValue(userAgent);
+  const onSignOut = vi.fn().mockResolvedValue(undefined);
+  render(
+    <AppProviders queryClient={createQueryClient()}>
+      <DashboardHeader user={user} connection={connection} onSignOut={onSignOut} slots={slots} />
+    </AppProviders>,
+  );
+  return { user: userEvent.setup(), onSignOut };
+}
+
+async function openMenu(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole("button", { name: "User menu for Sam Taylor" }));
+  return screen.findByRole("menu");
+}
+
+describe("user menu", { timeout: 15_000 }, () => {
+  it("shows name, phone, the live state in words, and the items of SPEC 2", async () => {
+    const { user } = renderHeader();
+    const button = screen.getByRole("button", { name: "User menu for Sam Taylor" });
+    expect(button).toHaveAccessibleDescription("Live updates: connected");
+    expect(button).toHaveTextContent("ST");
+    const menu = await openMenu(user);
+    expect(menu).toHaveTextContent("Sam Taylor");
+    expect(menu).toHaveTextContent("+61412345678");
+    expect(within(menu).getByRole("menuitem", { name: /My Alerts/ })).toHaveAttribute(
+      "aria-disabled",
+      "true",
+    );
+    expect(within(menu).getByRole("menuitem", { name: /My Alerts/ })).toHaveTextContent("Coming soon");
+    expect(within(menu).getByRole("menuitem", { name: /Feedback/ })).toHaveAttribute("aria-disabled", "true");
+    expect(within(menu).getByRole("menuitem", { name: "Sign out" })).toBeInTheDocument();
+    expect(within(menu).queryByRole("menuitem", { name: /Admin/ })).not.toBeInTheDocument();
+  });
+
+  it.each(["connecting", "reconnecting", "disconnected", "failed"] as const)(
+    "says the live channel is %s, not only by colour",
+    (connection) => {
+      renderHeader({ connection });
+      expect(screen.getByRole("button", { name: "User menu for Sam Taylor" })).toHaveAccessibleDescription(
+        `Live updates: ${connection}`,
+      );
+    },
+  );
+
+  it("opens My Alerts through the slot another feature fills", async () => {
+    const onOpenMyAlerts = vi.fn();
+    const { user } = renderHeader({ slots: { onOpenMyAlerts } });
+    const menu = await openMenu(user);
+    const item = within(menu).getByRole("menuitem", { name: "My Alerts" });
+    expect(item).not.toHaveAttribute("aria-disabled");
+    await user.click(item);
+    expect(onOpenMyAlerts).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows the unread feedback badge to non-admins, capped at 9+", async () => {
+    const { user } = renderHeader({ slots: { onOpenFeedback: vi.fn(), feedbackUnread: 12 } });
+    const menu = await openMenu(user);
+    expect(within(menu).getByRole("menuitem", { name: /Feedback/ })).toHaveTextContent("9+");
+  });
+
+  it("shows 'Admin' to an admin on a desktop browser, never on a mobile one", async () => {
+    const admin = { ...testUser, is_admin: true };
+    const desktop = renderHeader({ user: admin });
+    const menu = await openMenu(desktop.user);
+    expect(within(menu).getByRole("menuitem", { name: /Admin/ })).toHaveTextContent("Coming soon");
+  });
+
+  it("keeps 'Admin' away from an admin on a phone", async () => {
+    const { user } = renderHeader({ user: { ...testUser, is_admin: true }, userAgent: ANDROID_UA });
+    const menu = await openMenu(user);
+    expect(within(menu).queryByRole("menuitem", { name: /Admin/ })).not.toBeInTheDocument();
+  });
+
+  it("signs out", async () => {
+    const { user, onSignOut } = renderHeader();
+    const menu = await openMenu(user);
+    await user.click(within(menu).getByRole("menuitem", { name: "Sign out" }));
+    expect(onSignOut).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("development banner", { timeout: 15_000 }, () => {
+  it("shows when the server says it runs in development", async () => {
+    mockApi({
+      "GET /health": { body: { status: "ok", environment: "development" } },
+      "GET /alerts/search": { body: { success: true, data: [], pagination: { has_more: false } } },
+    });
+    storeSession();
+    renderApp("/");
+    expect(await screen.findByRole("note")).toHaveTextContent(MESSAGES.DEV_BANNER);
+  });
+
+  it("stays away otherwise", async () => {
+    mockApi({
+      "GET /health": { body: { status: "ok", environment: "production" } },
+      "GET /alerts/search": { body: { success: true, data: [], pagination: { has_more: false } } },
+    });
+    storeSession();
+    renderApp("/");
+    await screen.findByText(MESSAGES.NO_ALERTS);
+    expect(screen.queryByText(MESSAGES.DEV_BANNER)).not.toBeInTheDocument();
+  });
+});
