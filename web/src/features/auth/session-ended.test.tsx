@@ -14,9 +14,9 @@ const unauthorized = {
   body: { success: false, errorType: "unauthorized", message: "Unauthorized" },
 };
 
-/** Wait for the signed-in page and for its effects (the session-check listeners) to be attached. */
+/** Wait for the signed-in page (the dashboard) and for its effects (the session-check listeners) to be attached. */
 async function signedInPage() {
-  await screen.findByRole("heading", { name: "Signed in" });
+  await screen.findByRole("heading", { name: "Alerts", hidden: true });
   await act(async () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
   });
@@ -122,7 +122,7 @@ describe("session ended", () => {
     expect(dialog).toHaveTextContent(MESSAGES.NOT_AUTHORIZED);
     await user.click(within(dialog).getByRole("button", { name: "Close" }));
     await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
-    expect(screen.getByRole("heading", { name: "Signed in" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Alerts" })).toBeInTheDocument();
   });
 });
 
