@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from "react-router";
 import type { SessionUser } from "../api/types";
 import { AlertFeed } from "../features/alerts/alert-feed";
@@ -7,6 +7,7 @@ import { AuthScreens } from "../features/auth/auth-screens";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
 import { useServerEnvironment } from "../features/dashboard/use-server-environment";
 import { KeyboardDebugPage } from "../features/debug/keyboard-debug-page";
+import { MyAlertsDialog } from "../features/rules/my-alerts-dialog";
 import { LoadingScreen } from "../ui/loading-screen";
 
 const PwaDebugPage = lazy(() =>
@@ -29,6 +30,7 @@ function ShortJobRedirect() {
  */
 function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: () => Promise<void> }) {
   const isDevelopment = useServerEnvironment() === "development";
+  const [myAlertsOpen, setMyAlertsOpen] = useState(false);
   return (
     <AlertFeed
       user={user}
@@ -40,6 +42,8 @@ function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: () => Pr
           actions={feed.actions}
           onSignOut={feed.signOut}
           isDevelopment={isDevelopment}
+          slots={{ onOpenMyAlerts: () => setMyAlertsOpen(true) }}
+          dialogs={<MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />}
         />
       )}
     />
