@@ -45,16 +45,21 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const q = request.query;
-      const result = await searchAlerts(app.db, actorOf(request), {
-        limit: q.limit,
-        search: q.search,
-        type: q.type,
-        area: q.area || undefined,
-        agencyId: q.agency_id,
-        adminContext: q.admin_context,
-        cursor: q.cursor || undefined,
-        grouped: q.grouped,
-      });
+      const result = await searchAlerts(
+        app.db,
+        actorOf(request),
+        {
+          limit: q.limit,
+          search: q.search,
+          type: q.type,
+          area: q.area || undefined,
+          agencyId: q.agency_id,
+          adminContext: q.admin_context,
+          cursor: q.cursor || undefined,
+          grouped: q.grouped,
+        },
+        { engine: app.dbKind },
+      );
       return { success: true, ...result };
     },
   );

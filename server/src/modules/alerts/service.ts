@@ -66,11 +66,122 @@ function decodeCursor(cursor: string): number {
 }
 
 /**
+ * How a page of search results was read (see pageRows): "plain" without a transaction or timeout;
+ * "planner" the planner's own plan under the timeout; "walk" / "bitmap" with PLAN_SETTINGS forced.
+ */
+export type SearchPlan = "plain" | "planner" | "walk" | "bitmap";
+
+export type SearchOptions = {
+  /** The engine behind `db` (the route passes app.dbKind); the plan choice runs on PostgreSQL only. */
+  engine?: "postgres" | "pglite";
+  /** Tests and benchmarks only: force one plan instead of choosing ("auto"). */
+  plan?: "auto" | "plain" | "walk" | "bitmap";
+  /** Benchmarks only: what "auto" tries first under the timeout (default: the planner's own plan). */
+  firstAttempt?: "planner" | "walk";
+  /** How long the first attempt may run before the trigram plan takes over (PostgreSQL, "auto"). */
+  timeoutMs?: number;
+  /** Tells tests and benchmarks which plan produced the page, and whether a first attempt was cancelled. */
+  onPlan?: (plan: SearchPlan, detail: { cancelled: boolean }) => void;
+};
+
+/** How long the first attempt may take before the trigram plan answers instead; see pageRows. */
+export const FIRST_ATTEMPT_TIMEOUT_MS = 20;
+
+/**
+ * Planner settings for each forced plan, applied with set_config(..., true) (SET LOCAL) so they end with
+ * the transaction. "walk": the primary key newest-first, no trigram index; "bitmap": the trigram index
+ * (bitmap scans only), then sort the matches by id.
+ */
+export const PLAN_SETTINGS = {
+  walk: { enable_bitmapscan: "off", enable_seqscan: "off" },
+  bitmap: { enable_indexscan: "off", enable_seqscan: "off" },
+} as const satisfies Record<string, Record<string, string>>;
+
+function setLocal(settings: Record<string, string>): SQL {
+  return sql`SELECT ${sql.join(
+    Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`),
+    sql`, `,
+  )}`;
+}
+
+const QUERY_CANCELED = "57014";
+
+function isQueryCanceled(err: unknown): boolean {
+  for (let e: unknown = err; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === QUERY_CANCELED) return true;
+  }
+  return false;
+}
+
+/**
+ * The rows of one page (ordered id DESC, limited). Search terms are `ILIKE '%term%'`, and at a million
+ * alerts on PostgreSQL no single plan serves every search:
+ * - walking the primary key newest-first and testing each row stops after `limit` matches, so it is
+ *   fast exactly when matches are dense among recent alerts, and reads the whole table when there
+ *   are none (two common words never found together: seconds);
+ * - the trigram GIN index finds every candidate first and sorts them, so it is fast exactly when
+ *   matches are few, and slow for a word in 40 % of messages (most of a second).
+ * The planner picks well except in one case: it estimates each term independently, so for words
+ * that are common but never together it expects many matches and walks. So a search with terms
+ * first runs the planner's own plan with `SET LOCAL statement_timeout` of FIRST_ATTEMPT_TIMEOUT_MS;
+ * when that is cancelled (SQLSTATE 57014) matches are sparse, and the trigram plan answers. Both
+ * read the same WHERE, ORDER BY and LIMIT, so the page (rows, order, cursor) is the same whichever
+ * plan produced it; only the time differs. PGlite, and a feed without terms (which walks the key
+ * index anyway), keep the plain query.
+ */
+async function pageRows(
+  db: Database,
+  conditions: SQL[],
+  limit: number,
+  hasTerms: boolean,
+  options: SearchOptions,
+): Promise<AlertRow[]> {
+  const query = (q: Database) =>
+    q
+      .select()
+      .from(alerts)
+      .where(conditions.length ? and(...conditions) : undefined)
+      .orderBy(desc(alerts.id))
+      .limit(limit);
+  const plan = options.plan ?? "auto";
+  if (options.engine !== "postgres" || plan === "plain" || (!hasTerms && plan === "auto")) {
+    options.onPlan?.("plain", { cancelled: false });
+    return query(db);
+  }
+  if (plan !== "bitmap") {
+    const first = plan === "walk" || options.firstAttempt === "walk" ? "walk" : "planner";
+    const settings: Record<string, string> = first === "walk" ? { ...PLAN_SETTINGS.walk } : {};
+    if (plan === "auto") settings.statement_timeout = String(options.timeoutMs ?? FIRST_ATTEMPT_TIMEOUT_MS);
+    try {
+      const rows = await db.transaction(async (tx) => {
+        await tx.execute(setLocal(settings));
+        return query(tx);
+      });
+      options.onPlan?.(first, { cancelled: false });
+      return rows;
+    } catch (err) {
+      if (plan !== "auto" || !isQueryCanceled(err)) throw err;
+    }
+  }
+  const rows = await db.transaction(async (tx) => {
+    await tx.execute(setLocal(PLAN_SETTINGS.bitmap));
+    return query(tx);
+  });
+  options.onPlan?.("bitmap", { cancelled: plan === "auto" });
+  return rows;
+}
+
+/**
  * One page of the feed, newest first: every search term must appear (case-insensitive), with optional
  * type, area and agency filters. Keyset pagination on the alert id through an opaque cursor.
  * Throws 403 when asked for an agency outside the viewer's scope, 400 for a bad cursor.
  */
-export async function searchAlerts(db: Database, actor: Actor, input: SearchInput) {
+export async function searchAlerts(
+  db: Database,
+  actor: Actor,
+  input: SearchInput,
+  options: SearchOptions = {},
+) {
   let scope = await feedScope(db, actor, input.adminContext);
   const conditions: SQL[] = [];
   if (input.agencyId !== undefined) {
@@ -90,12 +201,7 @@ export async function searchAlerts(db: Database, actor: Actor, input: SearchInpu
   if (input.area) conditions.push(sql`lower(${alerts.area}) = lower(${input.area})`);
   if (input.cursor) conditions.push(lt(alerts.id, decodeCursor(input.cursor)));
 
-  const rows = await db
-    .select()
-    .from(alerts)
-    .where(conditions.length ? and(...conditions) : undefined)
-    .orderBy(desc(alerts.id))
-    .limit(input.limit + 1);
+  const rows = await pageRows(db, conditions, input.limit + 1, terms.length > 0, options);
   const page = rows.slice(0, input.limit);
   const hasMore = rows.length > input.limit;
   const pagination = { has_more: hasMore, next_cursor: hasMore ? encodeCursor(page.at(-1)!.id) : null };
