@@ -136,6 +136,19 @@ export class KeywordAutomaton {
     });
   }
 
+  /** Bytes held by the automaton's arrays. */
+  byteSize(): number {
+    return [
+      this.edgeStart,
+      this.edgeChar,
+      this.edgeTarget,
+      this.rootAscii,
+      this.fail,
+      this.output,
+      this.outputLink,
+    ].reduce((n, a) => n + a.byteLength, 0);
+  }
+
   /**
    * Finds the distinct keywords that occur in `text` (already lower-cased). A keyword id k is
    * reported once per call: it is written to `found` unless `seen[k] === stamp`, and `seen[k]` is

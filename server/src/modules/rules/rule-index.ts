@@ -164,6 +164,22 @@ export class RuleIndex {
     return out;
   }
 
+  /** Bytes held by the index's arrays, the automaton's included (not the rule objects it was built from). */
+  byteSize(): number {
+    return [
+      this.ruleIds,
+      this.ruleTypes,
+      this.ruleKeywordStart,
+      this.ruleKeywords,
+      this.ruleAgencyStart,
+      this.ruleAgencies,
+      this.anchorStart,
+      this.anchorRules,
+      this.seen,
+      this.found,
+    ].reduce((n, a) => n + a.byteLength, this.automaton.byteSize());
+  }
+
   /** Lower-cases the text and fills `found` with the distinct keywords in it; returns their count. */
   private findKeywords(text: string): number {
     this.stamp = this.stamp === 0xffffffff ? 1 : this.stamp + 1;
