@@ -1,0 +1,245 @@
+import { buildShareText, MESSAGES } from "@turnout/domain";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerActiveAccount, type TestAccount } from "./support/accounts.js";
+import {
+  agencyIds,
+  allowClipboard,
+  apiJson,
+  ingest,
+  mapCapcode,
+  openSignedIn,
+  type SignedInSession,
+  signInByApi,
+} from "./support/alerts.js";
+import { type BrowserSession, openBrowser } from "./support/browser.js";
+import { chromiumPath } from "./support/chromium.js";
+import { type RunningServer, startServer } from "./support/server.js";
+
+const INGEST_KEY = "e2e-ingest-key-for-the-dashboard";
+const ADMIN_PHONE = "+61400000901";
+const CFA_CAPCODE = "1234001";
+const SES_CAPCODE = "1234002";
+/** More than one page (50) of alerts for the CFA member. */
+const BACKLOG = 60;
+
+/** The card showing `text` (cards are articles in the feed). */
+const card = (page: Page, text: string) => page.getByRole("article").filter({ hasText: text });
+
+async function scrollToBottom(page: Page) {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+}
+
+describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
+  let server: RunningServer;
+  let browser: BrowserSession;
+  let member: TestAccount;
+  let memberSession: SignedInSession;
+  let sesAlertId: number;
+  let backlogIds: number[];
+
+  beforeAll(async () => {
+    server = await startServer({ INGEST_API_KEY: INGEST_KEY, ADMIN_PHONES: ADMIN_PHONE });
+    const admin = await signInByApi(server, ADMIN_PHONE, "e2e-admin");
+    const agencies = await agencyIds(server);
+    await mapCapcode(server, admin.token, CFA_CAPCODE, agencies.CFA!, "Bendigo");
+    await mapCapcode(server, admin.token, SES_CAPCODE, agencies.SES!, "Geelong");
+
+    member = await registerActiveAccount(server, "0412 555 901", { firstName: "Riley", lastName: "Nguyen" });
+    memberSession = await signInByApi(server, member.phone);
+
+    const start = Date.now() - 3 * 3_600_000;
+    backlogIds = await ingest(
+      server,
+      INGEST_KEY,
+      Array.from({ length: BACKLOG }, (_, i) => ({
+        capcode: CFA_CAPCODE,
+        message: `@@ALERT BACKLOG ${String(i + 1).padStart(3, "0")} GRASS FIRE ${i + 1} FARM RD`,
+        timestamp: new Date(start + i * 60_000).toISOString(),
+      })),
+    );
+    [sesAlertId] = (await ingest(server, INGEST_KEY, [
+      { capcode: SES_CAPCODE, message: "Hb SES TREE DOWN ON POWER LINES 4 BAY ST" },
+    ])) as [number];
+
+    browser = await openBrowser();
+    await allowClipboard(browser.context, server);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("signs in, shows the feed, and loads the second page when scrolled to the bottom", async () => {
+    const { page } = browser;
+    await openSignedIn(page, server, memberSession);
+    await card(page, "BACKLOG 060").waitFor();
+    expect(await card(page, "BACKLOG 060").getByText("EMERGENCY").isVisible()).toBe(true);
+    expect(
+      await card(page, "BACKLOG 060")
+        .getByRole("button", { name: "Show only alerts in Bendigo" })
+        .isVisible(),
+    ).toBe(true);
+    // Another agency's alert never reaches this member's feed.
+    expect(await card(page, "TREE DOWN").count()).toBe(0);
+
+    const secondPage = page.waitForRequest(
+      (r) => r.url().includes("/api/alerts/search") && r.url().includes("cursor="),
+    );
+    await scrollToBottom(page);
+    await secondPage;
+    await expect
+      .poll(
+        async () => {
+          await scrollToBottom(page);
+          return card(page, "BACKLOG 001").count();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    expect(browser.errors).toEqual([]);
+  });
+
+  it("adds a matching live alert within 2 seconds and leaves out one that does not match", async () => {
+    const { page } = browser;
+    await openSignedIn(page, server, memberSession);
+    await card(page, "BACKLOG 060").waitFor();
+    await page
+      .getByRole("button", { name: /^User menu/ })
+      .and(page.locator('[data-connection="connected"]'))
+      .waitFor();
+
+    const sentAt = Date.now();
+    await ingest(server, INGEST_KEY, [
+      { capcode: CFA_CAPCODE, message: "@@ALERT LIVE ONE HOUSE FIRE 9 HIGH ST" },
+    ]);
+    await card(page, "LIVE ONE HOUSE FIRE").waitFor({ timeout: 2_000 });
+    expect(Date.now() - sentAt).toBeLessThan(2_000);
+    await page.getByText(/New Emergency alert from Country Fire Authority/).waitFor({ state: "attached" });
+
+    await page.getByRole("button", { name: "Search messages" }).click();
+    await page.getByRole("textbox", { name: "Keywords" }).fill("zebra crossing");
+    await page.getByRole("textbox", { name: "Keywords" }).press("Enter");
+    await page.getByRole("button", { name: "Remove filter Search: zebra crossing" }).waitFor();
+    await page.getByText(MESSAGES.NO_ALERTS).waitFor();
+
+    await ingest(server, INGEST_KEY, [
+      { capcode: CFA_CAPCODE, message: "@@ALERT GIRAFFE CROSSING FIRE 2 ZOO RD" },
+      { capcode: SES_CAPCODE, message: "Hb ZEBRA CROSSING FLOODED 3 RIVER RD" },
+    ]);
+    const matchingSentAt = Date.now();
+    await ingest(server, INGEST_KEY, [
+      { capcode: CFA_CAPCODE, message: "@@ALERT ZEBRA CROSSING CAR FIRE 1 MAIN ST" },
+    ]);
+    await card(page, "ZEBRA CROSSING CAR FIRE").waitFor({ timeout: 2_000 });
+    expect(Date.now() - matchingSentAt).toBeLessThan(2_000);
+    // The non-matching alerts were sent first, so they had every chance to arrive.
+    expect(await card(page, "GIRAFFE").count()).toBe(0);
+    expect(await card(page, "FLOODED").count()).toBe(0);
+    expect(await page.getByRole("article").count()).toBe(1);
+  });
+
+  it("goes from the search modal to a chip and back with 'Clear All'", async () => {
+    const { page } = browser;
+    await openSignedIn(page, server, memberSession);
+    await card(page, "BACKLOG 060").waitFor();
+    await page.getByRole("button", { name: "Search messages" }).click();
+    const dialog = page.getByRole("dialog", { name: "Search Messages" });
+    await dialog.getByRole("textbox", { name: "Keywords" }).fill("backlog 007");
+    await dialog.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("button", { name: "Remove filter Search: backlog 007" }).waitFor();
+    await expect.poll(() => page.getByRole("article").count()).toBe(1);
+    await card(page, "BACKLOG 007").waitFor();
+
+    await card(page, "BACKLOG 007").getByRole("button", { name: "Show only alerts in Bendigo" }).click();
+    await page.getByRole("button", { name: "Remove filter Area: Bendigo" }).waitFor();
+    await page.getByRole("button", { name: "Clear All" }).click();
+    await page.getByRole("region", { name: "Active filters" }).waitFor({ state: "detached" });
+    await card(page, "BACKLOG 060").waitFor();
+  });
+
+  it("keeps saved filter settings after a reload", async () => {
+    const { page } = browser;
+    await openSignedIn(page, server, memberSession);
+    await card(page, "BACKLOG 060").waitFor();
+
+    await page.getByRole("button", { name: "Alert filter settings" }).click();
+    const dialog = page.getByRole("dialog", { name: "Alert Filter Settings" });
+    await dialog.getByRole("button", { name: "Country Fire Authority: Shown (default)" }).click();
+    await dialog.getByRole("button", { name: "Country Fire Authority: Hidden, not saved yet" }).waitFor();
+    await dialog.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Filter settings saved").waitFor();
+    await page.getByText(MESSAGES.NO_ALERTS).waitFor();
+
+    await page.reload();
+    await page.getByRole("button", { name: /^User menu/ }).waitFor();
+    await page.getByText(MESSAGES.NO_ALERTS).waitFor();
+    expect(await card(page, "BACKLOG").count()).toBe(0);
+    await page.getByRole("button", { name: "Alert filter settings" }).click();
+    const reopened = page.getByRole("dialog", { name: "Alert Filter Settings" });
+    await reopened.getByRole("button", { name: "Country Fire Authority: Hidden" }).click();
+    await reopened.getByRole("button", { name: "Save", exact: true }).click();
+    await card(page, "BACKLOG 060").waitFor();
+  });
+
+  it("opens the job popup from /j/{id} and shares the spec's text through the clipboard", async () => {
+    const { page } = browser;
+    const id = backlogIds.at(-1)!;
+    await openSignedIn(page, server, memberSession, `/j/${id}`);
+    const dialog = page.getByRole("dialog", { name: `Job #${id}` });
+    await dialog.getByText("ALERT BACKLOG 060 GRASS FIRE").waitFor();
+    expect(new URL(page.url()).search).toBe(`?job=${id}`);
+
+    const { data: alert } = await apiJson<{ data: Parameters<typeof buildShareText>[0] }>(
+      server,
+      "GET",
+      `/alerts/${id}`,
+      {
+        token: memberSession.token,
+      },
+    );
+    await dialog.getByRole("button", { name: "Share" }).click();
+    await page.getByText(MESSAGES.CLIPBOARD_COPIED).waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(buildShareText(alert).text);
+    expect(copied.split("\n")[0]).toBe("Emergency Alert - Country Fire Authority - Bendigo");
+
+    await dialog.getByRole("button", { name: "Close" }).last().click();
+    await dialog.waitFor({ state: "detached" });
+    expect(new URL(page.url()).search).toBe("");
+  });
+
+  it("says 'Unable to Load Message' with the 403 text for another agency's alert", async () => {
+    const { page } = browser;
+    await openSignedIn(page, server, memberSession, `/?job=${sesAlertId}`);
+    const dialog = page.getByRole("dialog", { name: MESSAGES.JOB_LOAD_TITLE });
+    await dialog.getByText(MESSAGES.JOB_FORBIDDEN).waitFor();
+    expect(await page.getByRole("alertdialog", { name: "Not Authorized" }).count()).toBe(0);
+  });
+
+  it("keeps the loaded alerts on screen with an offline notice when the network goes", async () => {
+    const { page, context } = browser;
+    await openSignedIn(page, server, memberSession);
+    await card(page, "BACKLOG 060").waitFor();
+    await context.setOffline(true);
+    try {
+      await page.getByText(/^You are offline\. Showing alerts loaded at .+\.$/).waitFor();
+      expect(await card(page, "BACKLOG 060").isVisible()).toBe(true);
+      // Nothing pretends to be live: the avatar leaves "connected" once the channel notices.
+      await expect
+        .poll(() => page.getByRole("button", { name: /^User menu/ }).getAttribute("data-connection"), {
+          timeout: 30_000,
+        })
+        .not.toBe("connected");
+      const cached = await page.evaluate(
+        (id) => localStorage.getItem(`turnout_alerts_cache_${id}`),
+        memberSession.user.id,
+      );
+      expect(cached).toContain("BACKLOG 060");
+    } finally {
+      await context.setOffline(false);
+    }
+    await page.getByText(/^You are offline/).waitFor({ state: "detached" });
+  });
+});
