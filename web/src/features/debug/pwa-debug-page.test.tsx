@@ -73,7 +73,7 @@ describe("PwaDebugPage", () => {
 
   it("says 'unsupported' where the browser lacks service workers and cache storage", async () => {
     renderPage();
-    expect(await cellValue("Service Worker", "Service worker")).toBe("unsupported");
+    expect(await cellValue("Service Worker", "Service worker supported")).toBe("No (unsupported)");
     expect(await cellValue("Caches", "Cache storage")).toBe("unsupported");
     expect(await cellValue("Manifest", "Manifest link")).toBe("none");
     expect(await cellValue("Install and Display", "Install prompt (beforeinstallprompt)")).toBe(
@@ -88,6 +88,7 @@ describe("PwaDebugPage", () => {
     const fake = installFakeBrowser();
     cleanupBrowser = fake.removeManifestLink;
     renderPage();
+    expect(await cellValue("Service Worker", "Service worker supported")).toBe("Yes");
     expect(await cellValue("Service Worker", "Registered")).toBe("Yes");
     expect(await cellValue("Service Worker", "Scope")).toBe("http://localhost/");
     expect(await cellValue("Service Worker", "Active worker")).toBe("activated (http://localhost/sw.js)");

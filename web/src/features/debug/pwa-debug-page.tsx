@@ -33,13 +33,16 @@ function workerText(worker: ServiceWorker | null | undefined): string {
 
 async function readWorker(): Promise<Section> {
   const title = "Service Worker";
-  if (!("serviceWorker" in navigator)) return { title, rows: [["Service worker", UNSUPPORTED]] };
+  if (!("serviceWorker" in navigator)) {
+    return { title, rows: [["Service worker supported", `No (${UNSUPPORTED})`]] };
+  }
   try {
     const registration = await navigator.serviceWorker.getRegistration();
     const controller = navigator.serviceWorker.controller;
     return {
       title,
       rows: [
+        ["Service worker supported", "Yes"],
         ["Registered", yesNo(Boolean(registration))],
         ["Scope", registration?.scope ?? "none"],
         ["Active worker", workerText(registration?.active)],
@@ -49,7 +52,13 @@ async function readWorker(): Promise<Section> {
       ],
     };
   } catch (error) {
-    return { title, rows: [["Error", errorText(error)]] };
+    return {
+      title,
+      rows: [
+        ["Service worker supported", "Yes"],
+        ["Error", errorText(error)],
+      ],
+    };
   }
 }
 
