@@ -84,9 +84,12 @@ describe("InstallBanner", () => {
     expect(banner()).not.toBeInTheDocument();
     expect(storedPreference()).toEqual({ remindLater: justNow });
 
-    act(() => vi.advanceTimersByTime(INSTALL_REMIND_LATER_MS - 2 * STANDALONE_CHECK_INTERVAL_MS));
+    // Jump to just before the 48 h are up, then let the one-second check run.
+    const remindedAt = Date.parse(storedPreference().remindLater);
+    vi.setSystemTime(remindedAt + INSTALL_REMIND_LATER_MS - 3 * STANDALONE_CHECK_INTERVAL_MS);
+    act(() => vi.advanceTimersByTime(STANDALONE_CHECK_INTERVAL_MS));
     expect(banner()).not.toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(2 * STANDALONE_CHECK_INTERVAL_MS));
+    act(() => vi.advanceTimersByTime(3 * STANDALONE_CHECK_INTERVAL_MS));
     expect(banner()).toBeInTheDocument();
   });
 
