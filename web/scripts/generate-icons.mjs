@@ -45,7 +45,6 @@ const MASKABLE_SIZES = [192, 512];
 async function main() {
   mkdirSync(iconsDir, { recursive: true });
   writeFileSync(path.join(publicDir, "icon.svg"), anySvg);
-  writeFileSync(path.join(iconsDir, "maskable-icon.svg"), maskableSvg);
 
   const browser = await chromium.launch({
     executablePath: chromiumPath,
