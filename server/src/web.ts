@@ -25,6 +25,8 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     await app.register(fastifyStatic, {
       root,
       wildcard: false,
+      // The build writes .br and .gz beside each text asset; send them to clients that accept them.
+      preCompressed: true,
       index: false,
       setHeaders(reply, filePath) {
         const name = path.basename(filePath);

@@ -138,6 +138,19 @@ describe("the foundation app", () => {
       expect(sw.headers["cache-control"]).toBe("no-cache");
     });
 
+    it("sends a precompressed asset to a client that accepts it", async () => {
+      writeFileSync(path.join(webDir, "assets", "app-abc123.js.br"), "brotli-bytes");
+      const plain = await app.inject({ method: "GET", url: "/assets/app-abc123.js" });
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      const br = await app.inject({
+        method: "GET",
+        url: "/assets/app-abc123.js",
+        headers: { "accept-encoding": "br" },
+      });
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(br.body).toBe("brotli-bytes");
+    });
+
     it("answers a missing file with 404 rather than the shell", async () => {
       const res = await app.inject({ method: "GET", url: "/assets/missing.js" });
       expect(res.statusCode).toBe(404);
