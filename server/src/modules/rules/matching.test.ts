@@ -12,6 +12,7 @@ import {
   smsQueue,
   userAgencies,
   userAlertRules,
+  users,
 } from "../../db/schema.js";
 import { RuleMatcher, rulesChanged } from "./matcher.js";
 import { fireRules, loadIndexedRules } from "./matching.js";
@@ -244,6 +245,19 @@ describe("keyword rules fire on committed alerts", () => {
 
     await app.db.update(userAlertRules).set({ isActive: false }).where(eq(userAlertRules.id, r.id));
     rulesChanged(app.services);
+    await ingestAndMatch([{ capcode: CAPCODE.CFA, message: turnout() }]);
+    expect(await triggersOf(r.id)).toHaveLength(1);
+  });
+
+  it("never fires for a switched-off account, and fires again once it is switched back on", async () => {
+    const user = await createUser(app, { agencyCodes: ["CFA"] });
+    const r = await rule(user.id, ["shed"]);
+    await app.db.update(users).set({ isActive: false }).where(eq(users.id, user.id));
+    await ingestAndMatch([{ capcode: CAPCODE.CFA, message: turnout() }]);
+    expect(await triggersOf(r.id)).toEqual([]);
+
+    // No rule changed, so no rebuild: the index must still hold the rule.
+    await app.db.update(users).set({ isActive: true }).where(eq(users.id, user.id));
     await ingestAndMatch([{ capcode: CAPCODE.CFA, message: turnout() }]);
     expect(await triggersOf(r.id)).toHaveLength(1);
   });

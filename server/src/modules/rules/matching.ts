@@ -27,9 +27,12 @@ export type FiredTrigger = {
 
 export type MatchOptions = { publicUrl: string | null; maxAlertAgeMs?: number };
 
-/** The approved, active rules of active users: what the index is built from. */
+/**
+ * The approved, active rules: what the index is built from. Owners are not filtered here (an account
+ * switched off and on again must not wait for a rebuild); fireRules checks them on every match.
+ */
 export async function loadIndexedRules(db: Database): Promise<IndexedRule[]> {
-  const rows = await db
+  return db
     .select({
       id: userAlertRules.id,
       keywords: userAlertRules.keywords,
@@ -37,11 +40,7 @@ export async function loadIndexedRules(db: Database): Promise<IndexedRule[]> {
       priorityLevels: userAlertRules.priorityLevels,
     })
     .from(userAlertRules)
-    .innerJoin(users, eq(users.id, userAlertRules.userId))
-    .where(
-      and(eq(userAlertRules.status, "approved"), eq(userAlertRules.isActive, true), eq(users.isActive, true)),
-    );
-  return rows;
+    .where(and(eq(userAlertRules.status, "approved"), eq(userAlertRules.isActive, true)));
 }
 
 /** Displayed text of the newest alerts: the index uses them to learn which keywords are common. */
