@@ -3,7 +3,13 @@ import type { Logger } from "pino";
 import type { Cache } from "../../cache/cache.js";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
-import { claimQueuedAlerts, fireRules, loadIndexedRules, recentAlertTexts } from "./matching.js";
+import {
+  claimQueuedAlerts,
+  fireRules,
+  loadIndexedRules,
+  type MatchOptions,
+  recentAlertTexts,
+} from "./matching.js";
 import { RuleIndex } from "./rule-index.js";
 
 /** The cache key whose value changes whenever a rule that can fire changes, on any instance. */
@@ -210,10 +216,7 @@ export class RuleMatcher {
       try {
         const result = await this.db.transaction(async (tx) => {
           claimed = await claimQueuedAlerts(tx, this.batchSize);
-          return fireRules(tx, index, claimed, {
-            publicUrl: this.publicUrl,
-            maxAlertAgeMs: this.maxAlertAgeMs,
-          });
+          return fireRules(tx, index, claimed, this.matchOptions());
         });
         fired += this.report(result);
       } catch (error) {
@@ -238,10 +241,7 @@ export class RuleMatcher {
             sql`DELETE FROM rule_match_queue WHERE alert_id = ${alertId} RETURNING alert_id`,
           );
           if ((taken as unknown as { rows: unknown[] }).rows.length === 0) return [];
-          return fireRules(tx, index, [alertId], {
-            publicUrl: this.publicUrl,
-            maxAlertAgeMs: this.maxAlertAgeMs,
-          });
+          return fireRules(tx, index, [alertId], this.matchOptions());
         });
         fired += this.report(result);
       } catch (error) {
@@ -253,6 +253,18 @@ export class RuleMatcher {
       }
     }
     return fired;
+  }
+
+  private matchOptions(): MatchOptions {
+    return {
+      publicUrl: this.publicUrl,
+      maxAlertAgeMs: this.maxAlertAgeMs,
+      onSkipped: (count) =>
+        this.logger.warn(
+          { alerts: count },
+          "alerts too old for keyword-rule SMS (or deleted): dequeued without SMS",
+        ),
+    };
   }
 
   private report(result: { smsId: number | null; ruleId: number; alertId: number }[]): number {

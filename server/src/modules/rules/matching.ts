@@ -25,7 +25,12 @@ export type FiredTrigger = {
   smsId: number | null;
 };
 
-export type MatchOptions = { publicUrl: string | null; maxAlertAgeMs?: number };
+export type MatchOptions = {
+  publicUrl: string | null;
+  maxAlertAgeMs?: number;
+  /** Told how many of the alerts were skipped for being older than maxAlertAgeMs (or gone). */
+  onSkipped?: (count: number) => void;
+};
 
 /**
  * The approved, active rules: what the index is built from. Owners are not filtered here (an account
@@ -95,6 +100,7 @@ export async function fireRules(
         sql`${alerts.createdAt} > now() - make_interval(secs => ${maxAge / 1000}::double precision)`,
       ),
     );
+  if (rows.length < alertIds.length) options.onSkipped?.(alertIds.length - rows.length);
   if (rows.length === 0) return [];
   const recipients = await tx
     .select({ alertId: alertRecipients.alertId, agencyId: alertRecipients.agencyId })
