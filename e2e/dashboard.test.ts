@@ -242,4 +242,76 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
     }
     await page.getByText(/^You are offline/).waitFor({ state: "detached" });
   });
+
+  // Opt-in (TURNOUT_PERF=1): loading 200 pages through scrolling takes about a minute.
+  it.skipIf(!process.env.TURNOUT_PERF)(
+    "scrolls smoothly with 10,000 alerts loaded, keeping only the cards near the screen in the page",
+    async () => {
+      const phone = await openBrowser({ viewport: { width: 412, height: 860 } });
+      try {
+        const total = 10_000;
+        await phone.page.route("**/api/alerts/search**", async (route) => {
+          const cursor = Number(new URL(route.request().url()).searchParams.get("cursor") ?? total + 1);
+          const data = [];
+          for (let id = cursor - 1; id > Math.max(0, cursor - 51); id--) {
+            const alert = {
+              id,
+              type: ["emergency", "non-emergency", "administrative", "standard"][id % 4],
+              message: `@@ALERT ${id} STRUCTURE FIRE ${id} MAIN ST BENDIGO ${"SMOKE SEEN ".repeat(id % 7)}`,
+              created_at: new Date(Date.now() - (total - id) * 60_000).toISOString(),
+              agency_id: 2,
+              agency_name: "Country Fire Authority",
+              area: "Bendigo",
+            };
+            data.push({
+              messages: [alert],
+              primary_message: alert,
+              has_emergency: id % 4 === 0,
+              total_count: 1,
+              is_grouped: false,
+            });
+          }
+          const last = data.at(-1)!.primary_message.id;
+          await route.fulfill({
+            json: {
+              success: true,
+              data,
+              pagination: { has_more: last > 1, next_cursor: last > 1 ? String(last) : null },
+            },
+          });
+        });
+        await openSignedIn(phone.page, server, memberSession);
+        await phone.page.getByRole("article").first().waitFor();
+        const finished = phone.page.getByText("No older alerts");
+        for (let i = 0; i < 1_000 && (await finished.count()) === 0; i++) {
+          await scrollToBottom(phone.page);
+          await phone.page.waitForTimeout(40);
+        }
+        expect(await phone.page.locator("article").last().getAttribute("aria-setsize")).toBe(String(total));
+        const stats = await phone.page.evaluate(async () => {
+          const frames: number[] = [];
+          window.scrollTo(0, document.documentElement.scrollHeight / 2);
+          for (let i = 0; i < 120; i++) {
+            const started = performance.now();
+            window.scrollBy(0, 150);
+            await new Promise((resolve) => requestAnimationFrame(resolve));
+            frames.push(performance.now() - started);
+          }
+          frames.sort((a, b) => a - b);
+          return {
+            cardsInPage: document.querySelectorAll("article").length,
+            p50: frames[60]!,
+            p95: frames[114]!,
+          };
+        });
+        console.info(`10,000 alerts: ${JSON.stringify(stats)}`);
+        expect(stats.cardsInPage).toBeLessThan(40);
+        expect(stats.p95).toBeLessThan(50);
+        expect(phone.errors).toEqual([]);
+      } finally {
+        await phone.close();
+      }
+    },
+    180_000,
+  );
 });

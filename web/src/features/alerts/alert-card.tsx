@@ -6,16 +6,10 @@ import Card from "@mui/material/Card";
 import CardActionArea from "@mui/material/CardActionArea";
 import Chip from "@mui/material/Chip";
 import Typography from "@mui/material/Typography";
-import {
-  type AlertType,
-  displayText,
-  formatDateTime,
-  formatRelativeTime,
-  normalizeAlertType,
-  typePresentation,
-} from "@turnout/domain";
+import { type AlertType, displayText, normalizeAlertType, typePresentation } from "@turnout/domain";
 import { memo, useId } from "react";
 import type { FeedItem } from "./feed-items";
+import { absoluteTimeLabel, relativeTimeLabel } from "./time-labels";
 import { touchTarget } from "./touch-target";
 import { TypeBadge } from "./type-badge";
 
@@ -126,10 +120,10 @@ export const AlertCard = memo(function AlertCard({
           component="time"
           variant="body2"
           dateTime={newest.created_at}
-          title={formatDateTime(newest.created_at)}
+          title={absoluteTimeLabel(newest.created_at)}
           sx={{ ml: "auto", color: "text.secondary", fontWeight: 600, whiteSpace: "nowrap" }}
         >
-          {formatRelativeTime(newest.created_at, now, { short: true })}
+          {relativeTimeLabel(newest.created_at, now)}
         </Typography>
       </Box>
       <CardActionArea

@@ -41,13 +41,18 @@ export function AlertList({
   const listRef = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
 
-  // Whatever sits above the list (notices, chips) moves it down the page; keep the offset current.
+  // Whatever sits above the list (notices, chips) moves it down the page. Measured when the page's
+  // layout changes size, never on scroll: reading layout on every scroll frame would cost smoothness.
   useLayoutEffect(() => {
     const element = listRef.current;
     if (!element) return;
-    const top = Math.round(element.getBoundingClientRect().top + window.scrollY);
-    if (top !== scrollMargin) setScrollMargin(top);
-  });
+    const measure = () => setScrollMargin(Math.round(element.getBoundingClientRect().top + window.scrollY));
+    measure();
+    if (typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
 
   const virtualizer = useWindowVirtualizer({
     count: items.length,
