@@ -9,9 +9,23 @@ import {
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
-import { agencies, alertGroups, alertRecipients, alerts, capcodes } from "../../db/schema.js";
+import {
+  agencies,
+  alertGroups,
+  alertRecipients,
+  alerts,
+  capcodes,
+  groupingPatterns,
+  groupingSettings,
+} from "../../db/schema.js";
 import type { AlertRow } from "../alerts/present.js";
-import { activePatterns, getGroupingSettings, jobNumberFor } from "../grouping/service.js";
+import {
+  activePatterns,
+  type CompiledPattern,
+  type GroupingSettings,
+  getGroupingSettings,
+  jobNumberFor,
+} from "../grouping/service.js";
 import { matchRulesAfterCommit } from "../rules/matcher.js";
 
 /** One decoded pager message as a receiver sends it. */
@@ -34,7 +48,8 @@ type Prepared = IncomingMessage & {
   jobNumber: string | null;
 };
 
-type CapcodeRow = typeof capcodes.$inferSelect;
+/** The parts of a capcode row that ingest uses. */
+type CapcodeRef = { id: number; capcode: string; agencyId: number; area: string | null };
 
 /** The identity of a message's text for duplicate suppression: case and spacing do not matter. */
 export function textHash(text: string): string {
@@ -61,34 +76,41 @@ export async function ingestMessages(
   messages: IncomingMessage[],
 ): Promise<IngestResult[]> {
   if (messages.length === 0) return [];
-  const [settings, patterns] = await Promise.all([getGroupingSettings(ctx.db), activePatterns(ctx.db)]);
-  const prepared: Prepared[] = messages.map((m) => {
-    const type = detectMessageType(m.message);
-    const text = displayText(m.message);
-    const grouping = settings.grouping_enabled ? jobNumberFor(text, type, patterns) : { jobNumber: null };
-    return { ...m, type, text, hash: textHash(text), jobNumber: grouping.jobNumber };
-  });
+  let grouping = groupingCache.get(ctx.db) ?? (await loadGrouping(ctx.db));
+  groupingCache.set(ctx.db, grouping);
+  let prepared = prepare(messages, grouping);
 
   const outcome = await ctx.db.transaction(async (tx) => {
-    // Serialise concurrent batches that carry the same text or the same idempotency key.
-    const keys = [
-      ...new Set([
-        ...prepared.map((p) => lockKey(`text:${p.hash}`)),
-        ...prepared.filter((p) => p.id).map((p) => lockKey(`id:${p.source}:${p.id}`)),
-        ...prepared.filter((p) => p.jobNumber).map((p) => lockKey(`job:${p.jobNumber}`)),
-      ]),
-    ].sort();
-    await tx.execute(
-      sql`SELECT pg_advisory_xact_lock(k) FROM (SELECT unnest(${`{${keys.join(",")}}`}::bigint[]) AS k ORDER BY 1) s`,
-    );
+    // Serialise concurrent batches that carry the same text, idempotency key or job number. The same
+    // statement fingerprints the grouping settings and patterns the job numbers came from.
+    const keys = lockKeys(prepared);
+    const stamp = await lockAll(tx, keys, true);
+    if (stamp !== grouping.stamp) {
+      // An admin changed grouping since this process last looked: job numbers again, with the current
+      // rules, and their locks (taken late, so a deadlock is possible and PostgreSQL would end one).
+      const [settings, patterns] = await Promise.all([getGroupingSettings(tx), activePatterns(tx)]);
+      grouping = { stamp: stamp!, settings, patterns };
+      groupingCache.set(ctx.db, grouping);
+      prepared = prepare(messages, grouping);
+      const held = new Set(keys);
+      const more = lockKeys(prepared).filter((k) => !held.has(k));
+      if (more.length) await lockAll(tx, more, false);
+    }
+    const settings = grouping.settings;
 
-    const byIdKey = await alertsByIdempotencyKey(tx, prepared);
-    const capcodeRows = await ensureCapcodes(tx, [...new Set(prepared.map((p) => p.capcode))]);
-    const recent = await recentAlertsByHash(tx, [...new Set(prepared.map((p) => p.hash))], settings);
+    // After the locks, so it sees every batch that held them: one round trip for everything known.
+    const known = await readKnown(tx, prepared, settings);
+    const capcodeRows = await ensureCapcodes(
+      tx,
+      [...new Set(prepared.map((p) => p.capcode))],
+      known.capcodes,
+    );
+    const byIdKey = known.byIdKey;
+    const recent = known.recent;
 
     const results: (IngestResult | undefined)[] = new Array(prepared.length);
-    const toCreate: { index: number; p: Prepared; capcode: CapcodeRow }[] = [];
-    const extraRecipients: { index: number; hash: string; capcode: CapcodeRow }[] = [];
+    const toCreate: { index: number; p: Prepared; capcode: CapcodeRef }[] = [];
+    const extraRecipients: { index: number; hash: string; capcode: CapcodeRef }[] = [];
     const repeats: { index: number; first: number }[] = [];
     const firstIndexByKey = new Map<string, number>();
     const creatingHashes = new Set<string>();
@@ -117,31 +139,40 @@ export async function ingestMessages(
       }
     });
 
-    const created = await insertAlerts(tx, toCreate, settings);
+    const created = await insertAlerts(tx, toCreate, known.groups);
     for (const { index, alert } of created) results[index] = { id: alert.id, status: "created" };
 
-    const alertIdByHash = new Map<string, number>([...recent].map(([h, a]) => [h, a.id]));
+    const alertIdByHash = new Map<string, number>(recent);
     for (const { alert } of created) alertIdByHash.set(alert.dedupeHash, alert.id);
 
-    const recipientRows = [
+    // The new alerts' own recipients went in with them; copies paged to more capcodes join here.
+    const extraRows = extraRecipients.map(({ hash, capcode }) => ({
+      alert_id: alertIdByHash.get(hash)!,
+      capcode_id: capcode.id,
+      agency_id: capcode.agencyId,
+    }));
+    const added = [
       ...created.map(({ alert, capcode }) => ({
         alertId: alert.id,
-        capcodeId: capcode.id,
         agencyId: capcode.agencyId,
-      })),
-      ...extraRecipients.map(({ hash, capcode }) => ({
-        alertId: alertIdByHash.get(hash)!,
         capcodeId: capcode.id,
-        agencyId: capcode.agencyId,
       })),
+      ...(extraRows.length
+        ? await tx
+            .insert(alertRecipients)
+            .select(
+              sql`SELECT r.alert_id, r.capcode_id, r.agency_id
+                    FROM json_to_recordset(${JSON.stringify(extraRows)}::json)
+                      AS r(alert_id bigint, capcode_id integer, agency_id integer)`,
+            )
+            .onConflictDoNothing()
+            .returning({
+              alertId: alertRecipients.alertId,
+              agencyId: alertRecipients.agencyId,
+              capcodeId: alertRecipients.capcodeId,
+            })
+        : []),
     ];
-    const added = recipientRows.length
-      ? await tx.insert(alertRecipients).values(recipientRows).onConflictDoNothing().returning({
-          alertId: alertRecipients.alertId,
-          agencyId: alertRecipients.agencyId,
-          capcodeId: alertRecipients.capcodeId,
-        })
-      : [];
     // A recipient row new to the database makes its message "merged" (once); any other copy is a duplicate.
     const addedKeys = new Set(added.map((r) => `${r.alertId}:${r.capcodeId}`));
     const claimed = new Set(created.map(({ alert, capcode }) => `${alert.id}:${capcode.id}`));
@@ -162,6 +193,56 @@ export async function ingestMessages(
   // The alerts are already queued for keyword rules (a trigger on alert_recipients); this wakes the matcher.
   matchRulesAfterCommit(ctx);
   return outcome.results;
+}
+
+type Grouping = { stamp: string; settings: GroupingSettings; patterns: CompiledPattern[] };
+
+/**
+ * The grouping settings and patterns this process last read, per database, with a fingerprint of
+ * the rows they came from. Every ingest compares the fingerprint in its lock statement (no extra
+ * round trip) and reads them again when it changed, so a change applies to the next message, as
+ * when they were read on every ingest.
+ */
+const groupingCache = new WeakMap<Database, Grouping>();
+
+/** A fingerprint of every row getGroupingSettings and activePatterns read. */
+const GROUPING_STAMP = sql`(SELECT md5(coalesce(string_agg(${groupingSettings.key} || '=' || ${groupingSettings.value}, ',' ORDER BY ${groupingSettings.key}), '')) FROM ${groupingSettings})
+  || (SELECT md5(coalesce(string_agg(${groupingPatterns.id} || ':' || ${groupingPatterns.priority} || ':' || ${groupingPatterns.isActive} || ':' || ${groupingPatterns.name} || ':' || ${groupingPatterns.pattern}, ',' ORDER BY ${groupingPatterns.id}), '')) FROM ${groupingPatterns})`;
+
+async function loadGrouping(db: Database): Promise<Grouping> {
+  // The fingerprint first: rows changed after it make the next ingest read them again.
+  const result = await db.execute(sql`SELECT ${GROUPING_STAMP} AS stamp`);
+  const stamp = String((result as unknown as { rows: { stamp: string }[] }).rows[0]!.stamp);
+  const [settings, patterns] = await Promise.all([getGroupingSettings(db), activePatterns(db)]);
+  return { stamp, settings, patterns };
+}
+
+function prepare(messages: IncomingMessage[], { settings, patterns }: Grouping): Prepared[] {
+  return messages.map((m) => {
+    const type = detectMessageType(m.message);
+    const text = displayText(m.message);
+    const grouping = settings.grouping_enabled ? jobNumberFor(text, type, patterns) : { jobNumber: null };
+    return { ...m, type, text, hash: textHash(text), jobNumber: grouping.jobNumber };
+  });
+}
+
+function lockKeys(prepared: Prepared[]): string[] {
+  return [
+    ...new Set([
+      ...prepared.map((p) => lockKey(`text:${p.hash}`)),
+      ...prepared.filter((p) => p.id).map((p) => lockKey(`id:${p.source}:${p.id}`)),
+      ...prepared.filter((p) => p.jobNumber).map((p) => lockKey(`job:${p.jobNumber}`)),
+    ]),
+  ].sort();
+}
+
+/** Takes the advisory locks in key order; with `stamp`, returns the grouping fingerprint too. */
+async function lockAll(tx: Database, keys: string[], stamp: boolean): Promise<string | null> {
+  const result = await tx.execute(
+    sql`SELECT count(pg_advisory_xact_lock(k)) AS n${stamp ? sql`, ${GROUPING_STAMP} AS stamp` : sql``}
+          FROM (SELECT unnest(${`{${keys.join(",")}}`}::bigint[]) AS k ORDER BY 1) s`,
+  );
+  return stamp ? String((result as unknown as { rows: { stamp: string }[] }).rows[0]!.stamp) : null;
 }
 
 function publish(
@@ -197,22 +278,79 @@ function publish(
     .catch((err: unknown) => ctx.logger.error({ err }, "ingest: could not publish merged alerts"));
 }
 
-async function alertsByIdempotencyKey(tx: Database, prepared: Prepared[]): Promise<Map<string, number>> {
-  const withId = prepared.filter((p) => p.id);
-  const map = new Map<string, number>();
-  if (withId.length === 0) return map;
-  const rows = await tx
-    .select({ id: alerts.id, source: alerts.source, key: alerts.sourceMessageId })
-    .from(alerts)
-    .where(inArray(alerts.sourceMessageId, [...new Set(withId.map((p) => p.id!))]));
-  for (const r of rows) map.set(`${r.source}\u0000${r.key}`, r.id);
-  return map;
+/** What the database already holds for a batch, read in one statement (JSON per kind). */
+type Known = {
+  /** `${source}\u0000${id}` of a stored idempotency key -> its alert. */
+  byIdKey: Map<string, number>;
+  capcodes: Map<string, CapcodeRef>;
+  /** Text hash -> the newest alert with that text inside the duplicate window. */
+  recent: Map<string, number>;
+  /** Job number -> the newest group of that job inside the grouping window. */
+  groups: Map<string, number>;
+};
+
+const EMPTY_JSON = sql`'[]'::json`;
+
+function jsonValue<T>(value: unknown): T {
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
+async function readKnown(
+  tx: Database,
+  prepared: Prepared[],
+  settings: { duplicate_window_seconds: number; group_window_hours: number },
+): Promise<Known> {
+  const ids = [...new Set(prepared.filter((p) => p.id).map((p) => p.id!))];
+  const codes = [...new Set(prepared.map((p) => p.capcode))];
+  const hashes = [...new Set(prepared.map((p) => p.hash))];
+  const jobs = [...new Set(prepared.map((p) => p.jobNumber).filter((j): j is string => j !== null))];
+  const dedupeSince = new Date(Date.now() - settings.duplicate_window_seconds * 1000);
+  const groupSince = new Date(Date.now() - settings.group_window_hours * 3_600_000);
+  const result = await tx.execute(sql`SELECT
+    ${
+      ids.length
+        ? sql`(SELECT coalesce(json_agg(json_build_object('id', ${alerts.id}, 'source', ${alerts.source}, 'key', ${alerts.sourceMessageId})), '[]'::json)
+                 FROM ${alerts} WHERE ${inArray(alerts.sourceMessageId, ids)})`
+        : EMPTY_JSON
+    } AS by_id,
+    (SELECT coalesce(json_agg(json_build_object('id', ${capcodes.id}, 'capcode', ${capcodes.capcode}, 'agencyId', ${capcodes.agencyId}, 'area', ${capcodes.area})), '[]'::json)
+       FROM ${capcodes} WHERE ${inArray(capcodes.capcode, codes)}) AS capcodes,
+    ${
+      settings.duplicate_window_seconds > 0
+        ? sql`(SELECT coalesce(json_agg(json_build_object('id', ${alerts.id}, 'hash', ${alerts.dedupeHash})), '[]'::json)
+                 FROM ${alerts} WHERE ${and(inArray(alerts.dedupeHash, hashes), gt(alerts.createdAt, dedupeSince))})`
+        : EMPTY_JSON
+    } AS recent,
+    ${
+      jobs.length
+        ? sql`(SELECT coalesce(json_agg(json_build_object('id', ${alertGroups.id}, 'job', ${alertGroups.jobNumber})), '[]'::json)
+                 FROM ${alertGroups} WHERE ${and(inArray(alertGroups.jobNumber, jobs), gt(alertGroups.lastAlertAt, groupSince))})`
+        : EMPTY_JSON
+    } AS groups`);
+  const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0]!;
+  const known: Known = { byIdKey: new Map(), capcodes: new Map(), recent: new Map(), groups: new Map() };
+  for (const r of jsonValue<{ id: number; source: string; key: string }[]>(row.by_id)) {
+    known.byIdKey.set(`${r.source}\u0000${r.key}`, Number(r.id));
+  }
+  for (const c of jsonValue<CapcodeRef[]>(row.capcodes)) known.capcodes.set(c.capcode, c);
+  for (const r of jsonValue<{ id: number; hash: string }[]>(row.recent)) {
+    const seen = known.recent.get(r.hash);
+    if (seen === undefined || Number(r.id) > seen) known.recent.set(r.hash, Number(r.id));
+  }
+  for (const g of jsonValue<{ id: number; job: string }[]>(row.groups)) {
+    const seen = known.groups.get(g.job);
+    if (seen === undefined || g.id > seen) known.groups.set(g.job, g.id);
+  }
+  return known;
 }
 
 /** Capcode rows for every capcode, creating unknown ones under the UNMAPPED placeholder. */
-async function ensureCapcodes(tx: Database, codes: string[]): Promise<Map<string, CapcodeRow>> {
-  const found = await tx.select().from(capcodes).where(inArray(capcodes.capcode, codes));
-  const map = new Map(found.map((c) => [c.capcode, c]));
+async function ensureCapcodes(
+  tx: Database,
+  codes: string[],
+  found: Map<string, CapcodeRef>,
+): Promise<Map<string, CapcodeRef>> {
+  const map = new Map(found);
   const missing = codes.filter((c) => !map.has(c));
   if (missing.length) {
     const [unmapped] = await tx.select().from(agencies).where(eq(agencies.code, UNMAPPED_AGENCY.code));
@@ -229,82 +367,34 @@ async function ensureCapcodes(tx: Database, codes: string[]): Promise<Map<string
       .insert(capcodes)
       .values(missing.map((capcode) => ({ capcode, agencyId: unmappedId })))
       .onConflictDoNothing({ target: capcodes.capcode });
-    const now = await tx.select().from(capcodes).where(inArray(capcodes.capcode, missing));
+    const now = await tx
+      .select({
+        id: capcodes.id,
+        capcode: capcodes.capcode,
+        agencyId: capcodes.agencyId,
+        area: capcodes.area,
+      })
+      .from(capcodes)
+      .where(inArray(capcodes.capcode, missing));
     for (const c of now) map.set(c.capcode, c);
   }
   return map;
 }
 
-async function recentAlertsByHash(
-  tx: Database,
-  hashes: string[],
-  settings: { duplicate_window_seconds: number },
-) {
-  const map = new Map<string, AlertRow>();
-  if (settings.duplicate_window_seconds <= 0) return map;
-  const since = new Date(Date.now() - settings.duplicate_window_seconds * 1000);
-  const rows = await tx
-    .select()
-    .from(alerts)
-    .where(and(inArray(alerts.dedupeHash, hashes), gt(alerts.createdAt, since)));
-  for (const r of rows) {
-    const seen = map.get(r.dedupeHash);
-    if (!seen || r.id > seen.id) map.set(r.dedupeHash, r);
-  }
-  return map;
-}
-
-/** Inserts the new alerts with their groups; ids are taken from the sequence first so results map exactly. */
+/**
+ * Inserts the new alerts, their job groups and their recipients in one statement (one round trip):
+ * groups (existing ones counted on, new ones created), ids from the sequence in input order and the
+ * recipient rows are data-modifying CTEs; the alerts come from a JSON recordset. Foreign keys and the
+ * rule-matching trigger are checked at the end of the statement, when the alerts exist.
+ */
 async function insertAlerts(
   tx: Database,
-  items: { index: number; p: Prepared; capcode: CapcodeRow }[],
-  settings: { group_window_hours: number },
-): Promise<{ index: number; alert: AlertRow; capcode: CapcodeRow }[]> {
+  items: { index: number; p: Prepared; capcode: CapcodeRef }[],
+  existingGroups: Map<string, number>,
+): Promise<{ index: number; alert: AlertRow; capcode: CapcodeRef }[]> {
   if (items.length === 0) return [];
-  const groupIds = await assignGroups(tx, items, settings);
-  const idRows = await tx.execute<{ id: string | number }>(
-    sql`SELECT nextval(pg_get_serial_sequence('alerts', 'id')) AS id FROM generate_series(1, ${items.length})`,
-  );
-  const ids = (idRows as unknown as { rows: { id: string | number }[] }).rows.map((r) => Number(r.id));
-  const values = items.map(({ p, capcode }, i) => {
-    const address = extractAddress(p.text);
-    return {
-      id: ids[i]!,
-      type: p.type,
-      rawMessage: p.message,
-      message: p.text,
-      capcode: p.capcode,
-      capcodeId: capcode.id,
-      agencyId: capcode.agencyId,
-      area: capcode.area,
-      jobNumber: p.jobNumber,
-      groupId: p.jobNumber ? (groupIds.get(p.jobNumber) ?? null) : null,
-      primaryAddress: address.primary_address,
-      hasMappableAddress: address.has_mappable_address,
-      directionsUrl: address.directions_url,
-      latitude: address.latitude === null ? null : String(address.latitude),
-      longitude: address.longitude === null ? null : String(address.longitude),
-      source: p.source,
-      sourceMessageId: p.id,
-      dedupeHash: p.hash,
-      sentAt: p.sentAt,
-    };
-  });
-  const rows = await tx.insert(alerts).values(values).returning();
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return items.map((item, i) => ({ index: item.index, capcode: item.capcode, alert: byId.get(ids[i]!)! }));
-}
-
-/** Finds or creates the group of each job number (a job seen again after the window starts a new group). */
-async function assignGroups(
-  tx: Database,
-  items: { p: Prepared; capcode: CapcodeRow }[],
-  settings: { group_window_hours: number },
-): Promise<Map<string, number>> {
-  const jobs = new Map<
-    string,
-    { count: number; emergency: boolean; agencyId: number; first: Date; last: Date }
-  >();
+  // A job seen again inside the window joins its group; one seen first (or after the window) starts one.
+  const jobs = new Map<string, { count: number; emergency: boolean; agencyId: number }>();
   for (const { p, capcode } of items) {
     if (!p.jobNumber) continue;
     const j = jobs.get(p.jobNumber);
@@ -312,58 +402,107 @@ async function assignGroups(
     if (j) {
       j.count += 1;
       j.emergency ||= emergency;
-      if (p.sentAt > j.last) j.last = p.sentAt;
     } else {
-      jobs.set(p.jobNumber, {
-        count: 1,
-        emergency,
-        agencyId: capcode.agencyId,
-        first: p.sentAt,
-        last: p.sentAt,
-      });
+      jobs.set(p.jobNumber, { count: 1, emergency, agencyId: capcode.agencyId });
     }
   }
-  const ids = new Map<string, number>();
-  if (jobs.size === 0) return ids;
-  const since = new Date(Date.now() - settings.group_window_hours * 3_600_000);
-  const existing = await tx
-    .select()
-    .from(alertGroups)
-    .where(and(inArray(alertGroups.jobNumber, [...jobs.keys()]), gt(alertGroups.lastAlertAt, since)));
-  for (const g of existing) {
-    const known = ids.get(g.jobNumber);
-    if (known === undefined || g.id > known) ids.set(g.jobNumber, g.id);
+  const updates = [...jobs]
+    .filter(([job]) => existingGroups.has(job))
+    .map(([job, j]) => ({ id: existingGroups.get(job)!, count: j.count, emergency: j.emergency }));
+  const fresh = [...jobs]
+    .filter(([job]) => !existingGroups.has(job))
+    .map(([job, j]) => ({ job_number: job, agency_id: j.agencyId, emergency: j.emergency, count: j.count }));
+  const withs = [];
+  if (updates.length) {
+    withs.push(
+      tx.$with("updated_groups", {}).as(
+        sql`UPDATE ${alertGroups}
+               SET message_count = ${alertGroups.messageCount} + u.count,
+                   has_emergency = ${alertGroups.hasEmergency} OR u.emergency,
+                   last_alert_at = greatest(${alertGroups.lastAlertAt}, now())
+              FROM json_to_recordset(${JSON.stringify(updates)}::json) AS u(id integer, count integer, emergency boolean)
+             WHERE ${alertGroups.id} = u.id
+         RETURNING ${alertGroups.id}`,
+      ),
+    );
   }
-  for (const [jobNumber, j] of jobs) {
-    const id = ids.get(jobNumber);
-    if (id !== undefined) {
-      await tx
-        .update(alertGroups)
-        .set({
-          messageCount: sql`${alertGroups.messageCount} + ${j.count}`,
-          hasEmergency: sql`${alertGroups.hasEmergency} OR ${j.emergency}`,
-          lastAlertAt: sql`greatest(${alertGroups.lastAlertAt}, now())`,
-        })
-        .where(eq(alertGroups.id, id));
-    }
-  }
-  const fresh = [...jobs].filter(([jobNumber]) => !ids.has(jobNumber));
   if (fresh.length) {
     const now = new Date();
-    const rows = await tx
-      .insert(alertGroups)
-      .values(
-        fresh.map(([jobNumber, j]) => ({
-          jobNumber,
-          agencyId: j.agencyId,
-          hasEmergency: j.emergency,
-          messageCount: j.count,
-          firstAlertAt: now,
-          lastAlertAt: now,
-        })),
-      )
-      .returning({ id: alertGroups.id, jobNumber: alertGroups.jobNumber });
-    for (const r of rows) ids.set(r.jobNumber, r.id);
+    withs.push(
+      tx.$with("fresh_groups", {}).as(
+        sql`INSERT INTO ${alertGroups} (job_number, agency_id, has_emergency, message_count, first_alert_at, last_alert_at)
+            SELECT f.job_number, f.agency_id, f.emergency, f.count, ${now}, ${now}
+              FROM json_to_recordset(${JSON.stringify(fresh)}::json)
+                AS f(job_number text, agency_id integer, emergency boolean, count integer)
+         RETURNING id, job_number`,
+      ),
+    );
   }
-  return ids;
+  const values = items.map(({ p, capcode }, ord) => {
+    const address = extractAddress(p.text);
+    return {
+      ord,
+      type: p.type,
+      raw_message: p.message,
+      message: p.text,
+      capcode: p.capcode,
+      capcode_id: capcode.id,
+      agency_id: capcode.agencyId,
+      area: capcode.area,
+      job_number: p.jobNumber,
+      group_id: p.jobNumber ? (existingGroups.get(p.jobNumber) ?? null) : null,
+      primary_address: address.primary_address,
+      has_mappable_address: address.has_mappable_address,
+      directions_url: address.directions_url,
+      latitude: address.latitude === null ? null : String(address.latitude),
+      longitude: address.longitude === null ? null : String(address.longitude),
+      source: p.source,
+      source_message_id: p.id,
+      dedupe_hash: p.hash,
+      sent_at: p.sentAt.toISOString(),
+    };
+  });
+  withs.push(
+    tx.$with("new_ids", {}).as(
+      sql`SELECT nextval(pg_get_serial_sequence('alerts', 'id')) AS id, ord
+            FROM generate_series(0, ${items.length - 1}::integer) AS ord ORDER BY ord`,
+    ),
+  );
+  const recipients = items.map(({ capcode }, ord) => ({
+    ord,
+    capcode_id: capcode.id,
+    agency_id: capcode.agencyId,
+  }));
+  withs.push(
+    tx.$with("new_recipients", {}).as(
+      sql`INSERT INTO ${alertRecipients} (alert_id, capcode_id, agency_id)
+          SELECT i.id, r.capcode_id, r.agency_id
+            FROM json_to_recordset(${JSON.stringify(recipients)}::json) AS r(ord integer, capcode_id integer, agency_id integer)
+            JOIN new_ids i ON i.ord = r.ord`,
+    ),
+  );
+  const freshGroupId = fresh.length
+    ? sql`(SELECT fg.id FROM fresh_groups fg WHERE fg.job_number = t.job_number)`
+    : sql`NULL::integer`;
+  // Columns in the table's order (drizzle inserts every column it knows).
+  const rows = await tx
+    .with(...withs)
+    .insert(alerts)
+    .select(
+      sql`SELECT i.id, t.type, t.raw_message, t.message, t.capcode,
+                 t.capcode_id, t.agency_id, t.area, t.job_number, coalesce(t.group_id, ${freshGroupId}),
+                 t.primary_address, t.has_mappable_address, t.directions_url, t.latitude, t.longitude,
+                 t.source, t.source_message_id, t.dedupe_hash, t.sent_at, now()
+            FROM json_to_recordset(${JSON.stringify(values)}::json) AS t(
+                   ord integer, type text, raw_message text, message text, capcode text, capcode_id integer,
+                   agency_id integer, area text, job_number text, group_id integer, primary_address text,
+                   has_mappable_address boolean, directions_url text, latitude text, longitude text,
+                   source text, source_message_id text, dedupe_hash text, sent_at timestamptz)
+            JOIN new_ids i ON i.ord = t.ord
+           ORDER BY t.ord`,
+    )
+    .returning();
+  // A batch creates at most one alert per text, so the text hash names each new row.
+  const byHash = new Map(rows.map((r) => [r.dedupeHash, r]));
+  return items.map((item) => ({ index: item.index, capcode: item.capcode, alert: byHash.get(item.p.hash)! }));
 }
