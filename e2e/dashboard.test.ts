@@ -140,6 +140,44 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
     expect(await page.getByRole("article").count()).toBe(1);
   });
 
+  it("keeps the card being read in place when a live alert arrives on top", async () => {
+    const { page } = browser;
+    await openSignedIn(page, server, memberSession);
+    await card(page, "BACKLOG 060").waitFor();
+    await page.locator('[data-connection="connected"]').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 900));
+    await page.waitForTimeout(300);
+    const readingId = await page.evaluate(
+      () =>
+        [300, 350, 400, 450, 500]
+          .map((y) =>
+            document
+              .elementFromPoint(window.innerWidth / 2, y)
+              ?.closest("article")
+              ?.getAttribute("data-alert-id"),
+          )
+          .find(Boolean) ?? "",
+    );
+    expect(readingId).not.toBe("");
+    const reading = page.locator(`article[data-alert-id="${readingId}"]`);
+    const before = (await reading.boundingBox())!.y;
+
+    await ingest(server, INGEST_KEY, [
+      { capcode: CFA_CAPCODE, message: "@@ALERT WHILE READING SHED FIRE 5 LOW ST" },
+    ]);
+    await page
+      .getByText(/New Emergency alert .*WHILE READING/)
+      .waitFor({ state: "attached", timeout: 2_000 });
+    await page.waitForTimeout(300);
+    expect(Math.abs((await reading.boundingBox())!.y - before)).toBeLessThan(2);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await card(page, "WHILE READING SHED FIRE").waitFor();
+    expect((await page.getByRole("article").first().textContent()) ?? "").toContain(
+      "WHILE READING SHED FIRE",
+    );
+  });
+
   it("goes from the search modal to a chip and back with 'Clear All'", async () => {
     const { page } = browser;
     await openSignedIn(page, server, memberSession);

@@ -12,6 +12,8 @@ import type { FeedItem } from "./feed-items";
 /** A first guess of a card's height; each card is measured once it renders. */
 const ESTIMATED_CARD_PX = 160;
 const CARD_GAP_PX = 12;
+/** Scrolled this far past the list's top, the reader is looking at older cards. */
+const READING_FURTHER_DOWN_PX = 80;
 
 export interface MorePages {
   hasNextPage: boolean;
@@ -54,13 +56,19 @@ export function AlertList({
     return () => observer.disconnect();
   }, []);
 
+  // Someone reading further down keeps their card in place when new ones arrive on top; someone
+  // at the top sees the new card itself (the last known scroll offset decides).
+  const lastOffset = useRef(0);
+  const readingFurtherDown = lastOffset.current > scrollMargin + READING_FURTHER_DOWN_PX;
   const virtualizer = useWindowVirtualizer({
     count: items.length,
     estimateSize: () => ESTIMATED_CARD_PX + CARD_GAP_PX,
     overscan: 5,
     scrollMargin,
     getItemKey: (index) => items[index]?.key ?? index,
+    anchorTo: readingFurtherDown ? "end" : "start",
   });
+  lastOffset.current = virtualizer.scrollOffset ?? 0;
 
   const moreRef = useRef(more);
   moreRef.current = more;
