@@ -171,8 +171,10 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
     await page.waitForTimeout(300);
     expect(Math.abs((await reading.boundingBox())!.y - before)).toBeLessThan(2);
 
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByRole("button", { name: "1 new alert" }).click();
     await card(page, "WHILE READING SHED FIRE").waitFor();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.getByRole("button", { name: "1 new alert" }).waitFor({ state: "detached" });
     expect((await page.getByRole("article").first().textContent()) ?? "").toContain(
       "WHILE READING SHED FIRE",
     );

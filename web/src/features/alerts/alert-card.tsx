@@ -130,7 +130,16 @@ export const AlertCard = memo(function AlertCard({
         onClick={() => onOpen(item)}
         aria-label={openLabel}
         aria-describedby={textId}
-        sx={{ px: 1.5, py: 1.25, minHeight: 44 }}
+        sx={{
+          px: 1.5,
+          py: 1.25,
+          minHeight: 44,
+          "&.Mui-focusVisible": {
+            outline: "3px solid",
+            outlineColor: "var(--mui-palette-secondary-main)",
+            outlineOffset: -3,
+          },
+        }}
       >
         <Typography
           id={textId}

@@ -1,3 +1,4 @@
+import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
 import FilterListIcon from "@mui/icons-material/FilterList";
 import SearchIcon from "@mui/icons-material/Search";
 import Alert from "@mui/material/Alert";
@@ -36,6 +37,8 @@ import { useOnlineStatus } from "./use-online-status";
 
 /** Relative times on the cards move on once a minute. */
 const CLOCK_TICK_MS = 60_000;
+/** Within this many pixels of the top, the newest cards are in view. */
+const NEAR_TOP_PX = 120;
 
 const visuallyHidden = {
   position: "absolute",
@@ -99,6 +102,27 @@ export function AlertFeed({
   const { query } = feed;
 
   // Back online: catch up on what arrived meanwhile (the channel reconnects by itself).
+  // A reader further down the list does not see a card arrive on top: offer a way up to it.
+  const [unseenArrivals, setUnseenArrivals] = useState(0);
+  const seenArrivals = useRef(feed.arrivals);
+  useEffect(() => {
+    const added = feed.arrivals - seenArrivals.current;
+    seenArrivals.current = feed.arrivals;
+    if (added > 0 && window.scrollY > NEAR_TOP_PX) setUnseenArrivals((count) => count + added);
+  }, [feed.arrivals]);
+  useEffect(() => {
+    if (unseenArrivals === 0) return;
+    const handleScroll = () => {
+      if (window.scrollY <= NEAR_TOP_PX) setUnseenArrivals(0);
+    };
+    window.addEventListener("scroll", handleScroll, { passive: true });
+    return () => window.removeEventListener("scroll", handleScroll);
+  }, [unseenArrivals]);
+  const handleShowNewest = () => {
+    setUnseenArrivals(0);
+    window.scrollTo({ top: 0 });
+  };
+
   const wasOnline = useRef(online);
   useEffect(() => {
     if (online && !wasOnline.current) void feed.catchUp();
@@ -261,6 +285,25 @@ export function AlertFeed({
         />
         {content}
       </Container>
+      {unseenArrivals > 0 ? (
+        <Button
+          variant="contained"
+          color="secondary"
+          startIcon={<ArrowUpwardIcon aria-hidden="true" />}
+          onClick={handleShowNewest}
+          sx={{
+            position: "fixed",
+            top: 72,
+            left: "50%",
+            transform: "translateX(-50%)",
+            zIndex: (theme) => theme.zIndex.appBar + 1,
+            borderRadius: 6,
+            boxShadow: 6,
+          }}
+        >
+          {unseenArrivals === 1 ? "1 new alert" : `${unseenArrivals} new alerts`}
+        </Button>
+      ) : null}
       <Box aria-live="polite" aria-atomic="true" sx={visuallyHidden}>
         {feed.announcement}
       </Box>

@@ -44,6 +44,8 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters) {
   const [live, setLive] = useState<{ filtersKey: string; items: FeedItem[] }>({ filtersKey, items: [] });
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(() => new Set());
   const [announcement, setAnnouncement] = useState("");
+  /** Cards that arrived live (or by catching up) since the feed was shown; only ever grows. */
+  const [arrivals, setArrivals] = useState(0);
   const [lastFreshAt, setLastFreshAt] = useState<number | null>(null);
   const timers = useRef(new Set<number>());
 
@@ -115,6 +117,7 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters) {
       setLastFreshAt(Date.now());
       highlight([key]);
       setAnnouncement(announcementFor(alert));
+      setArrivals((count) => count + 1);
     },
     [highlight],
   );
@@ -135,6 +138,7 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters) {
       for (const item of missed)
         for (const message of item.group.messages) latest.current.knownIds.add(message.id);
       addLiveCards(forKey, missed);
+      setArrivals((count) => count + missed.length);
       highlight(missed.map((item) => item.key));
       setAnnouncement(
         missed.length === 1
@@ -162,6 +166,7 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters) {
     items,
     highlighted,
     announcement,
+    arrivals,
     /** When the cards on screen were last known to be current. */
     lastFreshAt,
     /** The offline copy of the unfiltered feed (only offered when nothing could be loaded). */

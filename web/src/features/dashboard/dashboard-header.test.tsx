@@ -82,6 +82,9 @@ describe("user menu", { timeout: 15_000 }, () => {
 
   it("shows the unread feedback badge to non-admins, capped at 9+", async () => {
     const { user } = renderHeader({ slots: { onOpenFeedback: vi.fn(), feedbackUnread: 12 } });
+    expect(screen.getByRole("button", { name: "User menu for Sam Taylor" })).toHaveAccessibleDescription(
+      "Live updates: connected, 9+ unread feedback",
+    );
     const menu = await openMenu(user);
     expect(within(menu).getByRole("menuitem", { name: /Feedback/ })).toHaveTextContent("9+");
   });

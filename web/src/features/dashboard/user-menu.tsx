@@ -178,8 +178,32 @@ export function UserMenu({
               {initialsOf(user)}
             </Avatar>
           </Badge>
+          {unread ? (
+            <Box
+              component="span"
+              aria-hidden="true"
+              sx={{
+                position: "absolute",
+                top: 2,
+                right: 2,
+                minWidth: 18,
+                height: 18,
+                px: 0.5,
+                borderRadius: 9,
+                bgcolor: "#b71c1c",
+                color: "#fff",
+                border: "1px solid #fff",
+                fontSize: 11,
+                fontWeight: 700,
+                lineHeight: "16px",
+              }}
+            >
+              {unread}
+            </Box>
+          ) : null}
           <span id={statusId} hidden>
             {CONNECTION_LABEL[connection]}
+            {unread ? `, ${unread} unread feedback` : ""}
           </span>
         </IconButton>
       </Tooltip>
