@@ -57,7 +57,9 @@ describe("routes", () => {
     // The job popup opens over the dashboard (no such alert in this mock, so it says why).
     expect(await screen.findByRole("dialog", { name: "Unable to Load Message" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Alerts", hidden: true })).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "User menu for Sam Taylor", hidden: true })).toBeInTheDocument();
+    expect(
+      screen.getByRole("button", { name: "User menu for Sam Taylor", hidden: true }),
+    ).toBeInTheDocument();
     expect(currentLocation.search).toBe("?job=42");
   });
 
