@@ -304,6 +304,37 @@ describe("live alerts", { timeout: 15_000 }, () => {
     expect(channel.closed).toBe(true);
   });
 
+  it("asks the server about the session when it refuses the live channel, and ends it on a 401", async () => {
+    const { server } = dashboard({
+      "GET /alerts/search": feedPage([]),
+      "GET /auth/profile": {
+        status: 401,
+        body: { success: false, errorType: "unauthorized", reason: "expired" },
+      },
+    });
+    await screen.findByText(MESSAGES.NO_ALERTS);
+    act(() => latestLiveChannel().reject("expired"));
+    const dialog = await screen.findByRole("alertdialog", { name: "Session Ended" });
+    expect(dialog).toHaveTextContent(MESSAGES.SESSION_EXPIRED);
+    expect(server.callsTo("GET /auth/profile").length).toBeGreaterThan(0);
+  });
+
+  it("shows the server's joining warning and its channel errors", async () => {
+    dashboard({ "GET /alerts/search": feedPage([]) });
+    await screen.findByText(MESSAGES.NO_ALERTS);
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+    act(() =>
+      channel.serverEmit("joined-user-agencies", {
+        agencies: [],
+        warning: "You are not assigned to any agency yet.",
+      }),
+    );
+    expect(await screen.findByText("You are not assigned to any agency yet.")).toBeInTheDocument();
+    act(() => channel.serverEmit("error", { message: "You are not assigned to that agency." }));
+    expect(await screen.findByText("You are not assigned to that agency.")).toBeInTheDocument();
+  });
+
   it("closes the live channel before signing out", async () => {
     const { user } = dashboard({
       "GET /alerts/search": feedPage([]),
