@@ -258,7 +258,7 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
     expect(await page.getByRole("alertdialog", { name: "Not Authorized" }).count()).toBe(0);
   });
 
-  it("keeps the loaded alerts on screen with an offline notice when the network goes", async () => {
+  it("keeps the loaded alerts on screen offline, then catches up on what was missed", async () => {
     const { page, context } = browser;
     await openSignedIn(page, server, memberSession);
     await card(page, "BACKLOG 060").waitFor();
@@ -277,10 +277,18 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
         memberSession.user.id,
       );
       expect(cached).toContain("BACKLOG 060");
+      // Paged while this device was away: it must turn up once the connection is back.
+      await ingest(server, INGEST_KEY, [
+        { capcode: CFA_CAPCODE, message: "@@ALERT MISSED WHILE OFFLINE CAR FIRE" },
+      ]);
+      await page.waitForTimeout(500);
+      expect(await card(page, "MISSED WHILE OFFLINE").count()).toBe(0);
     } finally {
       await context.setOffline(false);
     }
     await page.getByText(/^You are offline/).waitFor({ state: "detached" });
+    await card(page, "MISSED WHILE OFFLINE").waitFor({ timeout: 15_000 });
+    await page.locator('[data-connection="connected"]').waitFor({ timeout: 15_000 });
   });
 
   // Opt-in (TURNOUT_PERF=1): loading 200 pages through scrolling takes about a minute.
