@@ -29,7 +29,8 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
       preCompressed: true,
       index: false,
       setHeaders(reply, filePath) {
-        const name = path.basename(filePath);
+        // A precompressed copy (sw.js.br) gets the headers of the file it stands for.
+        const name = path.basename(filePath).replace(/\.(br|gz)$/, "");
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           reply.header("Cache-Control", "public, max-age=31536000, immutable");
         } else if (name === "sw.js" || name === "index.html" || name.endsWith(".webmanifest")) {

@@ -136,6 +136,10 @@ describe("the foundation app", () => {
       expect(asset.headers["cache-control"]).toContain("immutable");
       const sw = await app.inject({ method: "GET", url: "/sw.js" });
       expect(sw.headers["cache-control"]).toBe("no-cache");
+      writeFileSync(path.join(webDir, "sw.js.gz"), "gzip-bytes");
+      const swGz = await app.inject({ method: "GET", url: "/sw.js", headers: { "accept-encoding": "gzip" } });
+      expect(swGz.headers["content-encoding"]).toBe("gzip");
+      expect(swGz.headers["cache-control"]).toBe("no-cache");
     });
 
     it("sends a precompressed asset to a client that accepts it", async () => {

@@ -1,15 +1,22 @@
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
 import { registerServiceWorker } from "./app/register-service-worker";
+import { startInstallPromptCapture } from "./features/install";
+
+// The browser offers the install prompt once, possibly before the (lazily loaded) dashboard exists.
+startInstallPromptCapture();
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// A transition lets React yield while it renders the first screen, so the page stays responsive.
+startTransition(() => {
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});
 
 registerServiceWorker();

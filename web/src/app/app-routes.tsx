@@ -1,15 +1,14 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from "react-router";
-import type { SessionUser } from "../api/types";
-import { AlertFeed } from "../features/alerts/alert-feed";
 import { AuthProvider, useAuth } from "../features/auth/auth-provider";
 import { AuthScreens } from "../features/auth/auth-screens";
-import { DashboardHeader } from "../features/dashboard/dashboard-header";
-import { useServerEnvironment } from "../features/dashboard/use-server-environment";
-import { KeyboardDebugPage } from "../features/debug/keyboard-debug-page";
-import { MyAlertsDialog } from "../features/rules/my-alerts-dialog";
 import { LoadingScreen } from "../ui/loading-screen";
 
+// The login screen is what most first visits need; everything else loads on demand.
+const Dashboard = lazy(() => import("./dashboard-page").then((module) => ({ default: module.Dashboard })));
+const KeyboardDebugPage = lazy(() =>
+  import("../features/debug/keyboard-debug-page").then((module) => ({ default: module.KeyboardDebugPage })),
+);
 const PwaDebugPage = lazy(() =>
   import("../features/debug/pwa-debug-page").then((module) => ({ default: module.PwaDebugPage })),
 );
@@ -24,36 +23,16 @@ function ShortJobRedirect() {
   return <Navigate to={`/?job=${jobId}`} replace />;
 }
 
-/**
- * The dashboard: the alerts view under the dashboard header. Every user, and every mobile device,
- * gets this view; the admin console (admins on non-mobile devices) arrives with its own issue.
- */
-function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: () => Promise<void> }) {
-  const isDevelopment = useServerEnvironment() === "development";
-  const [myAlertsOpen, setMyAlertsOpen] = useState(false);
-  return (
-    <AlertFeed
-      user={user}
-      onSignOut={onSignOut}
-      renderHeader={(feed) => (
-        <DashboardHeader
-          user={user}
-          connection={feed.connection}
-          actions={feed.actions}
-          onSignOut={feed.signOut}
-          isDevelopment={isDevelopment}
-          slots={{ onOpenMyAlerts: () => setMyAlertsOpen(true) }}
-          dialogs={<MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />}
-        />
-      )}
-    />
-  );
-}
-
 function SignedInOrAuthScreens() {
   const auth = useAuth();
   if (auth.isLoading) return <LoadingScreen />;
-  if (auth.isAuthenticated && auth.user) return <Dashboard user={auth.user} onSignOut={auth.signOut} />;
+  if (auth.isAuthenticated && auth.user) {
+    return (
+      <Suspense fallback={<LoadingScreen />}>
+        <Dashboard user={auth.user} onSignOut={auth.signOut} />
+      </Suspense>
+    );
+  }
   return <AuthScreens />;
 }
 
@@ -63,7 +42,13 @@ function RootPage() {
   const navigate = useNavigate();
   const handleBackToLogin = () => navigate("/login");
   const debug = params.get("debug");
-  if (debug === "keyboard") return <KeyboardDebugPage onBackToLogin={handleBackToLogin} />;
+  if (debug === "keyboard") {
+    return (
+      <Suspense fallback={<LoadingScreen label="Loading debug page" />}>
+        <KeyboardDebugPage onBackToLogin={handleBackToLogin} />
+      </Suspense>
+    );
+  }
   if (debug === "pwa") {
     return (
       <Suspense fallback={<LoadingScreen label="Loading debug page" />}>

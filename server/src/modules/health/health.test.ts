@@ -11,6 +11,22 @@ describe("GET /api/health", () => {
   it("answers 200 with status ok while the database answers", async () => {
     const res = await app.inject({ method: "GET", url: "/api/health" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: "ok", database: "up", cache: "up" });
+    expect(res.json()).toMatchObject({
+      status: "ok",
+      database: "up",
+      cache: "up",
+      environment: "production",
+    });
+  });
+
+  it("names the development environment, for the web app's banner", async () => {
+    const dev = await buildTestApp({ APP_ENV: "development" });
+    try {
+      expect((await dev.inject({ method: "GET", url: "/api/health" })).json().environment).toBe(
+        "development",
+      );
+    } finally {
+      await dev.cleanup();
+    }
   });
 });

@@ -7,6 +7,8 @@ const healthReply = z.object({
   status: z.enum(["ok", "error"]),
   database: z.enum(["up", "down"]),
   cache: z.enum(["up", "down"]),
+  /** Lets the web app show the development banner (APP_ENV). */
+  environment: z.enum(["development", "production"]),
   timestamp: z.string(),
 });
 
@@ -23,6 +25,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
           status: dbUp ? "ok" : "error",
           database: dbUp ? "up" : "down",
           cache: cacheUp ? "up" : "down",
+          environment: app.config.appEnv,
           timestamp: new Date().toISOString(),
         });
       },

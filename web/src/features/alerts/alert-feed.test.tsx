@@ -307,12 +307,14 @@ describe("live alerts", { timeout: 15_000 }, () => {
   it("asks the server about the session when it refuses the live channel, and ends it on a 401", async () => {
     const { server } = dashboard({
       "GET /alerts/search": feedPage([]),
-      "GET /auth/profile": {
-        status: 401,
-        body: { success: false, errorType: "unauthorized", reason: "expired" },
-      },
+      "GET /auth/profile": { body: { success: true } },
     });
     await screen.findByText(MESSAGES.NO_ALERTS);
+    // The session ends on the server after the page loaded.
+    server.on("GET /auth/profile", {
+      status: 401,
+      body: { success: false, errorType: "unauthorized", reason: "expired" },
+    });
     act(() => latestLiveChannel().reject("expired"));
     const dialog = await screen.findByRole("alertdialog", { name: "Session Ended" });
     expect(dialog).toHaveTextContent(MESSAGES.SESSION_EXPIRED);

@@ -219,7 +219,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   return (
     <AuthContext.Provider value={value}>
-      {children}
+      {/* Once the session has ended, the signed-in page behind is stale, and a dialog of its own (a job
+          popup opening late) would cover this one: show the notice over an empty page instead. */}
+      {endedNotice ? null : children}
       <SessionEndedDialog notice={endedNotice} onGoToLogin={handleGoToLogin} />
       <NotAuthorizedDialog
         message={forbiddenMessage}

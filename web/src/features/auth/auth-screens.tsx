@@ -1,8 +1,13 @@
-import { useState } from "react";
-import { ActivationScreen } from "./activation-screen";
+import { lazy, Suspense, useState } from "react";
+import { LoadingScreen } from "../../ui/loading-screen";
 import { useAuth } from "./auth-provider";
 import { LoginScreen } from "./login-screen";
-import { RegisterScreen } from "./register-screen";
+
+// Only the login screen is in the first download; the others load when someone needs them.
+const RegisterScreen = lazy(() => import("./register-screen").then((m) => ({ default: m.RegisterScreen })));
+const ActivationScreen = lazy(() =>
+  import("./activation-screen").then((m) => ({ default: m.ActivationScreen })),
+);
 
 type View =
   | { name: "login"; phone: string; moved: boolean }
@@ -19,9 +24,17 @@ export function AuthScreens() {
 
   switch (view.name) {
     case "register":
-      return <RegisterScreen onBackToLogin={goToLogin} onRegistered={goToActivation} />;
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <RegisterScreen onBackToLogin={goToLogin} onRegistered={goToActivation} />
+        </Suspense>
+      );
     case "activate":
-      return <ActivationScreen phone={view.phone} onBackToLogin={() => goToLogin(view.phone)} />;
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <ActivationScreen phone={view.phone} onBackToLogin={() => goToLogin(view.phone)} />
+        </Suspense>
+      );
     default:
       return (
         <LoginScreen

@@ -31,10 +31,11 @@ function becomeVisible() {
 describe("session ended", () => {
   it("shows once on a 401 and goes to /login by itself after 5 seconds", async () => {
     vi.useFakeTimers(FAKE_TIMERS);
-    const server = mockApi({ "GET /auth/profile": unauthorized });
+    const server = mockApi({ "GET /auth/profile": { body: { success: true } } });
     storeSession();
     renderApp("/?job=5", { advanceTimers: vi.advanceTimersByTime });
     await signedInPage();
+    server.on("GET /auth/profile", unauthorized);
 
     becomeVisible();
     const dialog = await screen.findByRole("alertdialog", { name: "Session Ended" });
@@ -42,7 +43,7 @@ describe("session ended", () => {
 
     // A second failing check does not stack a second dialog.
     becomeVisible();
-    await waitFor(() => expect(server.callsTo("GET /auth/profile")).toHaveLength(2));
+    await waitFor(() => expect(server.callsTo("GET /auth/profile")).toHaveLength(3));
     expect(screen.getAllByRole("alertdialog")).toHaveLength(1);
 
     act(() => vi.advanceTimersByTime(SESSION_ENDED_REDIRECT_MS - 100));
