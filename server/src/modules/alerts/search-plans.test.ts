@@ -3,10 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testEngine } from "../../../test/build-app.js";
 import type { DatabaseHandle } from "../../db/client.js";
 import type { Actor } from "../auth/guard.js";
-import { type SearchInput, type SearchOptions, type SearchPlan, searchAlerts } from "./service.js";
+import {
+  raceTransactions,
+  type SearchInput,
+  type SearchOptions,
+  type SearchPlan,
+  searchAlerts,
+} from "./service.js";
 
-// On PostgreSQL searchAlerts tries the planner's own plan under a statement timeout, then the trigram
-// index; these tests prove every plan and every path returns the same pages, cursor included.
+// On PostgreSQL searchAlerts runs the planner's own plan, lets the trigram plan join it after a few ms
+// and keeps the first answer; these tests prove every plan and every path returns the same pages,
+// cursor included, and that the losing query is cancelled without touching anything else.
 
 // PGlite only checks that it keeps the plain query, so it gets a smaller table.
 const ALERTS = testEngine === "postgres" ? 30_000 : 3_000;
@@ -108,15 +115,18 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
         const bitmap = await pages(actor, input, { engine: "postgres", plan: "bitmap" });
         const plain = await pages(actor, input, { engine: "postgres", plan: "plain" });
         const auto = await pages(actor, input, { engine: "postgres" });
+        const timeout = await pages(actor, input, { engine: "postgres", strategy: "timeout" });
         // A first attempt cancelled at once: the trigram plan answers every page.
         const fallback = await pages(actor, input, {
           engine: "postgres",
+          strategy: "timeout",
           firstAttempt: "walk",
           timeoutMs: 1,
         });
         expect(bitmap, `${search} (bitmap)`).toEqual(walk);
         expect(plain, `${search} (plain)`).toEqual(walk);
         expect(auto, `${search} (auto)`).toEqual(walk);
+        expect(timeout, `${search} (timeout)`).toEqual(walk);
         expect(fallback, `${search} (fallback)`).toEqual(walk);
       }
     }
@@ -132,12 +142,13 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
     expect(none).toEqual([{ ids: [], next: null }]);
   });
 
-  it("answers with the planner's own plan in time, and with the trigram plan after a cancelled attempt", async () => {
+  it("with the timeout strategy, answers with the planner's own plan in time, else with the trigram plan", async () => {
     const seen: { plan: SearchPlan; cancelled: boolean }[] = [];
     const onPlan: SearchOptions["onPlan"] = (plan, d) => seen.push({ plan, ...d });
     const input = { limit: 50, search: "fire", adminContext: true };
     const dense = await searchAlerts(handle.db, admin, input, {
       engine: "postgres",
+      strategy: "timeout",
       timeoutMs: 10_000,
       onPlan,
     });
@@ -145,6 +156,7 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
     expect(dense.data).toHaveLength(50);
     const walked = await searchAlerts(handle.db, admin, input, {
       engine: "postgres",
+      strategy: "timeout",
       firstAttempt: "walk",
       timeoutMs: 10_000,
       onPlan,
@@ -154,7 +166,13 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
 
     // 0 results: a walk reads all 30,000 alerts, far longer than 1 ms; the trigram plan answers.
     const zero = { limit: 50, search: "struc1 alarc1", adminContext: true };
-    const options = { engine: "postgres", firstAttempt: "walk", timeoutMs: 1, onPlan } as const;
+    const options = {
+      engine: "postgres",
+      strategy: "timeout",
+      firstAttempt: "walk",
+      timeoutMs: 1,
+      onPlan,
+    } as const;
     const cancelled = await searchAlerts(handle.db, admin, zero, options);
     expect(seen.pop()).toEqual({ plan: "bitmap", cancelled: true });
     expect(cancelled.data).toEqual([]);
@@ -166,10 +184,17 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
     for (const firstAttempt of ["walk", "planner"] as const) {
       await Promise.all(
         [1, 2, 3].map(() =>
-          searchAlerts(handle.db, admin, input, { engine: "postgres", firstAttempt, timeoutMs: 1 }),
+          searchAlerts(handle.db, admin, input, {
+            engine: "postgres",
+            strategy: "timeout",
+            firstAttempt,
+            timeoutMs: 1,
+          }),
         ),
       );
     }
+    await Promise.all([1, 2, 3].map(() => searchAlerts(handle.db, admin, input, { engine: "postgres" })));
+    await new Promise((r) => setTimeout(r, 300)); // the race's loser is cancelled in the background
     // Several at once, so they run on several of the pool's connections.
     const settings = await Promise.all(
       Array.from({ length: 8 }, async () => {
@@ -182,6 +207,128 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
       }),
     );
     for (const row of settings) expect(row).toEqual({ b: "on", i: "on", s: "on", t: "0", z: "" });
+  });
+
+  it("races the planner's own plan and the trigram plan: the first answer wins", async () => {
+    const seen: { plan: SearchPlan; cancelled: boolean }[] = [];
+    const onPlan: SearchOptions["onPlan"] = (plan, d) => seen.push({ plan, ...d });
+    for (const search of searches) {
+      await searchAlerts(
+        handle.db,
+        admin,
+        { limit: 50, search, adminContext: true },
+        { engine: "postgres", onPlan },
+      );
+      expect(["planner", "bitmap"]).toContain(seen.pop()!.plan);
+    }
+  });
+
+  it("cancels the losing query and gives its connection back", async () => {
+    const db = handle.db;
+    const started = performance.now();
+    const won = await raceTransactions(db, [
+      {
+        settings: { application_name: "race-slow" },
+        run: (tx) => tx.execute(sql`SELECT pg_sleep(20) AS slow`),
+      },
+      { settings: {}, run: (tx) => tx.execute(sql`SELECT 42 AS fast`) },
+    ]);
+    expect(won.index).toBe(1);
+    expect(won.othersPending).toBe(true);
+    // The sleeper is cancelled within moments, not after 20 s, and its connection is free again.
+    let sleeping = 1;
+    for (let i = 0; i < 40 && sleeping > 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      const r = (await db.execute(
+        sql`SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND state = 'active' AND query LIKE '%pg_sleep(20)%'
+               AND pid <> pg_backend_pid()`,
+      )) as unknown as { rows: { n: number }[] };
+      sleeping = Number(r.rows[0]!.n);
+    }
+    expect(sleeping).toBe(0);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const names = (await Promise.all(
+      Array.from({ length: 8 }, () =>
+        db.execute(sql`SELECT current_setting('application_name') AS a, pg_sleep(0.01)::text AS z`),
+      ),
+    )) as unknown as { rows: { a: string }[] }[];
+    expect(names.map((r) => r.rows[0]!.a)).not.toContain("race-slow");
+  });
+
+  it("never cancels anything but a losing attempt, even with the pool busy with other queries", async () => {
+    const db = handle.db;
+    let stop = false;
+    let others = 0;
+    // Other requests keep every pooled connection busy (and some waiting), so a backend the race gives
+    // back is running someone else's query a moment later.
+    const background = Array.from({ length: 9 }, async () => {
+      while (!stop) {
+        await db.execute(sql`SELECT pg_sleep(0.02), count(*) FROM agencies`);
+        others += 1;
+      }
+    });
+    try {
+      for (let i = 0; i < 30; i++) {
+        const won = await raceTransactions(db, [
+          { settings: {}, run: (tx) => tx.execute(sql`SELECT pg_sleep(0.001) AS quick`) },
+          { settings: {}, run: (tx) => tx.execute(sql`SELECT pg_sleep(0.03) AS slow`) },
+        ]);
+        expect(won.index).toBe(0);
+      }
+    } finally {
+      stop = true;
+      await Promise.all(background); // rejects if a background query was cancelled
+    }
+    expect(others).toBeGreaterThan(0);
+  });
+
+  it("starts a hedge only when the first attempt is slow, and at once when it fails", async () => {
+    const db = handle.db;
+    let hedged = 0;
+    const quick = await raceTransactions(db, [
+      { settings: {}, run: (tx) => tx.execute(sql`SELECT 1 AS quick`) },
+      {
+        settings: {},
+        delayMs: 200,
+        run: (tx) => {
+          hedged += 1;
+          return tx.execute(sql`SELECT 2 AS hedge`);
+        },
+      },
+    ]);
+    expect(quick.index).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(hedged).toBe(0);
+
+    const slow = await raceTransactions(db, [
+      { settings: {}, run: (tx) => tx.execute(sql`SELECT pg_sleep(20) AS slow`) },
+      { settings: {}, delayMs: 50, run: (tx) => tx.execute(sql`SELECT 2 AS hedge`) },
+    ]);
+    expect(slow.index).toBe(1);
+
+    const started = performance.now();
+    const failed = await raceTransactions(db, [
+      { settings: {}, run: (tx) => tx.execute(sql`SELECT 1 / 0 AS boom`) },
+      { settings: {}, delayMs: 10_000, run: (tx) => tx.execute(sql`SELECT 2 AS hedge`) },
+    ]);
+    expect(failed.index).toBe(1);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("answers with another attempt when one fails, and fails when every attempt fails", async () => {
+    const db = handle.db;
+    const ok = await raceTransactions(db, [
+      { settings: {}, run: (tx) => tx.execute(sql`SELECT 1 / 0 AS boom`) },
+      { settings: {}, run: (tx) => tx.execute(sql`SELECT pg_sleep(0.2), 7 AS late`) },
+    ]);
+    expect(ok.index).toBe(1);
+    await expect(
+      raceTransactions(db, [
+        { settings: {}, run: (tx) => tx.execute(sql`SELECT 1 / 0 AS boom`) },
+        { settings: {}, run: (tx) => tx.execute(sql`SELECT * FROM no_such_table`) },
+      ]),
+    ).rejects.toThrow();
   });
 
   it("reads a feed without search terms with the plain query", async () => {

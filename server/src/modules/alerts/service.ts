@@ -66,8 +66,8 @@ function decodeCursor(cursor: string): number {
 }
 
 /**
- * How a page of search results was read (see pageRows): "plain" without a transaction or timeout;
- * "planner" the planner's own plan under the timeout; "walk" / "bitmap" with PLAN_SETTINGS forced.
+ * How a page of search results was read (see pageRows): "plain" without a transaction; "planner" the
+ * planner's own plan (the "timeout" strategy's first attempt); "walk" / "bitmap" with PLAN_SETTINGS.
  */
 export type SearchPlan = "plain" | "planner" | "walk" | "bitmap";
 
@@ -76,15 +76,20 @@ export type SearchOptions = {
   engine?: "postgres" | "pglite";
   /** Tests and benchmarks only: force one plan instead of choosing ("auto"). */
   plan?: "auto" | "plain" | "walk" | "bitmap";
-  /** Benchmarks only: what "auto" tries first under the timeout (default: the planner's own plan). */
+  /**
+   * Benchmarks only: how "auto" chooses. "race" (the default): `firstAttempt` (default the planner's
+   * own plan), joined by the trigram plan after `hedgeMs`, first answer wins. "timeout": `firstAttempt`
+   * under a statement timeout of `timeoutMs`, then the trigram plan when it is cancelled.
+   */
+  strategy?: "race" | "timeout";
   firstAttempt?: "planner" | "walk";
-  /** How long the first attempt may run before the trigram plan takes over (PostgreSQL, "auto"). */
+  hedgeMs?: number;
   timeoutMs?: number;
-  /** Tells tests and benchmarks which plan produced the page, and whether a first attempt was cancelled. */
+  /** Tells tests and benchmarks which plan produced the page, and whether another one was cancelled. */
   onPlan?: (plan: SearchPlan, detail: { cancelled: boolean }) => void;
 };
 
-/** How long the first attempt may take before the trigram plan answers instead; see pageRows. */
+/** The "timeout" strategy (kept for comparison): how long the first attempt may run. */
 export const FIRST_ATTEMPT_TIMEOUT_MS = 20;
 
 /**
@@ -97,11 +102,12 @@ export const PLAN_SETTINGS = {
   bitmap: { enable_indexscan: "off", enable_seqscan: "off" },
 } as const satisfies Record<string, Record<string, string>>;
 
+function setConfigs(settings: Record<string, string>): SQL[] {
+  return Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`);
+}
+
 function setLocal(settings: Record<string, string>): SQL {
-  return sql`SELECT ${sql.join(
-    Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`),
-    sql`, `,
-  )}`;
+  return sql`SELECT ${sql.join(setConfigs(settings), sql`, `)}`;
 }
 
 const QUERY_CANCELED = "57014";
@@ -113,6 +119,124 @@ function isQueryCanceled(err: unknown): boolean {
   return false;
 }
 
+const CANCEL_RETRY_MS = 50;
+const CANCEL_TRIES = 5;
+
+/** How long the planner's own plan runs alone before the trigram plan joins it (see pageRows). */
+export const HEDGE_MS = 5;
+
+export type RaceAttempt<T> = {
+  /** Planner settings for this attempt's transaction (SET LOCAL). */
+  settings: Record<string, string>;
+  run: (tx: Database) => Promise<T>;
+  /** Start only if nothing has answered after this long (a hedge); at once when an attempt fails. */
+  delayMs?: number;
+};
+
+/**
+ * PostgreSQL only: runs the attempts, each in its own transaction on its own pooled connection with
+ * its planner settings, and resolves with the first to succeed (its index and value, and whether
+ * another attempt was still running). The others are cancelled with pg_cancel_backend; a delayed
+ * attempt that has not started by then never starts. A cancel may only reach the query it was meant
+ * for: a losing attempt keeps its connection (and so its backend) until the cancelling is over,
+ * cancels go only to attempts whose query is still running, never to the winner's backend (back in
+ * the pool at once), and a cancel that lands between statements is ignored by PostgreSQL.
+ * Rejects with the first error when every attempt fails.
+ */
+export async function raceTransactions<T>(
+  db: Database,
+  attempts: RaceAttempt<T>[],
+): Promise<{ index: number; value: T; othersPending: boolean }> {
+  const racers = attempts.map(() => {
+    let queryEnded!: () => void;
+    const stopped = new Promise<void>((r) => {
+      queryEnded = r;
+    });
+    return { pid: null as number | null, started: false, running: false, done: false, stopped, queryEnded };
+  });
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  let winner: number | null = null;
+  let releaseLosers!: () => void;
+  const losersMayRelease = new Promise<void>((r) => {
+    releaseLosers = r;
+  });
+
+  const cancelLosers = async () => {
+    try {
+      for (let tries = 0; tries < CANCEL_TRIES; tries++) {
+        // Never the winner: its backend goes back to the pool (and to other requests) at once.
+        const running = racers.filter((r, i) => i !== winner && r.running && r.pid !== null);
+        if (running.length === 0) return;
+        await db.execute(
+          sql`SELECT pg_cancel_backend(pid) FROM unnest(${`{${running.map((r) => r.pid).join(",")}}`}::int[]) AS pid`,
+        );
+        await Promise.race([
+          Promise.all(running.map((r) => r.stopped)),
+          new Promise((r) => setTimeout(r, CANCEL_RETRY_MS)),
+        ]);
+      }
+    } finally {
+      releaseLosers();
+    }
+  };
+
+  return new Promise((resolve, reject) => {
+    const errors: unknown[] = [];
+    const start = (index: number) => {
+      const racer = racers[index]!;
+      if (racer.started || winner !== null) return;
+      racer.started = true;
+      clearTimeout(timers[index]);
+      const attempt = attempts[index]!;
+      db.transaction(async (tx) => {
+        const result = await tx.execute(
+          sql`SELECT pg_backend_pid() AS pid${sql.join(
+            setConfigs(attempt.settings).map((c) => sql`, ${c}`),
+            sql``,
+          )}`,
+        );
+        racer.pid = Number((result as unknown as { rows: { pid: number }[] }).rows[0]!.pid);
+        if (winner !== null) return;
+        racer.running = true;
+        try {
+          const value = await attempt.run(tx);
+          if (winner === null) {
+            winner = index;
+            for (const t of timers) clearTimeout(t);
+            const othersPending = racers.some((r, i) => i !== index && r.started && !r.done);
+            void cancelLosers().catch(() => {}); // a loser left running only costs time
+            resolve({ index, value, othersPending });
+          }
+        } finally {
+          racer.running = false;
+          racer.queryEnded();
+          // A loser keeps its backend until the cancelling is over; one that ends before any winner
+          // exists can go at once (cancels only ever target attempts still running).
+          if (winner !== null && winner !== index) await losersMayRelease;
+        }
+      })
+        .catch((err: unknown) => {
+          errors.push(err);
+          if (winner !== null) return;
+          // A failure lets a hedge that is still waiting start now.
+          const waiting = racers.findIndex((r) => !r.started);
+          if (waiting >= 0) start(waiting);
+          else if (racers.every((r) => r.done || r === racer)) {
+            releaseLosers();
+            reject(errors[0]);
+          }
+        })
+        .finally(() => {
+          racer.done = true;
+        });
+    };
+    attempts.forEach((attempt, index) => {
+      if (attempt.delayMs) timers[index] = setTimeout(() => start(index), attempt.delayMs);
+      else start(index);
+    });
+  });
+}
+
 /**
  * The rows of one page (ordered id DESC, limited). Search terms are `ILIKE '%term%'`, and at a million
  * alerts on PostgreSQL no single plan serves every search:
@@ -121,13 +245,14 @@ function isQueryCanceled(err: unknown): boolean {
  *   are none (two common words never found together: seconds);
  * - the trigram GIN index finds every candidate first and sorts them, so it is fast exactly when
  *   matches are few, and slow for a word in 40 % of messages (most of a second).
- * The planner picks well except in one case: it estimates each term independently, so for words
- * that are common but never together it expects many matches and walks. So a search with terms
- * first runs the planner's own plan with `SET LOCAL statement_timeout` of FIRST_ATTEMPT_TIMEOUT_MS;
- * when that is cancelled (SQLSTATE 57014) matches are sparse, and the trigram plan answers. Both
- * read the same WHERE, ORDER BY and LIMIT, so the page (rows, order, cursor) is the same whichever
- * plan produced it; only the time differs. PGlite, and a feed without terms (which walks the key
- * index anyway), keep the plain query.
+ * The planner picks well for single words, but it estimates each term independently: for common
+ * words that never occur together it expects many matches and walks, and inside a user's agencies it
+ * cannot tell how dense the words are. So a search with terms runs the planner's own plan, and if
+ * that has not answered within HEDGE_MS the trigram plan starts beside it on another connection; the
+ * first answer wins and the other query is cancelled (raceTransactions). Both read the same WHERE,
+ * ORDER BY and LIMIT, so the page (rows, order, cursor) is the same whichever plan produced it; only
+ * the time differs. PGlite, and a feed without terms (which walks the key index anyway), keep the
+ * plain query.
  */
 async function pageRows(
   db: Database,
@@ -147,6 +272,22 @@ async function pageRows(
   if (options.engine !== "postgres" || plan === "plain" || (!hasTerms && plan === "auto")) {
     options.onPlan?.("plain", { cancelled: false });
     return query(db);
+  }
+  if (plan === "auto" && (options.strategy ?? "race") === "race") {
+    // The first attempt alone (it answers most searches in a few ms); the trigram plan joins after
+    // HEDGE_MS, and the first answer wins.
+    const first = options.firstAttempt ?? "planner";
+    const plans = [first, "bitmap"] as const;
+    const { index, value, othersPending } = await raceTransactions(db, [
+      { settings: first === "walk" ? PLAN_SETTINGS.walk : {}, run: (tx: Database) => query(tx) },
+      {
+        settings: PLAN_SETTINGS.bitmap,
+        run: (tx: Database) => query(tx),
+        delayMs: options.hedgeMs ?? HEDGE_MS,
+      },
+    ]);
+    options.onPlan?.(plans[index]!, { cancelled: othersPending });
+    return value;
   }
   if (plan !== "bitmap") {
     const first = plan === "walk" || options.firstAttempt === "walk" ? "walk" : "planner";
