@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
 import { smsQueue } from "../db/schema.js";
 import { maskPhonesInText } from "../logger.js";
+import { PollingLoop } from "../support/polling-loop.js";
 import { type SmsProvider, SmsSendError } from "./provider.js";
 
 export type SmsKind = "otp" | "activation" | "account" | "rule" | "rule_review" | "notice";
@@ -118,14 +119,8 @@ export class SmsWorker {
   private readonly batchSize: number;
   private readonly stuckAfterMs: number;
 
-  private started = false;
-  private stopped = false;
-  /** A cycle has been asked for and has not begun yet: further nudges join it. */
-  private queued = false;
+  private readonly loop: PollingLoop;
   private recoveryDue = false;
-  /** The last cycle asked for; the next one starts after it. */
-  private tail: Promise<unknown> = Promise.resolve();
-  private pollTimer: NodeJS.Timeout | undefined;
   private recoveryTimer: NodeJS.Timeout | undefined;
 
   constructor(options: SmsWorkerOptions) {
@@ -135,6 +130,19 @@ export class SmsWorker {
     this.pollMs = options.pollMs ?? 1000;
     this.batchSize = options.batchSize ?? 10;
     this.stuckAfterMs = options.stuckAfterMs ?? 5 * 60_000;
+    this.loop = new PollingLoop({
+      pollMs: this.pollMs,
+      logger: this.logger,
+      failureMessage: "sms cycle failed",
+      cycle: async () => {
+        if (this.recoveryDue) {
+          this.recoveryDue = false;
+          const recovered = await this.recoverStuck();
+          if (recovered > 0) this.logger.warn({ recovered }, "sms stuck in sending put back in the queue");
+        }
+        await this.cycle();
+      },
+    });
   }
 
   /**
@@ -142,74 +150,36 @@ export class SmsWorker {
    * again. A stopped worker may be started again.
    */
   start(): void {
-    if (this.started && !this.stopped) return;
-    this.started = true;
-    this.stopped = false;
+    if (this.loop.running) return;
     this.recoveryDue = true;
     this.recoveryTimer = setInterval(() => {
       this.recoveryDue = true;
-      this.kick();
+      this.loop.kick();
     }, RECOVERY_INTERVAL_MS);
     this.recoveryTimer.unref();
-    this.kick();
+    this.loop.start();
   }
 
   /** Runs a cycle now (or right after the one in flight): call after committing an enqueued message. */
   nudge(): void {
-    this.kick();
+    this.loop.kick();
   }
 
   /** Stops polling and resolves once the cycle in flight (if any) has recorded its results. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.pollTimer);
     clearInterval(this.recoveryTimer);
-    this.pollTimer = undefined;
     this.recoveryTimer = undefined;
-    await this.tail;
+    await this.loop.stop();
   }
 
   /** One cycle, after any cycle in flight: sends every due message; resolves to how many were sent. */
   runOnce(): Promise<number> {
-    const run = this.tail.then(() => this.cycle());
-    this.tail = run.catch(() => {});
-    return run;
+    return this.loop.runExclusive(() => this.cycle());
   }
 
   /** Puts messages stuck in `sending` longer than `stuckAfterMs` back in the queue; resolves to their count. */
   recoverStuck(): Promise<number> {
     return handleStuck(this.db, this.stuckAfterMs);
-  }
-
-  private kick(): void {
-    if (this.stopped || this.queued) return;
-    this.queued = true;
-    clearTimeout(this.pollTimer);
-    this.pollTimer = undefined;
-    const run = this.tail.then(async () => {
-      this.queued = false;
-      if (this.stopped) return;
-      try {
-        if (this.recoveryDue) {
-          this.recoveryDue = false;
-          const recovered = await this.recoverStuck();
-          if (recovered > 0) this.logger.warn({ recovered }, "sms stuck in sending put back in the queue");
-        }
-        await this.cycle();
-      } catch (error) {
-        this.logger.error({ err: error }, "sms cycle failed");
-      }
-    });
-    this.tail = run.finally(() => this.schedulePoll());
-  }
-
-  private schedulePoll(): void {
-    if (!this.started || this.stopped || this.queued || this.pollTimer) return;
-    this.pollTimer = setTimeout(() => {
-      this.pollTimer = undefined;
-      this.kick();
-    }, this.pollMs);
-    this.pollTimer.unref();
   }
 
   /** Claims and sends batches until fewer than a full batch is due (or the worker stops). */
@@ -222,7 +192,7 @@ export class SmsWorker {
       sent += results.filter((r) => r.status === "fulfilled" && r.value).length;
       const failure = results.find((r) => r.status === "rejected");
       if (failure) throw failure.reason;
-      if (claimed.length < this.batchSize || this.stopped) return sent;
+      if (claimed.length < this.batchSize || this.loop.isStopped) return sent;
     }
   }
 

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Cache } from "../../cache/cache.js";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
+import { PollingLoop } from "../../support/polling-loop.js";
 import {
   claimQueuedAlerts,
   fireRules,
@@ -88,11 +89,7 @@ export class RuleMatcher {
   private builtAt = 0;
   private dirty = true;
 
-  private started = false;
-  private stopped = false;
-  private queued = false;
-  private tail: Promise<unknown> = Promise.resolve();
-  private pollTimer: NodeJS.Timeout | undefined;
+  private readonly loop: PollingLoop;
   private rebuildTimer: NodeJS.Timeout | undefined;
 
   constructor(options: RuleMatcherOptions) {
@@ -106,6 +103,12 @@ export class RuleMatcher {
     this.rebuildDebounceMs = options.rebuildDebounceMs ?? 200;
     this.fullRebuildMs = options.fullRebuildMs ?? 10 * 60_000;
     this.maxAlertAgeMs = options.maxAlertAgeMs;
+    this.loop = new PollingLoop({
+      pollMs: this.pollMs,
+      logger: this.logger,
+      failureMessage: "rule matching cycle failed",
+      cycle: () => this.cycle(),
+    });
   }
 
   /**
@@ -113,74 +116,42 @@ export class RuleMatcher {
    * matcher may be started again; what was queued meanwhile is matched then.
    */
   start(): void {
-    if (this.started && !this.stopped) return;
-    this.started = true;
-    this.stopped = false;
+    if (this.loop.running) return;
     const set = running.get(this.db) ?? new Set<RuleMatcher>();
     running.set(this.db, set);
     set.add(this);
-    this.kick();
+    this.loop.start();
   }
 
   /** Runs a cycle now (or right after the one in flight). */
   nudge(): void {
-    this.kick();
+    this.loop.kick();
   }
 
   /** A rule changed on this instance: rebuild before the next match, and soon even if nothing arrives. */
   rulesChanged(): void {
     this.dirty = true;
-    if (!this.started || this.stopped) return;
+    if (!this.loop.running) return;
     clearTimeout(this.rebuildTimer);
-    this.rebuildTimer = setTimeout(() => this.kick(), this.rebuildDebounceMs);
+    this.rebuildTimer = setTimeout(() => this.loop.kick(), this.rebuildDebounceMs);
     this.rebuildTimer.unref();
   }
 
   /** Stops polling and resolves once the cycle in flight has committed or rolled back. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.pollTimer);
     clearTimeout(this.rebuildTimer);
     running.get(this.db)?.delete(this);
-    await this.tail;
+    await this.loop.stop();
   }
 
   /** One cycle after any in flight: drains the queue; resolves to the number of triggers fired. */
   runOnce(): Promise<number> {
-    const run = this.tail.then(() => this.cycle());
-    this.tail = run.catch(() => {});
-    return run;
+    return this.loop.runExclusive(() => this.cycle());
   }
 
   /** The index in use (for tests and metrics). */
   currentIndex(): RuleIndex | null {
     return this.index;
-  }
-
-  private kick(): void {
-    if (this.stopped || this.queued) return;
-    this.queued = true;
-    clearTimeout(this.pollTimer);
-    this.pollTimer = undefined;
-    const run = this.tail.then(async () => {
-      this.queued = false;
-      if (this.stopped) return;
-      try {
-        await this.cycle();
-      } catch (error) {
-        this.logger.error({ err: error }, "rule matching cycle failed");
-      }
-    });
-    this.tail = run.finally(() => this.schedulePoll());
-  }
-
-  private schedulePoll(): void {
-    if (!this.started || this.stopped || this.queued || this.pollTimer) return;
-    this.pollTimer = setTimeout(() => {
-      this.pollTimer = undefined;
-      this.kick();
-    }, this.pollMs);
-    this.pollTimer.unref();
   }
 
   /** Brings the index up to date when rules changed here, elsewhere, or long ago. */
@@ -228,7 +199,7 @@ export class RuleMatcher {
         );
         fired += await this.oneByOne(index, claimed);
       }
-      if (claimed.length < this.batchSize || this.stopped) return fired;
+      if (claimed.length < this.batchSize || this.loop.isStopped) return fired;
     }
   }
 

@@ -14,6 +14,7 @@ import {
   userAlertRules,
   users,
 } from "../../db/schema.js";
+import type { PollingLoop } from "../../support/polling-loop.js";
 import { RuleMatcher, rulesChanged } from "./matcher.js";
 import { fireRules, loadIndexedRules } from "./matching.js";
 import { RuleIndex } from "./rule-index.js";
@@ -450,8 +451,16 @@ async function holdMatcher(): Promise<() => void> {
   const gate = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const matcher = app.ruleMatcher as unknown as { tail: Promise<unknown> };
-  await matcher.tail;
-  matcher.tail = matcher.tail.then(() => gate);
+  const { loop } = app.ruleMatcher as unknown as { loop: PollingLoop };
+  // Exclusive work holds every later cycle back until it ends.
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => {
+    held = resolve;
+  });
+  void loop.runExclusive(async () => {
+    held();
+    await gate;
+  });
+  await holding;
   return release;
 }

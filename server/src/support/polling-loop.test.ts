@@ -1,0 +1,92 @@
+import pino from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { PollingLoop } from "./polling-loop.js";
+
+const loops: PollingLoop[] = [];
+afterEach(async () => {
+  for (const l of loops.splice(0)) await l.stop();
+});
+
+/** A loop whose cycles take `ms` and record how many run at once. */
+function makeLoop(options: { ms?: number; pollMs?: number; fail?: () => boolean } = {}) {
+  const stats = { runs: 0, active: 0, maxActive: 0 };
+  const lines: string[] = [];
+  const logger = pino({ level: "error" }, { write: (l: string) => lines.push(l) });
+  const loop = new PollingLoop({
+    pollMs: options.pollMs ?? 60_000,
+    logger,
+    failureMessage: "cycle failed",
+    cycle: async () => {
+      stats.runs++;
+      stats.active++;
+      stats.maxActive = Math.max(stats.maxActive, stats.active);
+      await new Promise((r) => setTimeout(r, options.ms ?? 20));
+      stats.active--;
+      if (options.fail?.()) throw new Error("boom");
+    },
+  });
+  loops.push(loop);
+  return { loop, stats, lines };
+}
+
+const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms));
+
+describe("PollingLoop", () => {
+  it("runs a first cycle on start, and kicks during a cycle coalesce into one more", async () => {
+    const { loop, stats } = makeLoop();
+    expect(loop.start()).toBe(true);
+    expect(loop.start()).toBe(false);
+    await settle(5); // the first cycle is running now
+    loop.kick();
+    loop.kick();
+    loop.kick();
+    await settle();
+    expect(stats.runs).toBe(2);
+    expect(stats.maxActive).toBe(1);
+  });
+
+  it("polls when nobody kicks", async () => {
+    const { loop, stats } = makeLoop({ ms: 1, pollMs: 30 });
+    loop.start();
+    await settle(200);
+    expect(stats.runs).toBeGreaterThanOrEqual(3);
+  });
+
+  it("logs a failing cycle and keeps going", async () => {
+    let fails = 1;
+    const { loop, stats, lines } = makeLoop({ ms: 1, pollMs: 20, fail: () => fails-- > 0 });
+    loop.start();
+    await settle(150);
+    expect(lines.join("")).toContain("cycle failed");
+    expect(stats.runs).toBeGreaterThan(1);
+  });
+
+  it("stop waits for the cycle in flight and ends polling; a stopped loop can start again", async () => {
+    const { loop, stats } = makeLoop({ ms: 50, pollMs: 10 });
+    loop.start();
+    await settle(10);
+    await loop.stop();
+    expect(stats.active).toBe(0);
+    expect(loop.isStopped).toBe(true);
+    const after = stats.runs;
+    loop.kick();
+    await settle(100);
+    expect(stats.runs).toBe(after);
+    expect(loop.start()).toBe(true);
+    await settle(100);
+    expect(stats.runs).toBeGreaterThan(after);
+  });
+
+  it("runs exclusive work after the cycle in flight, never beside it", async () => {
+    const { loop, stats } = makeLoop({ ms: 40 });
+    loop.start();
+    const order: string[] = [];
+    const result = await loop.runExclusive(async () => {
+      order.push(`exclusive while ${stats.active} active`);
+      return 42;
+    });
+    expect(result).toBe(42);
+    expect(order).toEqual(["exclusive while 0 active"]);
+    await expect(loop.runExclusive(async () => Promise.reject(new Error("no")))).rejects.toThrow("no");
+  });
+});
