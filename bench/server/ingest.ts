@@ -1,0 +1,231 @@
+/**
+ * Ingest benchmark against the real server (a child process on a scratch PostgreSQL database):
+ * (a) sustained messages/second through POST /api/ingest/messages in batches of 100 from a few
+ *     concurrent senders, every message distinct (nothing deduplicated), 1,000 capcodes mapped;
+ * (b) one message per request, in sequence, through the PagerMon-compatible POST /api/messages
+ *     (form-encoded with an `apikey` header, as PagerMon's client/reader.js sends them).
+ *
+ *   npx tsx bench/server/ingest.ts       (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
+ *   BENCH_SECONDS=10 BENCH_SENDERS=4 BENCH_CPU_PROF=1 npx tsx bench/server/ingest.ts
+ *
+ * BENCH_CPU_PROF=1 starts the server with --cpu-prof and prints where the .cpuprofile files are.
+ */
+import { mkdtempSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { type BenchCapcode, createAgencies } from "./lib/agencies.js";
+import {
+  environment,
+  ms,
+  percentile,
+  runMain,
+  scratchDatabase,
+  sleep,
+  startServer,
+  stopChild,
+  table,
+} from "./lib/common.js";
+import { PagerTraffic, rng } from "./lib/messages.js";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const PAGERMON_SECONDS = Number(process.env.BENCH_PAGERMON_SECONDS ?? 20);
+const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
+/** "batches" or "pagermon" runs only that part. */
+const ONLY = process.env.BENCH_ONLY ?? "";
+const BATCH = 100;
+const KEY = "bench-ingest-key-0123456789";
+/** Upper bounds on the loops, whatever the clock says. */
+const MAX_BATCHES = 5_000;
+const MAX_PAGERMON = 100_000;
+
+/** Keep-alive HTTP, as a long-running reader holds its connection (lighter than fetch). */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+function request(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function log(line: string) {
+  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+}
+
+async function main() {
+  const scratch = await scratchDatabase();
+  const profileDir = process.env.BENCH_CPU_PROF ? mkdtempSync(path.join(tmpdir(), "turnout-prof-")) : null;
+  const server = await startServer(
+    scratch.url,
+    { INGEST_API_KEY: KEY },
+    profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+  );
+  log(`server at ${server.url}, database ${new URL(scratch.url).pathname.slice(1)}`);
+
+  const client = new pg.Client({ connectionString: scratch.url });
+  await client.connect();
+  const agencies = await createAgencies(client);
+  const capcodes: BenchCapcode[] = agencies.flatMap((a) => a.capcodes);
+  const countAlerts = async () =>
+    Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM alerts")).rows[0]!.n);
+
+  const traffic = new PagerTraffic(42);
+  const random = rng(42);
+  const capcode = () => capcodes[Math.floor(random() * capcodes.length)]!.capcode;
+
+  // Warm-up: JIT, connection pool, caches (not counted).
+  const post = async (body: unknown) => {
+    const started = performance.now();
+    const res = await request(
+      `${server.url}/api/ingest/messages`,
+      { "content-type": "application/json", authorization: `Bearer ${KEY}` },
+      JSON.stringify(body),
+    );
+    if (res.status !== 200) throw new Error(`ingest: ${res.status} ${res.text}`);
+    const json = JSON.parse(res.text) as { created?: number; duplicates?: number };
+    return { ms: performance.now() - started, created: json.created ?? 0, duplicates: json.duplicates ?? 0 };
+  };
+  let sequence = 0;
+  const batch = () => ({
+    messages: Array.from({ length: BATCH }, () => {
+      sequence += 1;
+      return {
+        capcode: capcode(),
+        message: traffic.next().raw,
+        timestamp: Math.floor(Date.now() / 1000),
+        source: "bench-reader",
+        id: `bench-${sequence}`,
+      };
+    }),
+  });
+  for (let i = 0; i < 20; i++) await post(batch());
+  await sleep(500);
+
+  // (a) batches of 100 from SENDERS concurrent senders for SECONDS.
+  const before = await countAlerts();
+  const latencies: number[] = [];
+  let created = 0;
+  let duplicates = 0;
+  let batches = 0;
+  const t0 = performance.now();
+  const deadline = t0 + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: SENDERS }, async () => {
+      while (ONLY !== "pagermon" && performance.now() < deadline && batches < MAX_BATCHES) {
+        batches += 1;
+        const r = await post(batch());
+        latencies.push(r.ms);
+        created += r.created;
+        duplicates += r.duplicates;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - t0) / 1000;
+  const stored = (await countAlerts()) - before;
+  const batchRate = created / elapsed;
+  log(`batches: ${batchRate.toFixed(0)} messages/s`);
+
+  // (b) PagerMon's reader: one form-encoded message per request, each waiting for the previous reply.
+  const pmBefore = await countAlerts();
+  const pmLatencies: number[] = [];
+  let pmIgnored = 0;
+  const p0 = performance.now();
+  const pmDeadline = p0 + PAGERMON_SECONDS * 1000;
+  while (ONLY !== "batches" && performance.now() < pmDeadline && pmLatencies.length < MAX_PAGERMON) {
+    const started = performance.now();
+    const res = await request(
+      `${server.url}/api/messages`,
+      { "content-type": "application/x-www-form-urlencoded", apikey: KEY },
+      new URLSearchParams({
+        address: capcode(),
+        message: traffic.next().raw,
+        datetime: String(Math.floor(Date.now() / 1000)),
+        source: "pagermon-reader",
+      }).toString(),
+    );
+    const text = res.text;
+    if (res.status !== 200) throw new Error(`pagermon: ${res.status} ${text}`);
+    if (text === "Ignoring duplicate") pmIgnored += 1;
+    pmLatencies.push(performance.now() - started);
+  }
+  const pmElapsed = (performance.now() - p0) / 1000;
+  const pmStored = (await countAlerts()) - pmBefore;
+  const pmRate = pmLatencies.length / pmElapsed;
+  log(`pagermon: ${pmRate.toFixed(0)} messages/s`);
+
+  const env = await environment(scratch.url);
+  await client.end();
+  await stopChild(server.child);
+  await scratch.drop();
+
+  const out = [
+    "```",
+    env,
+    "```",
+    "",
+    table(
+      [
+        "mode",
+        "duration s",
+        "messages",
+        "stored alerts",
+        "messages/s",
+        "p50 ms",
+        "p95 ms",
+        "max ms",
+        "target",
+        "met",
+      ],
+      [
+        [
+          `POST /api/ingest/messages, batches of ${BATCH}, ${SENDERS} concurrent senders`,
+          elapsed.toFixed(1),
+          String(created + duplicates),
+          String(stored),
+          batchRate.toFixed(0),
+          ms(percentile(latencies, 50)),
+          ms(percentile(latencies, 95)),
+          ms(Math.max(...latencies)),
+          ">= 2,000/s",
+          batchRate >= 2000 ? "yes" : "**no**",
+        ],
+        [
+          "POST /api/messages (PagerMon reader), 1 per request, sequential",
+          pmElapsed.toFixed(1),
+          String(pmLatencies.length),
+          String(pmStored),
+          pmRate.toFixed(0),
+          ms(percentile(pmLatencies, 50)),
+          ms(percentile(pmLatencies, 95)),
+          ms(Math.max(...pmLatencies)),
+          ">= 600/s",
+          pmRate >= 600 ? "yes" : "**no**",
+        ],
+      ],
+    ),
+    "",
+    `Duplicates reported: ${duplicates} (batches), ${pmIgnored} (PagerMon); every message text is distinct, so both should be 0.`,
+  ];
+  if (profileDir) out.push("", `CPU profiles of the server: ${profileDir}`);
+  console.log(out.join("\n"));
+}
+
+runMain(main);

@@ -1,0 +1,230 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os, { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { createScratchDatabase } from "../../../server/test/scratch-database.js";
+
+export const repoRoot = path.resolve(import.meta.dirname, "../../..");
+
+/**
+ * The PostgreSQL server the benchmarks use (a scratch database is made on it and dropped after).
+ * Load is only ever pointed at this machine.
+ */
+export function baseDatabaseUrl(): string {
+  const url = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+  const host = new URL(url).hostname;
+  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) {
+    throw new Error(`benchmarks only run against a local PostgreSQL (DATABASE_URL host is ${host})`);
+  }
+  return url;
+}
+
+export type Scratch = { url: string; drop: () => Promise<void> };
+
+/** A throwaway database; dropped on normal exit, on error, and on Ctrl-C (unless `keep`). */
+export async function scratchDatabase(options: { keep?: boolean } = {}): Promise<Scratch> {
+  const scratch = await createScratchDatabase(baseDatabaseUrl());
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
+    await scratch.drop();
+  };
+  if (!options.keep) onExit(drop);
+  return { url: scratch.url, drop };
+}
+
+const exitHooks: (() => Promise<void> | void)[] = [];
+let signalsHooked = false;
+
+/** Runs `hook` (newest first) when the process is interrupted; callers also run it on their way out. */
+export function onExit(hook: () => Promise<void> | void): void {
+  exitHooks.unshift(hook);
+  if (signalsHooked) return;
+  signalsHooked = true;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`\n${signal}: cleaning up\n`);
+      void runExitHooks().finally(() => process.exit(130));
+    });
+  }
+}
+
+export async function runExitHooks(): Promise<void> {
+  for (const hook of exitHooks.splice(0)) {
+    try {
+      await hook();
+    } catch (err) {
+      process.stderr.write(`cleanup failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+  }
+}
+
+/** Runs a benchmark's main function, cleaning up and exiting by itself whatever happens. */
+export function runMain(main: () => Promise<void>): void {
+  main()
+    .then(async () => {
+      await runExitHooks();
+      process.exit(0);
+    })
+    .catch(async (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      await runExitHooks();
+      process.exit(1);
+    });
+}
+
+export type RunningServer = { url: string; dataDir: string; child: ChildProcess; logs: () => string };
+
+/**
+ * Starts the real server (server/src/main.ts under tsx, as `npm start` does) as a child process on a
+ * free 127.0.0.1 port, against `databaseUrl`. Extra node flags (e.g. --cpu-prof) come from `nodeArgs`.
+ */
+export async function startServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "turnout-bench-"));
+  const port = await freePort();
+  // BENCH_SERVER_ROOT runs another checkout's server (e.g. an older commit, for before/after figures).
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/src/main.ts"], {
+    cwd: process.env.BENCH_SERVER_ROOT || repoRoot,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      DATABASE_URL: databaseUrl,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let logs = "";
+  child.stdout?.on("data", (d) => (logs += d));
+  child.stderr?.on("data", (d) => (logs += d));
+  const server = { url: `http://127.0.0.1:${port}`, dataDir, child, logs: () => logs };
+  onExit(async () => {
+    await stopChild(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${logs}`);
+    try {
+      if ((await fetch(`${server.url}/api/health`)).ok) {
+        await waitForPostcodeSeed(databaseUrl, deadline);
+        return server;
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`server did not become healthy within 60 s:\n${logs}`);
+}
+
+/** The server seeds ~18,000 postcodes in the background after it starts; measure only after that. */
+async function waitForPostcodeSeed(databaseUrl: string, deadline: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ seeded: boolean }>(
+        "SELECT EXISTS (SELECT 1 FROM postcodes) AS seeded",
+      );
+      if (rows[0]!.seeded) break;
+      await sleep(250);
+    }
+  } finally {
+    await client.end();
+  }
+  await sleep(500);
+}
+
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The q-th percentile (0..100) of the values, nearest-rank. */
+export function percentile(values: number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((q / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+export const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : "-");
+
+/** A Markdown table (pastes straight into bench/README.md). */
+export function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  return [
+    line(headers),
+    `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`,
+    ...cells.slice(1).map(line),
+  ].join("\n");
+}
+
+/** Machine, date and versions, for the README. */
+export async function environment(databaseUrl: string): Promise<string> {
+  const cpu = /model name\s*:\s*(.+)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? "unknown";
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let pgVersion = "unknown";
+  let settings = "";
+  try {
+    pgVersion = (await client.query<{ v: string }>("SELECT version() AS v")).rows[0]!.v.split(" on ")[0]!;
+    const rows = await client.query<{ name: string; setting: string; unit: string | null }>(
+      "SELECT name, setting, unit FROM pg_settings WHERE name IN ('shared_buffers','work_mem','effective_cache_size','random_page_cost','jit') ORDER BY name",
+    );
+    settings = rows.rows.map((r) => `${r.name}=${r.setting}${r.unit ?? ""}`).join(", ");
+  } finally {
+    await client.end();
+  }
+  let nproc = String(os.cpus().length);
+  try {
+    nproc = execFileSync("nproc", { encoding: "utf8" }).trim();
+  } catch {
+    // os.cpus() then
+  }
+  const memGb = (os.totalmem() / 1024 ** 3).toFixed(1);
+  return [
+    `date: ${new Date().toISOString()}`,
+    `machine: nproc ${nproc}, ${cpu}, ${memGb} GB memory`,
+    `node ${process.version}; ${pgVersion} (${settings})`,
+    `load average at the end (1/5/15 min): ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} (other work on the machine distorts the figures)`,
+  ].join("\n");
+}

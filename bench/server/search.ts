@@ -1,0 +1,525 @@
+/**
+ * Search benchmark: p50/p95 of the real searchAlerts over 1,000,000 alerts of Victorian turnout text,
+ * for each class of query, as an admin (admin_context: every agency) and as users scoped to 1-2
+ * agencies; plus the planner's own plan and each forced plan for comparison, and EXPLAIN output.
+ *
+ *   npx tsx bench/server/search.ts          (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
+ *   BENCH_ALERTS=200000 BENCH_RUNS=20 npx tsx bench/server/search.ts   (a quicker run)
+ */
+import { detectMessageType, displayText } from "@turnout/domain";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { type Database, openDatabase } from "../../server/src/db/client.js";
+import * as schema from "../../server/src/db/schema.js";
+import {
+  FIRST_ATTEMPT_TIMEOUT_MS,
+  HEDGE_MS,
+  PLAN_SETTINGS,
+  type SearchOptions,
+  type SearchPlan,
+  searchAlerts,
+} from "../../server/src/modules/alerts/service.js";
+import type { Actor } from "../../server/src/modules/auth/guard.js";
+import { textHash } from "../../server/src/modules/ingest/service.js";
+import { type BenchAgency, createAgencies, readAgencies, recipientsFor } from "./lib/agencies.js";
+import {
+  baseDatabaseUrl,
+  environment,
+  ms,
+  onExit,
+  percentile,
+  runMain,
+  type Scratch,
+  scratchDatabase,
+  table,
+} from "./lib/common.js";
+import { PagerTraffic, RARE_SUBURB, rng } from "./lib/messages.js";
+
+const TOTAL = Number(process.env.BENCH_ALERTS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 40);
+const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 3);
+/** Runs of the alternative design (walk first) per cell; 0 skips it. */
+const ALT_RUNS = Number(process.env.BENCH_ALT_RUNS ?? 20);
+const RARE_COUNT = 100;
+const BATCH = 25_000;
+const SPAN_DAYS = 730;
+
+type QueryClass = { name: string; search: string; required: boolean };
+type Scope = { name: string; actor: Actor; adminContext: boolean; agencyCodes: string[] };
+
+function log(line: string) {
+  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+}
+
+/** Bulk-loads the alerts and their recipients (COPY-speed unnest batches, secondary indexes built after). */
+async function load(pool: pg.Pool, agencies: BenchAgency[], traffic: PagerTraffic): Promise<void> {
+  const client = await pool.connect();
+  try {
+    // Bulk load: no FK or trigger work per row (the rule-matching queue trigger would queue every alert).
+    await client.query("SET session_replication_role = replica");
+    await client.query("SET maintenance_work_mem = '1GB'");
+    await client.query("SET statement_timeout = 0");
+    const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes
+        WHERE schemaname = 'public' AND tablename IN ('alerts', 'alert_recipients')
+          AND indexname NOT IN (SELECT conname FROM pg_constraint)`,
+    );
+    for (const i of indexes) await client.query(`DROP INDEX ${i.indexname}`);
+
+    const random = rng(7);
+    const rare = new Set<number>();
+    while (rare.size < RARE_COUNT) rare.add(1 + Math.floor(random() * TOTAL));
+    const start = Date.now() - SPAN_DAYS * 86_400_000;
+    const step = (SPAN_DAYS * 86_400_000) / TOTAL;
+    const t0 = performance.now();
+    for (let first = 1; first <= TOTAL; first += BATCH) {
+      const n = Math.min(BATCH, TOTAL - first + 1);
+      const cols = {
+        id: [] as number[],
+        type: [] as string[],
+        raw: [] as string[],
+        message: [] as string[],
+        capcode: [] as string[],
+        capcodeId: [] as number[],
+        agencyId: [] as number[],
+        area: [] as string[],
+        job: [] as (string | null)[],
+        address: [] as (string | null)[],
+        hash: [] as string[],
+        sentAt: [] as string[],
+        createdAt: [] as string[],
+      };
+      const rec = { alertId: [] as number[], capcodeId: [] as number[], agencyId: [] as number[] };
+      for (let id = first; id < first + n; id++) {
+        const m = traffic.next(rare.has(id) ? RARE_SUBURB : undefined);
+        const recipients = recipientsFor(m, agencies, random);
+        const primary = recipients[0]!;
+        const text = displayText(m.raw);
+        const at = new Date(start + id * step + Math.floor(random() * step));
+        cols.id.push(id);
+        cols.type.push(detectMessageType(m.raw));
+        cols.raw.push(m.raw);
+        cols.message.push(text);
+        cols.capcode.push(primary.capcode);
+        cols.capcodeId.push(primary.id);
+        cols.agencyId.push(primary.agencyId);
+        cols.area.push(agencies.find((a) => a.id === primary.agencyId)!.code);
+        cols.job.push(m.jobNumber);
+        cols.address.push(m.address);
+        cols.hash.push(textHash(text));
+        cols.sentAt.push(new Date(at.getTime() - 2_000).toISOString());
+        cols.createdAt.push(at.toISOString());
+        for (const r of recipients) {
+          rec.alertId.push(id);
+          rec.capcodeId.push(r.id);
+          rec.agencyId.push(r.agencyId);
+        }
+      }
+      await client.query(
+        `INSERT INTO alerts (id, type, raw_message, message, capcode, capcode_id, agency_id, area, job_number,
+           primary_address, has_mappable_address, source, dedupe_hash, sent_at, created_at)
+         SELECT id, type, raw, msg, capcode, capcode_id, agency_id, area, job, addr, addr IS NOT NULL, 'bench',
+                hash, sent_at, created_at
+           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[],
+                       $8::text[], $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::timestamptz[])
+             AS t(id, type, raw, msg, capcode, capcode_id, agency_id, area, job, addr, hash, sent_at, created_at)`,
+        [
+          cols.id,
+          cols.type,
+          cols.raw,
+          cols.message,
+          cols.capcode,
+          cols.capcodeId,
+          cols.agencyId,
+          cols.area,
+          cols.job,
+          cols.address,
+          cols.hash,
+          cols.sentAt,
+          cols.createdAt,
+        ],
+      );
+      await client.query(
+        `INSERT INTO alert_recipients (alert_id, capcode_id, agency_id)
+         SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[])`,
+        [rec.alertId, rec.capcodeId, rec.agencyId],
+      );
+      if ((first - 1) % (BATCH * 8) === 0) log(`loaded ${first - 1 + n} alerts`);
+    }
+    log(`rows in ${((performance.now() - t0) / 1000).toFixed(1)} s; building ${indexes.length} indexes`);
+    const t1 = performance.now();
+    for (const i of indexes) await client.query(i.indexdef);
+    await client.query(`SELECT setval(pg_get_serial_sequence('alerts', 'id'), ${TOTAL})`);
+    log(`indexes in ${((performance.now() - t1) / 1000).toFixed(1)} s; VACUUM ANALYZE`);
+    await client.query("RESET session_replication_role");
+    await client.query("VACUUM (ANALYZE) alerts, alert_recipients");
+    await client.query("ANALYZE");
+  } finally {
+    client.release();
+  }
+}
+
+let phones = 0;
+
+async function createUser(
+  pool: pg.Pool,
+  name: string,
+  isAdmin: boolean,
+  agencyIds: number[],
+): Promise<Actor> {
+  phones += 1;
+  const { rows } = await pool.query<{ id: number }>(
+    `INSERT INTO users (first_name, last_name, phone, is_admin, is_verified, is_active)
+     VALUES ($1, 'Bench', $2, $3, true, true) RETURNING id`,
+    [name, `+614${String(process.pid % 10_000).padStart(4, "0")}${String(phones).padStart(4, "0")}`, isAdmin],
+  );
+  const userId = rows[0]!.id;
+  for (const agencyId of agencyIds) {
+    await pool.query("INSERT INTO user_agencies (user_id, agency_id) VALUES ($1, $2)", [userId, agencyId]);
+  }
+  return { userId, sessionId: "00000000-0000-0000-0000-000000000000", isAdmin };
+}
+
+type Captured = { sql: string; params: unknown[] };
+
+async function main() {
+  // BENCH_KEEP_DB=1 keeps the loaded database (its name is printed); BENCH_REUSE_DB=<name> measures
+  // on such a database again without loading (and drops it at the end unless BENCH_KEEP_DB is set).
+  const reuse = process.env.BENCH_REUSE_DB;
+  if (reuse && !/^turnout_test_\w+$/.test(reuse))
+    throw new Error("BENCH_REUSE_DB must name a turnout_test_ database");
+  const keep = Boolean(process.env.BENCH_KEEP_DB);
+  const scratch = reuse ? existingDatabase(reuse) : await scratchDatabase({ keep });
+  const dropScratch = () => (keep ? Promise.resolve() : scratch.drop());
+  log(
+    `${reuse ? "reusing" : "scratch"} database ${new URL(scratch.url).pathname.slice(1)}${keep ? " (kept)" : ""}`,
+  );
+  if (reuse && !keep) onExit(() => scratch.drop());
+  const migrated = await openDatabase({ databaseUrl: scratch.url, pgliteDir: "" });
+  await migrated.close();
+
+  // A guard on every statement, so a pathological plan cannot run for minutes.
+  const pool = new pg.Pool({ connectionString: scratch.url, max: 10, options: "-c statement_timeout=20000" });
+  pool.on("error", () => {}); // an idle connection closed when the database is dropped
+  let capture: Captured[] | null = null;
+  const db = drizzle({
+    client: pool,
+    schema,
+    logger: { logQuery: (sql, params) => capture?.push({ sql, params }) },
+  }) as unknown as Database;
+
+  const loadClient = await pool.connect();
+  const agencies = reuse ? await readAgencies(loadClient) : await createAgencies(loadClient);
+  loadClient.release();
+  const traffic = new PagerTraffic(1);
+  const t0 = performance.now();
+  if (!reuse) await load(pool, agencies, traffic);
+  const loadSeconds = (performance.now() - t0) / 1000;
+  const size = await pool.query<{ alerts: string; trgm: string; recipients: string }>(
+    `SELECT pg_size_pretty(pg_total_relation_size('alerts')) AS alerts,
+            pg_size_pretty(pg_relation_size('alerts_message_trgm_idx')) AS trgm,
+            (SELECT count(*) FROM alert_recipients)::text AS recipients`,
+  );
+
+  const byCode = new Map(agencies.map((a) => [a.code, a.id]));
+  const scopes: Scope[] = [
+    { name: "admin (admin_context)", agencyCodes: [], adminContext: true, actor: null! },
+    {
+      name: "user: CFA D14 + SES Central",
+      agencyCodes: ["B-CFA-D14", "B-SES-CEN"],
+      adminContext: false,
+      actor: null!,
+    },
+    { name: "user: CFA D24", agencyCodes: ["B-CFA-D24"], adminContext: false, actor: null! },
+    { name: "user: SES Mid West", agencyCodes: ["B-SES-MW"], adminContext: false, actor: null! },
+  ];
+  for (const s of scopes) {
+    s.actor = await createUser(
+      pool,
+      s.name,
+      s.adminContext,
+      s.agencyCodes.map((c) => byCode.get(c)!),
+    );
+  }
+  const mid = traffic.suburbAtRank(17);
+  const classes: QueryClass[] = [
+    { name: "very common word", search: "FIRE", required: true },
+    { name: "rare word", search: RARE_SUBURB, required: true },
+    { name: "common + rare", search: `FIRE ${RARE_SUBURB}`, required: true },
+    { name: "three words", search: "STRUC1 HOUSE FIRE", required: true },
+    { name: "two common words, 0 results", search: "STRUC1 ALARC1", required: true },
+    { name: "no search (the feed)", search: "", required: false },
+    { name: "mid-frequency suburb", search: mid.name, required: false },
+  ];
+
+  const run = async (scope: Scope, q: QueryClass, options: SearchOptions) => {
+    let plan: SearchPlan = "plain";
+    let cancelled = false;
+    const started = performance.now();
+    const result = await searchAlerts(
+      db,
+      scope.actor,
+      { limit: 50, search: q.search || undefined, adminContext: scope.adminContext },
+      {
+        ...options,
+        engine: "postgres",
+        onPlan: (p, d) => {
+          plan = p;
+          cancelled = d.cancelled;
+        },
+      },
+    );
+    const ids = (result.data as { id: number }[]).map((a) => a.id);
+    return { ms: performance.now() - started, ids, next: result.pagination.next_cursor, plan, cancelled };
+  };
+  const pageQuery = async (scope: Scope, q: QueryClass): Promise<Captured> => {
+    capture = [];
+    await run(scope, q, { plan: "plain" });
+    const main = capture.find(
+      (c) => /from "alerts"/.test(c.sql) && /order by "alerts"."id" desc/.test(c.sql),
+    );
+    capture = null;
+    return main!;
+  };
+
+  // How many alerts each query matches in each scope (for the table), counted once.
+  const matches = new Map<string, number>();
+  for (const scope of scopes) {
+    for (const q of classes) {
+      const main = await pageQuery(scope, q);
+      // The same statement with the limit (its last parameter) lifted.
+      const params = [...main.params.slice(0, -1), 100_000_000];
+      const count = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${main.sql}) t`, params);
+      matches.set(`${scope.name}|${q.name}`, Number(count.rows[0]!.n));
+    }
+  }
+  log("counted matches; measuring");
+
+  /** Up to `runs` timed calls (after 2 warm-up calls), stopping early after `budgetMs`. */
+  const measure = async (
+    scope: Scope,
+    q: QueryClass,
+    options: SearchOptions,
+    runs: number,
+    budgetMs: number,
+  ) => {
+    for (let i = 0; i < 2; i++) await run(scope, q, options);
+    const times: number[] = [];
+    const plans = new Map<string, number>();
+    const started = performance.now();
+    let ids: number[] = [];
+    for (let i = 0; i < runs && performance.now() - started < budgetMs; i++) {
+      const r = await run(scope, q, options);
+      times.push(r.ms);
+      const key = options.strategy === "timeout" && r.cancelled ? "bitmap after cancel" : r.plan;
+      plans.set(key, (plans.get(key) ?? 0) + 1);
+      ids = r.ids;
+    }
+    return { times, plans, ids };
+  };
+
+  type Row = { scope: Scope; q: QueryClass; times: number[]; plans: Map<string, number>; ids: number[] };
+  const results: Row[] = [];
+  /** The alternatives measured beside the shipped design (same cells, ALT_RUNS each). */
+  const alternatives: { label: string; options: SearchOptions }[] = [
+    {
+      label: `timeout design (${FIRST_ATTEMPT_TIMEOUT_MS} ms)`,
+      options: { plan: "auto", strategy: "timeout" },
+    },
+    { label: "walk first, hedge", options: { plan: "auto", strategy: "race", firstAttempt: "walk" } },
+  ];
+  const altTimes = new Map<string, number[]>();
+  for (const scope of scopes) {
+    for (const q of classes) {
+      const shipped = await measure(scope, q, { plan: "auto" }, RUNS, 30_000);
+      results.push({ scope, q, ...shipped });
+      log(
+        `${scope.name} / ${q.name}: p50 ${ms(percentile(shipped.times, 50))} p95 ${ms(percentile(shipped.times, 95))}`,
+      );
+      for (const alt of q.search && ALT_RUNS > 0 ? alternatives : []) {
+        const m = await measure(scope, q, alt.options, ALT_RUNS, 15_000);
+        altTimes.set(`${alt.label}|${scope.name}|${q.name}`, m.times);
+      }
+    }
+  }
+
+  // Each plan forced, without a timeout; and the same pages (first two) from every plan.
+  const baselines: {
+    scope: string;
+    q: string;
+    plain: number;
+    walk: number;
+    bitmap: number;
+    same: boolean;
+  }[] = [];
+  for (const scope of BASELINE_RUNS > 0 ? scopes : []) {
+    for (const q of classes.filter((c) => c.search)) {
+      const shipped = results.find((r) => r.scope === scope && r.q === q)!;
+      const timed: Record<"plain" | "walk" | "bitmap", number> = { plain: 0, walk: 0, bitmap: 0 };
+      let same = true;
+      for (const plan of ["plain", "walk", "bitmap"] as const) {
+        const times: number[] = [];
+        for (let i = 0; i < BASELINE_RUNS; i++) {
+          const r = await run(scope, q, { plan });
+          times.push(r.ms);
+          if (i === 0) {
+            if (JSON.stringify(r.ids) !== JSON.stringify(shipped.ids)) same = false;
+            if (r.next) {
+              const page2 = (p: SearchOptions["plan"]) =>
+                searchAlerts(
+                  db,
+                  scope.actor,
+                  { limit: 50, search: q.search, adminContext: scope.adminContext, cursor: r.next! },
+                  { engine: "postgres", plan: p },
+                );
+              const [a, b] = await Promise.all([page2(plan), page2("auto")]);
+              if (JSON.stringify(a) !== JSON.stringify(b)) same = false;
+            }
+          }
+          if (r.ms > 3_000) break; // a slow plan is measured once, not three times
+        }
+        timed[plan] = percentile(times, 50);
+      }
+      baselines.push({ scope: scope.name, q: q.name, ...timed, same });
+      log(
+        `forced ${scope.name} / ${q.name}: own ${ms(timed.plain)} walk ${ms(timed.walk)} bitmap ${ms(timed.bitmap)}`,
+      );
+    }
+  }
+
+  // EXPLAIN (ANALYZE, BUFFERS) of the plan that answered, with the same SQL, parameters and settings.
+  const explains: string[] = [];
+  const explain = async (scope: Scope, q: QueryClass, settings: Record<string, string>, label: string) => {
+    const main = await pageQuery(scope, q);
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      for (const [k, v] of Object.entries(settings))
+        await client.query("SELECT set_config($1, $2, true)", [k, v]);
+      const out = await client.query<{ "QUERY PLAN": string }>(
+        `EXPLAIN (ANALYZE, BUFFERS) ${main.sql}`,
+        main.params,
+      );
+      await client.query("ROLLBACK");
+      explains.push(
+        `#### ${q.name} (\`${q.search}\`), ${scope.name}: ${label}\n\n\`\`\`\n${out.rows.map((r) => r["QUERY PLAN"]).join("\n")}\n\`\`\``,
+      );
+    } finally {
+      client.release();
+    }
+  };
+  const sample = await pageQuery(scopes[1]!, classes[4]!);
+  const sqlText = `${sample.sql}\n-- params: ${JSON.stringify(sample.params)}`;
+  for (const scope of scopes.slice(0, 2)) {
+    for (const q of classes.filter((c) => c.required)) {
+      const shipped = results.find((r) => r.scope === scope && r.q === q)!;
+      const bitmapWon = (shipped.plans.get("bitmap") ?? 0) > shipped.times.length / 2;
+      await explain(
+        scope,
+        q,
+        bitmapWon ? PLAN_SETTINGS.bitmap : {},
+        bitmapWon
+          ? `the trigram plan (answered first, having joined after ${HEDGE_MS} ms)`
+          : "the planner's own plan (answered first)",
+      );
+    }
+  }
+  // The traps, for the record: the planner's own plan for 0 results, and the trigram plan for a common word.
+  await explain(scopes[0]!, classes[4]!, {}, "the planner's own plan, run to the end (the trap)");
+  await explain(scopes[0]!, classes[0]!, PLAN_SETTINGS.bitmap, "the trigram plan forced (the other trap)");
+
+  const env = await environment(scratch.url);
+  const s = size.rows[0]!;
+  const out: string[] = [];
+  out.push("```", env, "```", "");
+  out.push(
+    `Data: ${TOTAL.toLocaleString("en-AU")} alerts (${s.recipients} recipient rows, 10 agencies, 1,000 capcodes); ` +
+      `alerts table with indexes ${s.alerts}, trigram index ${s.trgm}` +
+      (reuse
+        ? " (database reused from an earlier run). "
+        : `; loaded, indexed and analysed in ${loadSeconds.toFixed(0)} s. `) +
+      `Mid-frequency suburb: ${mid.name}. ${RUNS} runs per cell after 2 warm-up runs (fewer if a cell passes 30 s); ` +
+      "time is the whole searchAlerts call (scope lookup, page query, presenting the page), limit 50. " +
+      `"plan (runs)": which plan answered first ("planner": the planner's own plan, alone for ${HEDGE_MS} ms; ` +
+      '"bitmap": the trigram plan that joined it). Alternatives, same cells: "timeout design" runs the planner\'s ' +
+      `own plan under a ${FIRST_ATTEMPT_TIMEOUT_MS} ms statement timeout, then the trigram plan; "walk first, hedge" ` +
+      "forces the walk as the first attempt.",
+    "",
+  );
+  out.push(
+    table(
+      [
+        "scope",
+        "query",
+        "search",
+        "matches",
+        "p50 ms",
+        "p95 ms",
+        "max ms",
+        "plan (runs)",
+        "p95 < 50",
+        ...(ALT_RUNS > 0 ? alternatives.map((a) => `${a.label} p50/p95`) : []),
+      ],
+      results.map((r) => {
+        const p95 = percentile(r.times, 95);
+        return [
+          r.scope.name,
+          r.q.name,
+          r.q.search ? `\`${r.q.search}\`` : "",
+          String(matches.get(`${r.scope.name}|${r.q.name}`) ?? ""),
+          ms(percentile(r.times, 50)),
+          ms(p95),
+          ms(Math.max(...r.times)),
+          [...r.plans].map(([k, v]) => `${k} ${v}`).join(", "),
+          r.q.required ? (p95 < 50 ? "yes" : "**no**") : "(extra)",
+          ...(ALT_RUNS > 0
+            ? alternatives.map((a) => {
+                const t = altTimes.get(`${a.label}|${r.scope.name}|${r.q.name}`);
+                return t ? `${ms(percentile(t, 50))} / ${ms(percentile(t, 95))}` : "";
+              })
+            : []),
+        ];
+      }),
+    ),
+  );
+  if (baselines.length) {
+    out.push(
+      "",
+      `Each plan forced, without a timeout (p50 of up to ${BASELINE_RUNS} runs, ms); "same page" compares its first two pages with the shipped design's:`,
+      "",
+      table(
+        ["scope", "query", "planner's own", "walk", "bitmap", "same page"],
+        baselines.map((b) => [
+          b.scope,
+          b.q,
+          ms(b.plain),
+          ms(b.walk),
+          ms(b.bitmap),
+          b.same ? "yes" : "**NO**",
+        ]),
+      ),
+    );
+  }
+  out.push("", "The page query (user scope, 0-result class):", "", "```sql", sqlText, "```", "", ...explains);
+  console.log(out.join("\n"));
+  await pool.end();
+  await dropScratch();
+}
+
+/** A database made by an earlier run with BENCH_KEEP_DB. */
+function existingDatabase(name: string): Scratch {
+  const url = new URL(baseDatabaseUrl());
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    const client = new pg.Client({ connectionString: baseDatabaseUrl() });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  };
+  return { url: url.toString(), drop };
+}
+
+runMain(main);
