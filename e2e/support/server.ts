@@ -92,8 +92,9 @@ async function waitForHealth(url: string, child: ChildProcess, logs: () => strin
   throw new Error(`server did not become healthy within 60 s:\n${logs()}`);
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
+/** Stops a server process with SIGTERM (SIGKILL after 10 s) and resolves when it has exited. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
     child.once("exit", () => {

@@ -1,10 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { freePort, stopChild } from "../../../e2e/support/server.js";
 import { createScratchDatabase } from "../../../server/test/scratch-database.js";
+
+// One implementation with the browser tests.
+export { freePort, stopChild };
 
 export const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
@@ -144,31 +147,6 @@ async function waitForPostcodeSeed(databaseUrl: string, deadline: number): Promi
     await client.end();
   }
   await sleep(500);
-}
-
-export function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
