@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildTestApp, type TestApp } from "../../test/build-app.js";
-import { createUser, signIn } from "../../test/factories.js";
+import { createUser } from "../../test/factories.js";
 import { agencies, capcodes, smsQueue, userAlertRules } from "../db/schema.js";
 import { rulesChanged } from "../modules/rules/matcher.js";
 import { type MessageMediaStandIn, startMessageMediaStandIn } from "./messagemedia-stand-in.js";
