@@ -416,23 +416,31 @@ export async function alertStats(db: Database, actor: Actor, input: { days: numb
   };
 }
 
+/** Every agency each alert was paged to (through its capcodes), by alert id. */
+export async function recipientAgenciesByAlert(
+  db: Database,
+  alertIds: number[],
+): Promise<Map<number, number[]>> {
+  const byAlert = new Map<number, number[]>();
+  if (alertIds.length === 0) return byAlert;
+  const recipients = await db
+    .select({ alertId: alertRecipients.alertId, agencyId: alertRecipients.agencyId })
+    .from(alertRecipients)
+    .where(inArray(alertRecipients.alertId, alertIds));
+  for (const r of recipients) byAlert.set(r.alertId, [...(byAlert.get(r.alertId) ?? []), r.agencyId]);
+  return byAlert;
+}
+
 /**
  * Presents alerts as this viewer sees them, dropping any the viewer may not read. For a message paged
  * to several agencies, the agency shown is the viewer's own (the primary one for admins in admin scope).
  */
 async function presentForViewer(db: Database, rows: AlertRow[], scope: Scope): Promise<PresentedAlert[]> {
   if (rows.length === 0) return [];
-  const recipients = await db
-    .select({ alertId: alertRecipients.alertId, agencyId: alertRecipients.agencyId })
-    .from(alertRecipients)
-    .where(
-      inArray(
-        alertRecipients.alertId,
-        rows.map((r) => r.id),
-      ),
-    );
-  const byAlert = new Map<number, number[]>();
-  for (const r of recipients) byAlert.set(r.alertId, [...(byAlert.get(r.alertId) ?? []), r.agencyId]);
+  const byAlert = await recipientAgenciesByAlert(
+    db,
+    rows.map((r) => r.id),
+  );
   const chosen = new Map<number, number>();
   for (const row of rows) {
     const ids = byAlert.get(row.id) ?? [row.agencyId];

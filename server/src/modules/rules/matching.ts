@@ -1,16 +1,9 @@
 import { ruleAlertSmsText, ruleFiresFor } from "@turnout/domain";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
-import {
-  agencies,
-  alertRecipients,
-  alerts,
-  ruleTriggers,
-  userAgencies,
-  userAlertRules,
-  users,
-} from "../../db/schema.js";
+import { agencies, alerts, ruleTriggers, userAgencies, userAlertRules, users } from "../../db/schema.js";
 import { enqueueManySms } from "../../sms/queue.js";
+import { recipientAgenciesByAlert } from "../alerts/service.js";
 import type { IndexedRule, RuleIndex } from "./rule-index.js";
 
 /** Alerts older than this when the matcher reaches them (a long outage) are dequeued without SMS. */
@@ -102,17 +95,10 @@ export async function fireRules(
     );
   if (rows.length < alertIds.length) options.onSkipped?.(alertIds.length - rows.length);
   if (rows.length === 0) return [];
-  const recipients = await tx
-    .select({ alertId: alertRecipients.alertId, agencyId: alertRecipients.agencyId })
-    .from(alertRecipients)
-    .where(
-      inArray(
-        alertRecipients.alertId,
-        rows.map((r) => r.id),
-      ),
-    );
-  const agenciesOf = new Map<number, number[]>();
-  for (const r of recipients) agenciesOf.set(r.alertId, [...(agenciesOf.get(r.alertId) ?? []), r.agencyId]);
+  const agenciesOf = await recipientAgenciesByAlert(
+    tx,
+    rows.map((r) => r.id),
+  );
 
   const proposed: { alert: (typeof rows)[number]; ruleId: number }[] = [];
   for (const alert of rows) {
