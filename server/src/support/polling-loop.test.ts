@@ -8,7 +8,9 @@ afterEach(async () => {
 });
 
 /** A loop whose cycles take `ms` and record how many run at once. */
-function makeLoop(options: { ms?: number; pollMs?: number; fail?: () => boolean } = {}) {
+function makeLoop(
+  options: { ms?: number; pollMs?: number; kickDelayMs?: number; fail?: () => boolean } = {},
+) {
   const stats = { runs: 0, active: 0, maxActive: 0 };
   const lines: string[] = [];
   const logger = pino({ level: "error" }, { write: (l: string) => lines.push(l) });
@@ -16,6 +18,7 @@ function makeLoop(options: { ms?: number; pollMs?: number; fail?: () => boolean 
     pollMs: options.pollMs ?? 60_000,
     logger,
     failureMessage: "cycle failed",
+    kickDelayMs: options.kickDelayMs,
     cycle: async () => {
       stats.runs++;
       stats.active++;
@@ -43,6 +46,20 @@ describe("PollingLoop", () => {
     await settle();
     expect(stats.runs).toBe(2);
     expect(stats.maxActive).toBe(1);
+  });
+
+  it("with a kick delay, a burst of kicks spread over the delay gets one cycle, started after it", async () => {
+    const { loop, stats } = makeLoop({ ms: 1, kickDelayMs: 60 });
+    loop.start();
+    await settle(30); // the first cycle (never delayed) is over
+    expect(stats.runs).toBe(1);
+    for (let i = 0; i < 5; i++) {
+      loop.kick();
+      await settle(8);
+    }
+    expect(stats.runs).toBe(1); // 40 ms into the 60 ms wait
+    await settle(80);
+    expect(stats.runs).toBe(2);
   });
 
   it("polls when nobody kicks", async () => {

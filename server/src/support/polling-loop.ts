@@ -21,6 +21,11 @@ export class PollingLoop {
       logger: Logger;
       /** Logged with the error when a cycle fails. */
       failureMessage: string;
+      /**
+       * A kick waits this long before its cycle starts, so a burst of kicks (a commit each) is served
+       * by one cycle instead of one per kick. Polls and start() are not delayed. Default 0.
+       */
+      kickDelayMs?: number;
       cycle: () => Promise<unknown>;
     },
   ) {}
@@ -40,17 +45,23 @@ export class PollingLoop {
     if (this.running) return false;
     this.started = true;
     this.stopped = false;
-    this.kick();
+    this.schedule(0);
     return true;
   }
 
-  /** Runs a cycle now, or right after the one in flight. */
+  /** Runs a cycle now (after `kickDelayMs`), or right after the one in flight. */
   kick(): void {
+    this.schedule(this.options.kickDelayMs ?? 0);
+  }
+
+  private schedule(delayMs: number): void {
     if (this.stopped || this.queued) return;
     this.queued = true;
     clearTimeout(this.pollTimer);
     this.pollTimer = undefined;
     const run = this.tail.then(async () => {
+      // Kicks during the wait join this cycle (`queued` stays set until it begins).
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       this.queued = false;
       if (this.stopped) return;
       try {
@@ -81,7 +92,7 @@ export class PollingLoop {
     if (!this.started || this.stopped || this.queued || this.pollTimer) return;
     this.pollTimer = setTimeout(() => {
       this.pollTimer = undefined;
-      this.kick();
+      this.schedule(0);
     }, this.options.pollMs);
     this.pollTimer.unref();
   }

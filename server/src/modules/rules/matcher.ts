@@ -28,6 +28,11 @@ export type RuleMatcherOptions = {
   pollMs?: number;
   /** Alerts taken off the queue per transaction. */
   batchSize?: number;
+  /**
+   * A nudge waits this long before matching, so alerts committed one by one in quick succession
+   * (a receiver posting each message as it decodes it) are matched in one transaction, not one each.
+   */
+  nudgeDelayMs?: number;
   /** A burst of rule changes causes one rebuild this long after the last of them. */
   rebuildDebounceMs?: number;
   /** The index is rebuilt at least this often, whatever the version key says. */
@@ -35,11 +40,14 @@ export type RuleMatcherOptions = {
   maxAlertAgeMs?: number;
 };
 
+/** The default `nudgeDelayMs`: a few ms on an SMS, a transaction and a commit saved per message in a burst. */
+export const NUDGE_DELAY_MS = 20;
+
 /** Matchers running in this process, per database, so ingest and rule changes can reach them. */
 const running = new Map<Database, Set<RuleMatcher>>();
 
 /**
- * Tells the rule matchers that ingest committed alerts: they take them off the queue at once.
+ * Tells the rule matchers that ingest committed alerts: they take them off the queue within NUDGE_DELAY_MS.
  * Call after the commit; it does not wait for the matching, so ingest's reply is not delayed. Nothing
  * depends on this call for correctness: the alerts are already queued (by the recipients trigger) and
  * every matcher polls the queue.
@@ -107,6 +115,7 @@ export class RuleMatcher {
       pollMs: this.pollMs,
       logger: this.logger,
       failureMessage: "rule matching cycle failed",
+      kickDelayMs: options.nudgeDelayMs ?? NUDGE_DELAY_MS,
       cycle: () => this.cycle(),
     });
   }
