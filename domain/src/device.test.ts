@@ -4,7 +4,6 @@ import {
   classifyDevice,
   describeBrowser,
   describeOs,
-  deviceInfoSchema,
   isIosSafari,
   isMobileUserAgent,
   MOBILE_UA_TOKENS,
@@ -129,31 +128,5 @@ describe("describeBrowser and describeOs", () => {
     expect(describeOs(UA.macSafari)).toBe("macOS");
     expect(describeOs(UA.linuxFirefox)).toBe("Linux");
     expect(describeOs("")).toBe("Other");
-  });
-});
-
-describe("deviceInfoSchema", () => {
-  const info = {
-    deviceId: "a1b2c3",
-    device: "Mobile",
-    browser: "Safari",
-    os: "iOS",
-    screenResolution: "390x844",
-    timezone: "Australia/Melbourne",
-    language: "en-AU",
-    platform: "iPhone",
-  };
-
-  it("accepts the device info the web app sends", () => {
-    expect(deviceInfoSchema.parse(info)).toEqual(info);
-  });
-
-  it("rejects a missing or overlong device id and overlong fields", () => {
-    expect(deviceInfoSchema.safeParse({ ...info, deviceId: "" }).success).toBe(false);
-    expect(deviceInfoSchema.safeParse({ ...info, deviceId: "x".repeat(129) }).success).toBe(false);
-    expect(deviceInfoSchema.safeParse({ ...info, deviceId: "x".repeat(128) }).success).toBe(true);
-    expect(deviceInfoSchema.safeParse({ ...info, browser: "x".repeat(201) }).success).toBe(false);
-    const { os: _os, ...withoutOs } = info;
-    expect(deviceInfoSchema.safeParse(withoutOs).success).toBe(false);
   });
 });

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** User-agent fragments that mark a mobile device (SPEC 2), lower-case. */
 export const MOBILE_UA_TOKENS = [
   "android",
@@ -66,20 +64,3 @@ export function describeOs(ua: string): "Android" | "iOS" | "Windows" | "macOS" 
   if (/Linux|X11/.test(ua)) return "Linux";
   return "Other";
 }
-
-/** Bounded text field of the device info. */
-const infoText = z.string().max(200);
-
-/** Device info sent as JSON in the X-Device-Info header with every request (SPEC 3). */
-export const deviceInfoSchema = z.object({
-  deviceId: z.string().trim().min(1).max(128),
-  device: infoText,
-  browser: infoText,
-  os: infoText,
-  screenResolution: infoText,
-  timezone: infoText,
-  language: infoText,
-  platform: infoText,
-});
-/** Device info as sent by the web app. */
-export type DeviceInfo = z.output<typeof deviceInfoSchema>;

@@ -14,6 +14,7 @@ export * from "./message.js";
 export * from "./otp.js";
 export * from "./phone.js";
 export * from "./registration.js";
+export * from "./request-inputs.js";
 export * from "./retry.js";
 export * from "./rule-match.js";
 export * from "./session.js";

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { OTP_LENGTH } from "./constants.js";
 
 /** Keeps only the digits of typed code input, at most OTP_LENGTH of them. */
@@ -20,9 +19,3 @@ export function canSubmitActivationCode(code: string): boolean {
 export function isWellFormedCode(code: unknown): code is string {
   return typeof code === "string" && code.length === OTP_LENGTH && /^[0-9]+$/.test(code);
 }
-
-/** A one-time or activation code as a request carries it: exactly 6 digits. */
-export const codeInputSchema = z
-  .string("Code is required")
-  .trim()
-  .refine(isWellFormedCode, `Code must be exactly ${OTP_LENGTH} digits`);

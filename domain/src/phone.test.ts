@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  isPlausibleAuPhone,
-  maskPhone,
-  normalizePhone,
-  phoneInputSchema,
-  validateLoginPhone,
-} from "./phone.js";
+import { isPlausibleAuPhone, maskPhone, normalizePhone, validateLoginPhone } from "./phone.js";
 
 describe("normalizePhone", () => {
   it("strips everything except digits and plus", () => {
@@ -111,19 +105,5 @@ describe("maskPhone", () => {
   it("masks short values completely", () => {
     expect(maskPhone("+12345")).toBe("+•••••");
     expect(maskPhone("")).toBe("");
-  });
-});
-
-describe("phoneInputSchema", () => {
-  it("normalises a valid number", () => {
-    expect(phoneInputSchema.parse(" 0412 345 678 ")).toBe("+61412345678");
-  });
-  it("rejects blank, implausible and over-long input with a clear message", () => {
-    expect(phoneInputSchema.safeParse("   ").error?.issues[0]?.message).toBe("Phone number is required");
-    expect(phoneInputSchema.safeParse("12").error?.issues[0]?.message).toBe(
-      "Please enter a valid phone number",
-    );
-    expect(phoneInputSchema.safeParse("1".repeat(40)).success).toBe(false);
-    expect(phoneInputSchema.safeParse(412345678).success).toBe(false);
   });
 });

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { PHONE_COUNTRY_PREFIX } from "./constants.js";
 
 /** Normalises a typed phone number to Australian international format (SPEC 5, branch by branch). */
@@ -40,12 +39,3 @@ export function maskPhone(phone: string): string {
   if (digits.length < 7) return `${plus}${"•".repeat(digits.length)}`;
   return `${plus}${digits.slice(0, 2)}${"•".repeat(digits.length - 5)}${digits.slice(-3)}`;
 }
-
-/** A phone number as a request carries it: required, normalised (SPEC 5), and plausible. */
-export const phoneInputSchema = z
-  .string("Phone number is required")
-  .trim()
-  .min(1, "Phone number is required")
-  .max(32, "Phone number is too long")
-  .transform(normalizePhone)
-  .refine(isPlausibleAuPhone, "Please enter a valid phone number");

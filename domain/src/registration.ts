@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SIGNUP_AGENCY_CODES } from "./constants.js";
-import { phoneInputSchema } from "./phone.js";
+import { phoneInputSchema } from "./request-inputs.js";
 
 /** Tells whether a registration reply means the phone is already registered. */
 export function isDuplicatePhoneReply(message: string | null | undefined): boolean {

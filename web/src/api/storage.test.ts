@@ -1,3 +1,4 @@
+import { installPreferenceSchema } from "@turnout/domain";
 import { makeToken, storeSession, testAgency, testUser } from "../testing/session-fixtures";
 import { storage } from "./storage";
 
@@ -35,6 +36,26 @@ describe("storage", () => {
     expect(storage.readSession().unreadable).toBe(true);
   });
 
+  it("reads a stored user without is_admin as no administrator and drops fields it does not know", () => {
+    const { is_admin: _admin, ...withoutAdmin } = testUser;
+    localStorage.setItem("turnout_user", JSON.stringify({ ...withoutAdmin, password: "x" }));
+    localStorage.setItem("turnout_agency", "null");
+    expect(storage.readSession()).toMatchObject({
+      user: { ...withoutAdmin, is_admin: false },
+      agency: null,
+      agencyStored: true,
+      unreadable: false,
+    });
+    expect(storage.readSession().user).not.toHaveProperty("password");
+  });
+
+  it("treats an agency or user id of the wrong type as unreadable", () => {
+    localStorage.setItem("turnout_agency", JSON.stringify({ id: true, name: "CFA", code: "CFA" }));
+    expect(storage.readSession().unreadable).toBe(true);
+    localStorage.setItem("turnout_user", JSON.stringify({ ...testUser, id: null }));
+    expect(storage.readSession().unreadable).toBe(true);
+  });
+
   it("clears token, user and agency on sign-out but keeps the device id", () => {
     storeSession();
     storage.setDeviceId("ab".repeat(32));
@@ -45,8 +66,8 @@ describe("storage", () => {
 
   it("keeps the install preference and drops an unreadable one", () => {
     storage.setInstallPreference({ neverRemind: true });
-    expect(storage.getInstallPreference()).toEqual({ neverRemind: true });
+    expect(storage.getInstallPreference(installPreferenceSchema)).toEqual({ neverRemind: true });
     localStorage.setItem("turnout_install_preference", "nope");
-    expect(storage.getInstallPreference()).toBeNull();
+    expect(storage.getInstallPreference(installPreferenceSchema)).toBeNull();
   });
 });

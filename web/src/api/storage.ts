@@ -1,11 +1,6 @@
-import {
-  type InstallPreference,
-  installPreferenceSchema,
-  STORAGE_KEYS,
-  STORAGE_PREFIX,
-} from "@turnout/domain";
+import { type InstallPreference, STORAGE_KEYS, STORAGE_PREFIX } from "@turnout/domain";
 import type { z } from "zod";
-import { type SessionAgency, type SessionUser, sessionAgencySchema, sessionUserSchema } from "./types";
+import { readSessionAgency, readSessionUser, type SessionAgency, type SessionUser } from "./types";
 
 /** A fixed key, or a per-user key built below (always under the product prefix). */
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS] | `${typeof STORAGE_PREFIX}${string}`;
@@ -69,18 +64,36 @@ function remove(which: Area, key: StorageKey): void {
 /** The outcome of reading one JSON value: absent, unreadable (cleared) or a valid value. */
 export type JsonRead<T> = { state: "absent" } | { state: "unreadable" } | { state: "ok"; value: T };
 
-function readJson<T>(which: Area, key: StorageKey, schema: z.ZodType<T>): JsonRead<T> {
+/** Checks a parsed JSON value: the value of the expected shape, or undefined when it is not. */
+type Reader<T> = (value: unknown) => T | undefined;
+
+/**
+ * A zod schema as a Reader. Storage is loaded before the login screen and does not import zod
+ * itself: the schemas come from the (lazily loaded) features that own them.
+ */
+function schemaReader<T>(schema: z.ZodType<T>): Reader<T> {
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    return parsed.success ? parsed.data : undefined;
+  };
+}
+
+function readJson<T>(which: Area, key: StorageKey, read: Reader<T>): JsonRead<T> {
   const raw = readRaw(which, key);
   if (raw === null) return { state: "absent" };
   try {
-    const parsed = schema.safeParse(JSON.parse(raw));
-    if (parsed.success) return { state: "ok", value: parsed.data };
+    const value = read(JSON.parse(raw));
+    if (value !== undefined) return { state: "ok", value };
   } catch {
     // fall through: unreadable
   }
   remove(which, key);
   return { state: "unreadable" };
 }
+
+/** A stored agency may be null: the login result carried none. */
+const readStoredAgency: Reader<SessionAgency | null> = (value) =>
+  value === null ? null : readSessionAgency(value);
 
 function readValue<T>(read: JsonRead<T>): T | null {
   return read.state === "ok" ? read.value : null;
@@ -103,8 +116,8 @@ export const storage = {
   },
 
   readSession(): StoredSession {
-    const user = readJson("local", STORAGE_KEYS.user, sessionUserSchema);
-    const agency = readJson("local", STORAGE_KEYS.agency, sessionAgencySchema.nullable());
+    const user = readJson("local", STORAGE_KEYS.user, readSessionUser);
+    const agency = readJson("local", STORAGE_KEYS.agency, readStoredAgency);
     return {
       token: storage.getToken(),
       user: readValue(user),
@@ -129,7 +142,7 @@ export const storage = {
   },
   /** The user's offline copy of the alert feed, if it is there and of the expected shape. */
   getAlertCache<T>(userId: number | string, schema: z.ZodType<T>): T | null {
-    return readValue(readJson("local", alertCacheKey(userId), schema));
+    return readValue(readJson("local", alertCacheKey(userId), schemaReader(schema)));
   },
   setAlertCache(userId: number | string, value: unknown): void {
     writeRaw("local", alertCacheKey(userId), JSON.stringify(value));
@@ -144,8 +157,9 @@ export const storage = {
     writeRaw("local", STORAGE_KEYS.deviceId, id);
   },
 
-  getInstallPreference(): InstallPreference | null {
-    return readValue(readJson("local", STORAGE_KEYS.installPreference, installPreferenceSchema));
+  /** The stored install-banner choice read with `schema` (the domain's installPreferenceSchema). */
+  getInstallPreference(schema: z.ZodType<InstallPreference>): InstallPreference | null {
+    return readValue(readJson("local", STORAGE_KEYS.installPreference, schemaReader(schema)));
   },
 
   setInstallPreference(preference: InstallPreference): void {

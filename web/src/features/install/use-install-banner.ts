@@ -1,6 +1,7 @@
 import {
   type InstallPreference,
   installedPreference,
+  installPreferenceSchema,
   neverRemindPreference,
   remindLaterPreference,
   STANDALONE_CHECK_INTERVAL_MS,
@@ -29,7 +30,7 @@ export function useInstallBanner(isLoggedIn: boolean) {
       shouldShowInstallBanner({
         isStandalone: isRunningStandalone(),
         isLoggedIn,
-        preference: storage.getInstallPreference() ?? chosen.current,
+        preference: storage.getInstallPreference(installPreferenceSchema) ?? chosen.current,
         dismissedThisSession: storage.isInstallBannerDismissed(),
         now: Date.now(),
       }),
