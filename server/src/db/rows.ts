@@ -1,0 +1,15 @@
+import { getTableColumns, type InferSelectModel, type Table } from "drizzle-orm";
+
+/**
+ * A table row as drizzle's own queries return it, from the row as PostgreSQL's `to_jsonb(row)` writes
+ * it (column names as keys, timestamps as ISO text): each column's value goes through the same mapping
+ * drizzle applies to driver values. For rows a database function returns inside a JSON document.
+ */
+export function rowFromJson<T extends Table>(table: T, json: Record<string, unknown>): InferSelectModel<T> {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = json[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as InferSelectModel<T>;
+}
