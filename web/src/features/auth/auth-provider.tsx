@@ -18,7 +18,6 @@ import {
   useState,
 } from "react";
 import { useNavigate } from "react-router";
-import { getDeviceId } from "../../api/device";
 import { emitSessionNotice, onSessionNotice, type SessionNotice } from "../../api/session-events";
 import { type StoredSession, storage } from "../../api/storage";
 import type { SessionAgency, SessionUser } from "../../api/types";
@@ -105,11 +104,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   useEffect(() => {
-    let cancelled = false;
-    const start = async () => {
-      // The device id is made once, before any call needs it (hashing is asynchronous).
-      await getDeviceId().catch(() => undefined);
-      if (cancelled) return;
+    // Reading storage is synchronous: loading ends right after the first render. The device id is
+    // made by the first request that needs it (api/device.ts), not here: deriving it reads the time
+    // zone through Intl, a cost the login screen's first paint does not have to wait for.
+    const start = () => {
       const stored = storage.readSession();
       if (stored.unreadable) {
         storage.clearSession();
@@ -128,10 +126,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setState(SIGNED_OUT);
       emitSessionNotice(endedNoticeFor(stored, now));
     };
-    void start();
-    return () => {
-      cancelled = true;
-    };
+    start();
   }, []);
 
   useEffect(() => {
