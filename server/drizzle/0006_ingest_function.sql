@@ -3,14 +3,33 @@
 -- posting one message per request (PagerMon's reader) used to cost five round trips to the database
 -- per message; now the whole batch is one statement, run in its own transaction (autocommit).
 
--- The fingerprint of every row of the grouping settings and patterns. The server caches them with
--- this fingerprint and reads them again when it changes. PL/pgSQL, not SQL, so its plans are cached
--- per connection (a SQL function's are made again on every call: 150 µs of every ingest).
-CREATE OR REPLACE FUNCTION ingest_grouping_stamp() RETURNS text LANGUAGE plpgsql STABLE AS $$
+-- A counter of changes to the grouping settings and patterns, bumped by a statement trigger on each
+-- (so an edit made straight in the table counts too). The server caches settings and patterns with
+-- the counter's value and reads them again when it changes; ingest_messages checks it under its locks.
+CREATE TABLE grouping_version (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  version bigint NOT NULL DEFAULT 0
+);
+--> statement-breakpoint
+INSERT INTO grouping_version DEFAULT VALUES;
+--> statement-breakpoint
+CREATE FUNCTION bump_grouping_version() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  RETURN (SELECT md5(coalesce(string_agg(key || '=' || value, ',' ORDER BY key), '')) FROM grouping_settings)
-      || (SELECT md5(coalesce(string_agg(id || ':' || priority || ':' || is_active || ':' || name || ':' || pattern, ',' ORDER BY id), ''))
-            FROM grouping_patterns);
+  UPDATE grouping_version SET version = version + 1;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER grouping_settings_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON grouping_settings
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_grouping_version();
+--> statement-breakpoint
+CREATE TRIGGER grouping_patterns_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON grouping_patterns
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_grouping_version();
+--> statement-breakpoint
+-- PL/pgSQL so its plan is cached per connection (a SQL function with a FROM is planned on every call).
+CREATE FUNCTION ingest_grouping_stamp() RETURNS text LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (SELECT version::text FROM grouping_version);
 END
 $$;
 --> statement-breakpoint
@@ -24,15 +43,15 @@ $$;
 -- 1. Takes the advisory locks (in key order) that serialise batches sharing a text, an idempotency key
 --    or a job number. Each later statement of this VOLATILE function takes a new snapshot, so the reads
 --    below see every batch that held a lock before us.
--- 2. When the grouping settings changed since the server computed the job numbers, stores nothing and
---    returns {stale: true}; the server reads them again and calls again.
+-- 2. When the grouping settings changed (their version) since the server computed the job numbers,
+--    stores nothing and returns {stale: true}; the server reads them again and calls again.
 -- 3. Per message: a stored idempotency key (source + id) is a duplicate of its alert; the same text
 --    inside the duplicate window (or earlier in this batch) adds the capcode as a recipient of that
 --    alert ("merged" when the recipient is new, else "duplicate"); anything else is a new alert, in the
 --    open group of its job number (a new group when there is none inside the window), with its
 --    capcode as first recipient. Unknown capcodes are created under the UNMAPPED agency.
 -- Returns {results: [{id, status}], created: [alert rows], added: [{alert_id, agency_id, capcode_id}]}.
-CREATE OR REPLACE FUNCTION ingest_messages(batch jsonb) RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $$
+CREATE FUNCTION ingest_messages(batch jsonb) RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   m record;
   cap record;
@@ -56,16 +75,6 @@ BEGIN
     RETURN jsonb_build_object('stale', true);
   END IF;
 
-  IF EXISTS (SELECT 1 FROM jsonb_array_elements(batch->'messages') AS e
-              WHERE NOT EXISTS (SELECT 1 FROM capcodes c WHERE c.capcode = e->>'capcode')) THEN
-    INSERT INTO agencies (code, name) VALUES (batch->'unmapped'->>'code', batch->'unmapped'->>'name')
-      ON CONFLICT (code) DO UPDATE SET updated_at = now()
-      RETURNING id INTO unmapped_id;
-    INSERT INTO capcodes (capcode, agency_id)
-      SELECT DISTINCT e->>'capcode', unmapped_id FROM jsonb_array_elements(batch->'messages') AS e
-      ON CONFLICT (capcode) DO NOTHING;
-  END IF;
-
   FOR m IN
     SELECT t.* FROM jsonb_array_elements(batch->'messages') WITH ORDINALITY AS e(value, ord),
            jsonb_to_record(e.value) AS t(
@@ -83,6 +92,16 @@ BEGIN
     END IF;
 
     SELECT c.id, c.agency_id, c.area INTO cap FROM capcodes c WHERE c.capcode = m.capcode;
+    IF NOT FOUND THEN
+      IF unmapped_id IS NULL THEN
+        INSERT INTO agencies (code, name) VALUES (batch->'unmapped'->>'code', batch->'unmapped'->>'name')
+          ON CONFLICT (code) DO UPDATE SET updated_at = now()
+          RETURNING id INTO unmapped_id;
+      END IF;
+      -- Another batch may be creating it too: ON CONFLICT waits for that one and the SELECT then sees it.
+      INSERT INTO capcodes (capcode, agency_id) VALUES (m.capcode, unmapped_id) ON CONFLICT (capcode) DO NOTHING;
+      SELECT c.id, c.agency_id, c.area INTO cap FROM capcodes c WHERE c.capcode = m.capcode;
+    END IF;
 
     existing_id := (created_by_hash->>m.hash)::bigint;
     IF existing_id IS NULL AND dedupe_window > interval '0' THEN

@@ -140,15 +140,16 @@ async function storeBatch(db: Database, prepared: Prepared[], grouping: Grouping
 type Grouping = { stamp: string; settings: GroupingSettings; patterns: CompiledPattern[] };
 
 /**
- * The grouping settings and patterns this process last read, per database, with a fingerprint of
- * the rows they came from (`ingest_grouping_stamp()`). `ingest_messages` compares the fingerprint
- * after taking its locks and stores nothing when it changed; ingest then reads them again and
- * retries, so a change applies to the next message, as when they were read on every ingest.
+ * The grouping settings and patterns this process last read, per database, with their version
+ * (`ingest_grouping_stamp()`: a counter that every change to either table bumps). `ingest_messages`
+ * compares the version after taking its locks and stores nothing when it changed; ingest then reads
+ * them again and retries, so a change applies to the next message, as when they were read on every
+ * ingest.
  */
 const groupingCache = new WeakMap<Database, Grouping>();
 
 async function loadGrouping(db: Database): Promise<Grouping> {
-  // The fingerprint first: rows changed after it make the next ingest read them again.
+  // The version first: rows changed after it make the next ingest read them again.
   const result = await db.execute(sql`SELECT ingest_grouping_stamp() AS stamp`);
   const stamp = String((result as unknown as { rows: { stamp: string }[] }).rows[0]!.stamp);
   const [settings, patterns] = await Promise.all([getGroupingSettings(db), activePatterns(db)]);
