@@ -13,10 +13,20 @@ import { absoluteTimeLabel, relativeTimeLabel } from "./time-labels";
 import { touchTarget } from "./touch-target";
 import { TypeBadge } from "./type-badge";
 
-const arrive = keyframes`
-  from { box-shadow: 0 0 0 4px var(--mui-palette-warning-main); }
-  to { box-shadow: 0 0 0 0 transparent; }
-`;
+const arriveByColor = new Map<string, ReturnType<typeof keyframes>>();
+
+/** A new card's arrival pulse in the theme's warning colour (one animation per colour scheme). */
+function arrive(color: string) {
+  let animation = arriveByColor.get(color);
+  if (!animation) {
+    animation = keyframes`
+      from { box-shadow: 0 0 0 4px ${color}; }
+      to { box-shadow: 0 0 0 0 transparent; }
+    `;
+    arriveByColor.set(color, animation);
+  }
+  return animation;
+}
 
 /** Only same-origin paths: a logo is never fetched from elsewhere. */
 export function safeLogoPath(path: string | null | undefined): string | null {
@@ -80,7 +90,7 @@ export const AlertCard = memo(function AlertCard({
         borderLeftColor: presentation.color,
         ...(highlighted
           ? {
-              animation: `${arrive} 1.2s ease-out 3`,
+              animation: (theme) => `${arrive(theme.palette.warning.main)} 1.2s ease-out 3`,
               "@media (prefers-reduced-motion: reduce)": { animation: "none", outline: "3px solid" },
               outlineColor: "warning.main",
             }
@@ -136,7 +146,7 @@ export const AlertCard = memo(function AlertCard({
           minHeight: 44,
           "&.Mui-focusVisible": {
             outline: "3px solid",
-            outlineColor: "var(--mui-palette-secondary-main)",
+            outlineColor: "secondary.main",
             outlineOffset: -3,
           },
         }}

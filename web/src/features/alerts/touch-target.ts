@@ -15,7 +15,7 @@ export const touchTarget = {
   },
   "&.Mui-focusVisible, &:focus-visible": {
     outline: "3px solid",
-    outlineColor: "var(--mui-palette-secondary-main)",
+    outlineColor: "secondary.main",
     outlineOffset: 2,
   },
 } as const;
