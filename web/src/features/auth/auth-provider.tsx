@@ -10,6 +10,7 @@ import {
 import {
   createContext,
   type ReactNode,
+  startTransition,
   useCallback,
   useContext,
   useEffect,
@@ -126,7 +127,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setState(SIGNED_OUT);
       emitSessionNotice(endedNoticeFor(stored, now));
     };
-    start();
+    // As a transition React renders the screen that follows in slices, yielding to the browser
+    // between them, instead of in one long task.
+    startTransition(start);
   }, []);
 
   useEffect(() => {

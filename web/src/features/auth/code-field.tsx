@@ -1,5 +1,5 @@
-import TextField from "@mui/material/TextField";
 import { OTP_LENGTH, sanitizeCodeInput } from "@turnout/domain";
+import { TextInput } from "../../ui/text-input";
 
 /** A 6-digit code input: numeric keypad, SMS autofill (one-time-code), digits only. */
 export function CodeField({
@@ -18,7 +18,7 @@ export function CodeField({
   autoFocus?: boolean;
 }) {
   return (
-    <TextField
+    <TextInput
       label={label}
       value={value}
       onChange={(event) => onChange(sanitizeCodeInput(event.target.value))}
@@ -27,14 +27,12 @@ export function CodeField({
       autoFocus={autoFocus}
       fullWidth
       required
-      slotProps={{
-        htmlInput: {
-          inputMode: "numeric",
-          autoComplete: "one-time-code",
-          pattern: "[0-9]*",
-          maxLength: OTP_LENGTH,
-          style: { fontSize: 24, letterSpacing: "0.4em", textAlign: "center" },
-        },
+      htmlInput={{
+        inputMode: "numeric",
+        autoComplete: "one-time-code",
+        pattern: "[0-9]*",
+        maxLength: OTP_LENGTH,
+        style: { fontSize: 24, letterSpacing: "0.4em", textAlign: "center" },
       }}
     />
   );

@@ -1,10 +1,10 @@
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import { canSubmitLoginCode, MESSAGES, retryAfterMinutes, validateLoginPhone } from "@turnout/domain";
 import { type FormEvent, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
+import { TextInput } from "../../ui/text-input";
 import { authApi, type DeviceSession, type SignInData } from "./auth-api";
 import { AuthLayout } from "./auth-layout";
 import { CodeField } from "./code-field";
@@ -225,7 +225,7 @@ export function LoginScreen({
     >
       <Stack component="form" spacing={2} onSubmit={handleSendCode} noValidate aria-label="Sign in">
         <ErrorAlert notice={error} onClose={() => setError(null)} />
-        <TextField
+        <TextInput
           label="Phone number"
           type="tel"
           value={phoneInput}
@@ -238,7 +238,7 @@ export function LoginScreen({
           disabled={busy}
           required
           fullWidth
-          slotProps={{ htmlInput: { inputMode: "tel", autoComplete: "tel" } }}
+          htmlInput={{ inputMode: "tel", autoComplete: "tel" }}
         />
         <Button type="submit" variant="contained" size="large" disabled={busy}>
           Send Code
