@@ -2,7 +2,9 @@
 // Chromium, with the mobile (default) and desktop presets. Builds web/dist when stale.
 //   npx tsx bench/web/lighthouse.ts [--runs 3] [--check] [--url http://host:port/] [--save DIR]
 // Performance varies run to run: each preset runs --runs times and the median run is reported.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import path from "node:path";
 import { launch } from "chrome-launcher";
 import lighthouse, { desktopConfig, type Result } from "lighthouse";
@@ -67,6 +69,19 @@ async function runOnce(url: string, preset: Preset, chromePath: string): Promise
   }
 }
 
+/** "Chromium 156.0.8078.79" as the binary reports itself (the user agent hides the minor version). */
+function chromiumVersion(chromePath: string): string {
+  try {
+    const out = execFileSync(chromePath, ["--version"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return out.trim().split("\n").pop() ?? chromePath;
+  } catch {
+    return chromePath;
+  }
+}
+
 async function main() {
   const runs = Number(argValue("--runs") ?? 3);
   const saveDir = argValue("--save");
@@ -83,6 +98,8 @@ async function main() {
   }
 
   const failures: string[] = [];
+  const runLines: string[] = [];
+  let browserLine = "";
   process.stdout.write(`${machineLine()}\nLighthouse on ${url} (median of ${runs} runs)\n\n`);
   process.stdout.write(
     `| preset | ${CATEGORIES.join(" | ")} |\n|---|${CATEGORIES.map(() => "---:").join("|")}|\n`,
@@ -90,7 +107,19 @@ async function main() {
   try {
     for (const preset of ["mobile", "desktop"] as const) {
       const results: Result[] = [];
-      for (let i = 0; i < runs; i++) results.push(await runOnce(url, preset, chromePath));
+      for (let i = 0; i < runs; i++) {
+        // Simulated throttling multiplies the observed main-thread time, so a busy machine lowers
+        // the score: each run notes the 1-minute load average it started under.
+        const load = loadavg()[0] ?? 0;
+        const lhr = await runOnce(url, preset, chromePath);
+        results.push(lhr);
+        const a = lhr.audits;
+        const ms = (id: string) => Math.round(a[id]?.numericValue ?? Number.NaN);
+        runLines.push(
+          `${preset} run ${i + 1}: performance ${scoresOf(lhr).performance}, LCP ${ms("largest-contentful-paint")} ms, TBT ${ms("total-blocking-time")} ms, FCP ${ms("first-contentful-paint")} ms (load average ${load.toFixed(2)})`,
+        );
+        browserLine ||= `Lighthouse ${lhr.lighthouseVersion}, ${chromiumVersion(chromePath)}`;
+      }
       results.sort((a, b) => scoresOf(a).performance - scoresOf(b).performance);
       const median = results[Math.floor(results.length / 2)] as Result;
       const scores = scoresOf(median);
@@ -121,7 +150,7 @@ async function main() {
   } finally {
     await stop();
   }
-  process.stdout.write(`\n${failures.join("\n")}\n`);
+  process.stdout.write(`\n${browserLine}\n${runLines.join("\n")}\n\n${failures.join("\n")}\n`);
   const missed = failures.some((f) => / < \d+$/.test(f));
   if (process.argv.includes("--check") && missed) process.exit(1);
 }
