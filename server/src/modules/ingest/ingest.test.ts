@@ -109,6 +109,27 @@ describe("POST /api/ingest/messages", () => {
     expect(recipients.map((r) => r.agencyId).sort()).toEqual([cfa, cfa + 1]);
   });
 
+  it("keeps input order and one alert per text inside a batch: repeats of an id or a text point at the first", async () => {
+    const [a, b] = [turnout(), turnout()];
+    const res = await ingest({
+      messages: [
+        { capcode: "0100001", message: a, source: "rx-order", id: "o-1" },
+        { capcode: "0200002", message: a, source: "rx-order" },
+        { capcode: "0100001", message: a, source: "rx-order", id: "o-1" },
+        { capcode: "0100001", message: b, source: "rx-order", id: "o-2" },
+        { capcode: "0100001", message: `${b} `, source: "rx-order" },
+      ],
+    });
+    const data = res.json().data as { id: number; status: string }[];
+    expect(data.map((d) => d.status)).toEqual(["created", "merged", "duplicate", "created", "duplicate"]);
+    expect(data[1]!.id).toBe(data[0]!.id);
+    expect(data[2]!.id).toBe(data[0]!.id);
+    expect(data[4]!.id).toBe(data[3]!.id);
+    expect(data[3]!.id).toBeGreaterThan(data[0]!.id);
+    const rows = await app.db.select().from(alerts).where(eq(alerts.source, "rx-order"));
+    expect(rows.map((r) => r.sourceMessageId).sort()).toEqual(["o-1", "o-2"]);
+  });
+
   it("records an unknown capcode under UNMAPPED, zero-padded to 7 digits", async () => {
     const res = await ingest({ capcode: 4242, message: "QD TEST PAGE PLEASE IGNORE" });
     expect(res.statusCode).toBe(200);
