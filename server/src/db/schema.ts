@@ -204,6 +204,12 @@ export const alerts = pgTable(
     /** When the pager network sent it (decoder time). */
     sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),
+    /**
+     * The agencies of the alert's recipients, distinct and ascending ('{}' without any): what a viewer's
+     * agency scope reads (alerts/service.ts pagedToAny). A trigger on alert_recipients (migration 0007)
+     * recomputes it whenever recipients are added, changed or removed, and writes it only if it changed.
+     */
+    agencyIds: integer("agency_ids").array().notNull().default(sql`'{}'`),
   },
   (t) => [
     index("alerts_created_idx").on(t.createdAt.desc(), t.id.desc()),
@@ -211,7 +217,8 @@ export const alerts = pgTable(
     index("alerts_dedupe_idx").on(t.dedupeHash, t.createdAt),
     index("alerts_group_idx").on(t.groupId),
     index("alerts_capcode_idx").on(t.capcodeId),
-    index("alerts_message_trgm_idx").using("gin", t.message.op("gin_trgm_ops")),
+    // Keyword search (trigram ILIKE) and the agency scope together, intersected inside the index.
+    index("alerts_agency_ids_message_idx").using("gin", t.agencyIds, t.message.op("gin_trgm_ops")),
     uniqueIndex("alerts_source_message_idx")
       .on(t.source, t.sourceMessageId)
       .where(sql`${t.sourceMessageId} IS NOT NULL`),
