@@ -11,7 +11,7 @@ import type { Database } from "../../db/client.js";
 import { agencies, alertRecipients, alerts, ruleTriggers, userAlertRules, users } from "../../db/schema.js";
 import { AppError, badRequest, conflict } from "../../errors.js";
 import { enqueueSms } from "../../sms/queue.js";
-import { assignedAgencyIds } from "../alerts/service.js";
+import { assignedAgencyIds, pagedToAny } from "../alerts/service.js";
 import type { Actor } from "../auth/guard.js";
 import { rulesChanged } from "./matcher.js";
 import { presentRule, presentRuleAgency, presentRuleForReview, type RuleRow } from "./present.js";
@@ -213,11 +213,10 @@ export async function previewRule(db: Database, actor: Actor, input: AlertRulePr
     scope.map((id) => sql`${id}`),
     sql`, `,
   );
-  // "alerts"."id" is spelt out: inside a subquery Drizzle writes a bare "id", which would bind to the
-  // subquery's own tables (agencies has an id).
+  // The scope is alerts.agency_ids, so the GIN index over (agency_ids, message) serves it with the keywords.
   const conditions: SQL[] = [
     sql`${alerts.createdAt} >= now() - interval '3 months'`,
-    sql`EXISTS (SELECT 1 FROM ${alertRecipients} r WHERE r.alert_id = "alerts"."id" AND r.agency_id IN (${inScope}))`,
+    pagedToAny(scope),
     ...input.keywords.map((k) => sql`${alerts.message} ILIKE ${`%${escapeLike(k)}%`}`),
   ];
   const types = rulePriorityTypes(input.priority_levels);
@@ -229,6 +228,8 @@ export async function previewRule(db: Database, actor: Actor, input: AlertRulePr
       .select({
         message: alerts.message,
         createdAt: alerts.createdAt,
+        // "alerts"."id" is spelt out: inside a subquery Drizzle writes a bare "id", which would bind to
+        // the subquery's own tables (agencies has an id).
         agencyName: sql<
           string | null
         >`(SELECT ag.name FROM ${alertRecipients} r JOIN ${agencies} ag ON ag.id = r.agency_id
