@@ -206,7 +206,7 @@ export const alerts = pgTable(
     createdAt: createdAt(),
     /**
      * The agencies of the alert's recipients, distinct and ascending ('{}' without any): what a viewer's
-     * agency scope reads (alerts/service.ts pagedToAny). A trigger on alert_recipients (migration 0007)
+     * agency scope reads (alerts/service.ts pagedToAny). A trigger on alert_recipients (migration 0006)
      * recomputes it whenever recipients are added, changed or removed, and writes it only if it changed.
      */
     agencyIds: integer("agency_ids").array().notNull().default(sql`'{}'`),

@@ -4,7 +4,7 @@ import { buildTestApp, type TestApp, testEngine } from "../../../test/build-app.
 import { createUser, signIn } from "../../../test/factories.js";
 import { agencies, alertRecipients, capcodes } from "../../db/schema.js";
 
-// alerts.agency_ids (migration 0007) is what a viewer's agency scope reads, so it must always equal
+// alerts.agency_ids (migration 0006) is what a viewer's agency scope reads, so it must always equal
 // the agencies of the alert's recipients: these tests change alert_recipients in every way the app
 // does (ingest, copies paged to more capcodes, capcode moves and deletes) and a few it does not, and
 // check the column after each, against the recipients themselves.

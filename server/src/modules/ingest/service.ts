@@ -56,7 +56,7 @@ function lockKey(s: string): string {
 
 /**
  * Stores a batch of pager messages in one round trip to the database (the `ingest_messages` function,
- * migration 0006, in its own transaction): type and displayed text from the prefix, capcode to agency
+ * migration 0007, in its own transaction): type and displayed text from the prefix, capcode to agency
  * (unknown capcodes created under UNMAPPED), duplicates suppressed (a retried id, or the same text
  * inside the window: a new capcode becomes another recipient of the same alert), job-number groups,
  * and the address. When this returns, every message is durable; the live channel hears about new

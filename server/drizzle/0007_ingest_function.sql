@@ -142,12 +142,13 @@ BEGIN
       group_by_job := group_by_job || jsonb_build_object(m.job_number, group_id);
     END IF;
 
-    INSERT INTO alerts (type, raw_message, message, capcode, capcode_id, agency_id, area, job_number, group_id,
-                        primary_address, has_mappable_address, directions_url, latitude, longitude, source,
-                        source_message_id, dedupe_hash, sent_at)
-      VALUES (m.type, m.raw_message, m.message, m.capcode, cap.id, cap.agency_id, cap.area, m.job_number, group_id,
-              m.primary_address, coalesce(m.has_mappable_address, false), m.directions_url, m.latitude, m.longitude,
-              m.source, m.id, m.hash, m.sent_at)
+    -- agency_ids written now, so the recipients trigger (migration 0006) finds nothing to update.
+    INSERT INTO alerts (type, raw_message, message, capcode, capcode_id, agency_id, agency_ids, area, job_number,
+                        group_id, primary_address, has_mappable_address, directions_url, latitude, longitude,
+                        source, source_message_id, dedupe_hash, sent_at)
+      VALUES (m.type, m.raw_message, m.message, m.capcode, cap.id, cap.agency_id, ARRAY[cap.agency_id], cap.area,
+              m.job_number, group_id, m.primary_address, coalesce(m.has_mappable_address, false), m.directions_url,
+              m.latitude, m.longitude, m.source, m.id, m.hash, m.sent_at)
       RETURNING * INTO alert_row;
     INSERT INTO alert_recipients (alert_id, capcode_id, agency_id) VALUES (alert_row.id, cap.id, cap.agency_id);
     created_by_hash := created_by_hash || jsonb_build_object(m.hash, alert_row.id);
