@@ -1,9 +1,12 @@
-import { sql } from "drizzle-orm";
+import { and, desc, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testEngine } from "../../../test/build-app.js";
 import type { DatabaseHandle } from "../../db/client.js";
+import { alerts } from "../../db/schema.js";
 import type { Actor } from "../auth/guard.js";
 import {
+  HEDGE_MS,
+  plannerPlan,
   raceTransactions,
   type SearchInput,
   type SearchOptions,
@@ -91,6 +94,15 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => handle.close());
 
+/** The page query of an admin search (no scope): every term an ILIKE, newest first. */
+const pageQuery = (search: string) =>
+  handle.db
+    .select()
+    .from(alerts)
+    .where(and(...search.split(" ").map((t) => sql`${alerts.message} ILIKE ${`%${t}%`}`)))
+    .orderBy(desc(alerts.id))
+    .limit(51);
+
 const searches = [
   "fire",
   "RAREVILLE",
@@ -115,6 +127,8 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
         const bitmap = await pages(actor, input, { engine: "postgres", plan: "bitmap" });
         const plain = await pages(actor, input, { engine: "postgres", plan: "plain" });
         const auto = await pages(actor, input, { engine: "postgres" });
+        // Both plans at once (the other plan chosen with EXPLAIN): either may answer each page.
+        const hedgeAtOnce = await pages(actor, input, { engine: "postgres", hedgeMs: 0 });
         const timeout = await pages(actor, input, { engine: "postgres", strategy: "timeout" });
         // A first attempt cancelled at once: the trigram plan answers every page.
         const fallback = await pages(actor, input, {
@@ -126,6 +140,7 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
         expect(bitmap, `${search} (bitmap)`).toEqual(walk);
         expect(plain, `${search} (plain)`).toEqual(walk);
         expect(auto, `${search} (auto)`).toEqual(walk);
+        expect(hedgeAtOnce, `${search} (auto, hedge at once)`).toEqual(walk);
         expect(timeout, `${search} (timeout)`).toEqual(walk);
         expect(fallback, `${search} (fallback)`).toEqual(walk);
       }
@@ -209,18 +224,27 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
     for (const row of settings) expect(row).toEqual({ b: "on", i: "on", s: "on", t: "0", z: "" });
   });
 
-  it("races the planner's own plan and the trigram plan: the first answer wins", async () => {
+  it("races the planner's own plan and the other plan: the first answer wins", async () => {
     const seen: { plan: SearchPlan; cancelled: boolean }[] = [];
     const onPlan: SearchOptions["onPlan"] = (plan, d) => seen.push({ plan, ...d });
     for (const search of searches) {
-      await searchAlerts(
-        handle.db,
-        admin,
-        { limit: 50, search, adminContext: true },
-        { engine: "postgres", onPlan },
-      );
-      expect(["planner", "bitmap"]).toContain(seen.pop()!.plan);
+      for (const hedgeMs of [HEDGE_MS, 0]) {
+        // hedgeMs 0: both start at once, so either may answer.
+        await searchAlerts(
+          handle.db,
+          admin,
+          { limit: 50, search, adminContext: true },
+          { engine: "postgres", onPlan, hedgeMs },
+        );
+        const chosen = await plannerPlan(handle.db, pageQuery(search));
+        expect(["planner", chosen === "walk" ? "bitmap" : "walk"], search).toContain(seen.pop()!.plan);
+      }
     }
+  });
+
+  it("tells which plan the planner chooses: the walk for a common word, the trigram index for a rare one", async () => {
+    expect(await plannerPlan(handle.db, pageQuery("fire"))).toBe("walk");
+    expect(await plannerPlan(handle.db, pageQuery("rareville"))).toBe("bitmap");
   });
 
   it("cancels the losing query and gives its connection back", async () => {

@@ -1,5 +1,5 @@
 import { MESSAGES, normalizeAlertType, parseSearchTerms } from "@turnout/domain";
-import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, alertRecipients, alerts, userAgencies } from "../../db/schema.js";
 import { AppError, badRequest, forbidden } from "../../errors.js";
@@ -45,7 +45,7 @@ async function feedScope(db: Database, actor: Actor, adminContext: boolean | und
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * Alerts paged to any of these agencies. alerts.agency_ids (migration 0006) is the recipients' agencies,
+ * Alerts paged to any of these agencies. alerts.agency_ids (migration 0007) is the recipients' agencies,
  * kept by a trigger on alert_recipients, so this equals an EXISTS on alert_recipients; unlike it, the GIN
  * index over (agency_ids, message) answers the scope and the search words together.
  */
@@ -83,7 +83,8 @@ export type SearchOptions = {
   plan?: "auto" | "plain" | "walk" | "bitmap";
   /**
    * Benchmarks only: how "auto" chooses. "race" (the default): `firstAttempt` (default the planner's
-   * own plan), joined by the trigram plan after `hedgeMs`, first answer wins. "timeout": `firstAttempt`
+   * own plan), joined by the other plan after `hedgeMs` (the trigram plan, or the walk when the planner
+   * chose the trigram plan), first answer wins. "timeout": `firstAttempt`
    * under a statement timeout of `timeoutMs`, then the trigram plan when it is cancelled.
    */
   strategy?: "race" | "timeout";
@@ -127,7 +128,7 @@ function isQueryCanceled(err: unknown): boolean {
 const CANCEL_RETRY_MS = 50;
 const CANCEL_TRIES = 5;
 
-/** How long the planner's own plan runs alone before the trigram plan joins it (see pageRows). */
+/** How long the planner's own plan runs alone before the other plan joins it (see pageRows). */
 export const HEDGE_MS = 5;
 
 export type RaceAttempt<T> = {
@@ -243,6 +244,15 @@ export async function raceTransactions<T>(
 }
 
 /**
+ * Which of the two plans the planner chooses for a page query with the current settings: "bitmap" when
+ * it reads the GIN index first (then sorts), else "walk" (the primary key newest-first). PostgreSQL.
+ */
+export async function plannerPlan(db: Database, query: SQLWrapper): Promise<"walk" | "bitmap"> {
+  const result = (await db.execute(sql`EXPLAIN (FORMAT JSON) ${query}`)) as unknown as { rows: unknown[] };
+  return JSON.stringify(result.rows).includes('"Bitmap Heap Scan"') ? "bitmap" : "walk";
+}
+
+/**
  * The rows of one page (ordered id DESC, limited). Search terms are `ILIKE '%term%'`, and at a million
  * alerts on PostgreSQL no single plan serves every search:
  * - walking the primary key newest-first and testing each row stops after `limit` matches, so it is
@@ -254,13 +264,14 @@ export async function raceTransactions<T>(
  *   inside the index, so a small agency's search for a common word its alerts never contain reads
  *   nothing (it used to fetch and recheck every FIRE alert before an EXISTS on recipients dropped them).
  * The planner picks well for single words, but it estimates each term independently: for common
- * words that never occur together it expects many matches and walks, and inside a user's agencies it
+ * words that never occur together it expects many matches and walks, for words that mostly occur
+ * together (STRUC1 HOUSE FIRE) it expects few and reads the index, and inside a user's agencies it
  * cannot tell how dense the words are. So a search with terms runs the planner's own plan, and if
- * that has not answered within HEDGE_MS the trigram plan starts beside it on another connection; the
- * first answer wins and the other query is cancelled (raceTransactions). Both read the same WHERE,
- * ORDER BY and LIMIT, so the page (rows, order, cursor) is the same whichever plan produced it; only
- * the time differs. PGlite, and a feed without terms (which walks the key index anyway), keep the
- * plain query.
+ * that has not answered within HEDGE_MS the other plan starts beside it on another connection (EXPLAIN,
+ * in that connection, tells which plan the planner chose); the first answer wins and the other query
+ * is cancelled (raceTransactions). Both read the same WHERE, ORDER BY and LIMIT, so the page (rows,
+ * order, cursor) is the same whichever plan produced it; only the time differs. PGlite, and a feed
+ * without terms (which walks the key index anyway), keep the plain query.
  */
 async function pageRows(
   db: Database,
@@ -282,19 +293,23 @@ async function pageRows(
     return query(db);
   }
   if (plan === "auto" && (options.strategy ?? "race") === "race") {
-    // The first attempt alone (it answers most searches in a few ms); the trigram plan joins after
+    // The first attempt alone (it answers most searches in a few ms); the other plan joins after
     // HEDGE_MS, and the first answer wins.
     const first = options.firstAttempt ?? "planner";
-    const plans = [first, "bitmap"] as const;
+    let hedge: "walk" | "bitmap" = "bitmap";
     const { index, value, othersPending } = await raceTransactions(db, [
       { settings: first === "walk" ? PLAN_SETTINGS.walk : {}, run: (tx: Database) => query(tx) },
       {
-        settings: PLAN_SETTINGS.bitmap,
-        run: (tx: Database) => query(tx),
+        settings: {},
+        run: async (tx: Database) => {
+          if (first === "planner" && (await plannerPlan(tx, query(tx))) === "bitmap") hedge = "walk";
+          await tx.execute(setLocal(PLAN_SETTINGS[hedge]));
+          return query(tx);
+        },
         delayMs: options.hedgeMs ?? HEDGE_MS,
       },
     ]);
-    options.onPlan?.(plans[index]!, { cancelled: othersPending });
+    options.onPlan?.(index === 0 ? first : hedge, { cancelled: othersPending });
     return value;
   }
   if (plan !== "bitmap") {
