@@ -45,7 +45,7 @@ async function feedScope(db: Database, actor: Actor, adminContext: boolean | und
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * Alerts paged to any of these agencies. alerts.agency_ids (migration 0007) is the recipients' agencies,
+ * Alerts paged to any of these agencies. alerts.agency_ids (migration 0006) is the recipients' agencies,
  * kept by a trigger on alert_recipients, so this equals an EXISTS on alert_recipients; unlike it, the GIN
  * index over (agency_ids, message) answers the scope and the search words together.
  */
