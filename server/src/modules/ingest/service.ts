@@ -72,9 +72,13 @@ export async function ingestMessages(
     groupingCache.set(ctx.db, grouping);
     const outcome = await storeBatch(ctx.db, prepare(messages, grouping), grouping);
     if (outcome) {
-      publish(ctx, outcome.created, outcome.added);
-      // The alerts are already queued for keyword rules (a trigger on alert_recipients); this wakes the matcher.
-      matchRulesAfterCommit(ctx);
+      // After the caller has sent its reply (the receiver waits for that, nobody waits for these): the
+      // live event, and a nudge to the matcher (the alerts are already queued for keyword rules by a
+      // trigger on alert_recipients).
+      setImmediate(() => {
+        publish(ctx, outcome.created, outcome.added);
+        matchRulesAfterCommit(ctx);
+      });
       return outcome.results;
     }
     // An admin changed grouping since this process last looked: job numbers again, with the current rules.
