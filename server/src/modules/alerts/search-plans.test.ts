@@ -128,7 +128,7 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
         const plain = await pages(actor, input, { engine: "postgres", plan: "plain" });
         const auto = await pages(actor, input, { engine: "postgres" });
         // Both plans at once (the other plan chosen with EXPLAIN): either may answer each page.
-        const hedgeAtOnce = await pages(actor, input, { engine: "postgres", hedgeMs: 0 });
+        const hedgeAtOnce = await pages(actor, input, { engine: "postgres", hedgeMs: 0, walkHedgeMs: 0 });
         const timeout = await pages(actor, input, { engine: "postgres", strategy: "timeout" });
         // A first attempt cancelled at once: the trigram plan answers every page.
         const fallback = await pages(actor, input, {
@@ -209,6 +209,17 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
       );
     }
     await Promise.all([1, 2, 3].map(() => searchAlerts(handle.db, admin, input, { engine: "postgres" })));
+    // A rare word: the planner reads the index and the walk waits to join, usually until it is too late.
+    await Promise.all(
+      [0, 1, 5, 20].map((walkHedgeMs) =>
+        searchAlerts(
+          handle.db,
+          admin,
+          { limit: 20, search: "rareville", adminContext: true },
+          { engine: "postgres", hedgeMs: 0, walkHedgeMs },
+        ),
+      ),
+    );
     await new Promise((r) => setTimeout(r, 300)); // the race's loser is cancelled in the background
     // Several at once, so they run on several of the pool's connections.
     const settings = await Promise.all(
@@ -234,7 +245,7 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
           handle.db,
           admin,
           { limit: 50, search, adminContext: true },
-          { engine: "postgres", onPlan, hedgeMs },
+          { engine: "postgres", onPlan, hedgeMs, walkHedgeMs: hedgeMs },
         );
         const chosen = await plannerPlan(handle.db, pageQuery(search));
         expect(["planner", chosen === "walk" ? "bitmap" : "walk"], search).toContain(seen.pop()!.plan);
