@@ -105,9 +105,11 @@ BEGIN
 
     existing_id := (created_by_hash->>m.hash)::bigint;
     IF existing_id IS NULL AND dedupe_window > interval '0' THEN
+      -- Ordered by the index's own columns: an ORDER BY id would let a plan cached while the table was
+      -- small walk the primary key backwards through every alert (seen: 23 ms per message at 100k).
       SELECT a.id INTO existing_id FROM alerts a
        WHERE a.dedupe_hash = m.hash AND a.created_at > now() - dedupe_window
-       ORDER BY a.id DESC LIMIT 1;
+       ORDER BY a.created_at DESC, a.id DESC LIMIT 1;
     END IF;
     IF existing_id IS NOT NULL THEN
       INSERT INTO alert_recipients (alert_id, capcode_id, agency_id) VALUES (existing_id, cap.id, cap.agency_id)
@@ -126,7 +128,7 @@ BEGIN
       IF group_id IS NULL THEN
         SELECT g.id INTO group_id FROM alert_groups g
          WHERE g.job_number = m.job_number AND g.last_alert_at > now() - group_window
-         ORDER BY g.id DESC LIMIT 1;
+         ORDER BY g.last_alert_at DESC, g.id DESC LIMIT 1;
       END IF;
       IF group_id IS NULL THEN
         INSERT INTO alert_groups (job_number, agency_id, has_emergency, message_count, first_alert_at, last_alert_at)
