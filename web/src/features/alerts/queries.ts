@@ -22,12 +22,18 @@ export function feedQueryOptions(userId: number | string, filters: FeedFilters) 
   });
 }
 
+/** How long a loaded job popup's answer is reused. */
+const JOB_STALE_MS = 60_000;
+
 /** One alert for the job popup; a 403 or 404 is an answer, not something to retry. */
 export function jobQueryOptions(alertId: string) {
   return queryOptions({
     queryKey: alertKeys.job(alertId),
     queryFn: ({ signal }) => alertsApi.getAlert(alertId, signal),
     retry: false,
+    // A job's details do not change: the popup mounting again (a re-render of the dashboard while it
+    // opens, or the same job opened twice in a row) reuses the answer instead of asking again.
+    staleTime: JOB_STALE_MS,
   });
 }
 
