@@ -76,6 +76,20 @@ describe.skipIf(!chromiumPath)("the app shell in Chromium", () => {
     expect(errors).toEqual([]);
   });
 
+  it("serves the production build: React's production bundle among the scripts of the first download", async () => {
+    // A NODE_ENV inherited by the build (Vitest sets "test") once bundled React's development build.
+    const html = await (await fetch(`${server.url}/`)).text();
+    const scripts = [
+      ...html.matchAll(/<(?:script type="module"[^>]*src|link rel="modulepreload"[^>]*href)="([^"]+)"/g),
+    ].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(1);
+    const code = (
+      await Promise.all(scripts.map(async (s) => (await fetch(`${server.url}${s}`)).text()))
+    ).join("\n");
+    // Production React throws coded errors ("Minified React error #…"); the development build never does.
+    expect(code).toContain("Minified React error");
+  });
+
   it("answers the health check", async () => {
     const res = await fetch(`${server.url}/api/health`);
     expect(res.status).toBe(200);
