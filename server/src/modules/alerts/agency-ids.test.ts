@@ -78,8 +78,9 @@ async function capcode(agencyCode: string) {
   return row!;
 }
 
-async function ingestOne(capcodeNumber: string, text = turnout()): Promise<number> {
-  const res = await ingest([{ capcode: capcodeNumber, message: text }]);
+/** Ingests one message, paged to one capcode or several (copies in one batch); its alert's id. */
+async function ingestOne(capcodeNumbers: string | string[], text = turnout()): Promise<number> {
+  const res = await ingest([capcodeNumbers].flat().map((capcode) => ({ capcode, message: text })));
   expect(res.statusCode).toBe(200);
   return res.json().data[0].id as number;
 }
@@ -278,13 +279,7 @@ describe.skipIf(testEngine !== "postgres")("alerts.agency_ids under concurrent t
 
   it("keeps an agency one transaction adds a recipient of while another removes its other one", async () => {
     const [cfa, frv, otherFrv] = [await capcode("CFA"), await capcode("FRV"), await capcode("FRV")];
-    const text = turnout();
-    const id = (
-      await ingest([
-        { capcode: cfa.capcode, message: text },
-        { capcode: frv.capcode, message: text },
-      ])
-    ).json().data[0].id as number;
+    const id = await ingestOne([cfa.capcode, frv.capcode]);
     await overlapping(
       (tx) =>
         tx
@@ -298,13 +293,7 @@ describe.skipIf(testEngine !== "postgres")("alerts.agency_ids under concurrent t
 
   it("keeps an agency one transaction removes a recipient of while another adds a new one", async () => {
     const [cfa, frv, otherFrv] = [await capcode("CFA"), await capcode("FRV"), await capcode("FRV")];
-    const text = turnout();
-    const id = (
-      await ingest([
-        { capcode: cfa.capcode, message: text },
-        { capcode: frv.capcode, message: text },
-      ])
-    ).json().data[0].id as number;
+    const id = await ingestOne([cfa.capcode, frv.capcode]);
     await overlapping(
       (tx) => tx.execute(sql`DELETE FROM alert_recipients WHERE alert_id = ${id} AND capcode_id = ${frv.id}`),
       (tx) =>
