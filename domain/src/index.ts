@@ -20,4 +20,5 @@ export * from "./rule-match.js";
 export * from "./session.js";
 export * from "./share.js";
 export * from "./sms-text.js";
+export * from "./storable-text.js";
 export * from "./time.js";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import formbody from "@fastify/formbody";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import type { Server as SocketServer } from "socket.io";
@@ -10,6 +10,7 @@ import type { ServiceContext } from "./context.js";
 import { type Database, type DatabaseHandle, openDatabase } from "./db/client.js";
 import { seedReferenceData } from "./db/seed.js";
 import { registerErrorHandling } from "./errors.js";
+import { registerInputGuard } from "./input-guard.js";
 import { createLiveGateway } from "./live/gateway.js";
 import { createLogger } from "./logger.js";
 import { agencyRoutes } from "./modules/agencies/routes.js";
@@ -43,6 +44,8 @@ declare module "fastify" {
     sms: ConfiguredSms;
     ruleMatcher: RuleMatcher;
     io: SocketServer;
+    /** Every route as registered (method, url, config, schema): the route-table tests read it. */
+    routeTable: readonly RouteOptions[];
   }
 }
 
@@ -129,8 +132,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (closing) reply.header("connection", "close");
   });
 
+  const routeTable: RouteOptions[] = [];
+  app.addHook("onRoute", (route) => {
+    routeTable.push(route);
+  });
+  app.decorate("routeTable", routeTable);
   registerErrorHandling(app);
   registerAuthGuard(app);
+  registerInputGuard(app);
   await app.register(formbody);
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(authRoutes, { prefix: "/api" });

@@ -56,6 +56,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const message = first ? `Invalid ${first.field}: ${first.message}` : "Invalid request";
       return reply.status(400).send({ success: false, message, errorType: "validation_error", fields });
     }
+    if (isDataException(error)) {
+      // A value the schemas let through but the database refuses (out of range, unstorable): the
+      // request's fault, so a 400; logged so the schema that should have caught it gets fixed.
+      request.log.warn({ err: error }, "database refused a request value");
+      return reply.status(400).send({
+        success: false,
+        message: "A value in the request is out of range or cannot be stored.",
+        errorType: "validation_error",
+      });
+    }
     if (isUniqueViolation(error)) {
       return reply
         .status(409)
@@ -78,9 +88,20 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** The SQLSTATE of a database error, also when the query builder wraps it (`cause`). */
+function sqlState(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = typeof e?.code === "string" ? e.code : e?.cause?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
 function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } } | null;
-  return e?.code === "23505" || e?.cause?.code === "23505";
+  return sqlState(error) === "23505";
+}
+
+/** SQLSTATE class 22, data exception: a value out of range, malformed or not storable. */
+function isDataException(error: unknown): boolean {
+  return sqlState(error)?.startsWith("22") ?? false;
 }
 
 function clientErrorType(status: number): ErrorType {

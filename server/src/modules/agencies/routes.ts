@@ -6,8 +6,9 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, badRequest } from "../../errors.js";
+import { idParamsSchema } from "../../request-schemas.js";
 import { presentCapcode } from "../capcodes/present.js";
-import { capcodeNumberSchema, idParamsSchema, labelSchema } from "../capcodes/schemas.js";
+import { capcodeNumberSchema, labelSchema } from "../capcodes/schemas.js";
 import { bulkAssignCapcodes, listAgencyCapcodes } from "../capcodes/service.js";
 import {
   LOGO_DIR_PARTS,
@@ -96,15 +97,14 @@ export async function agencyRoutes(app: FastifyInstance): Promise<void> {
   });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const admin = { preHandler: app.requireAdmin };
-  const byId = { ...admin, schema: { params: idParamsSchema } };
+  const byId = { schema: { params: idParamsSchema } };
 
-  r.get("/admin/agencies", admin, async () => {
+  r.get("/admin/agencies", async () => {
     const rows = await listAgencies(app.db);
     return { success: true, data: rows.map(presentAdminAgency) };
   });
 
-  r.post("/admin/agencies", { ...admin, schema: { body: newAgencyBody } }, async (request, reply) => {
+  r.post("/admin/agencies", { schema: { body: newAgencyBody } }, async (request, reply) => {
     const agency = await createAgency(app.db, request.body);
     return reply
       .status(201)
@@ -118,7 +118,7 @@ export async function agencyRoutes(app: FastifyInstance): Promise<void> {
 
   r.put(
     "/admin/agencies/:id",
-    { ...admin, schema: { params: idParamsSchema, body: agencyChangesBody } },
+    { schema: { params: idParamsSchema, body: agencyChangesBody } },
     async (request) => {
       const agency = await updateAgency(app.db, request.params.id, request.body);
       return { success: true, message: "Agency updated.", data: presentAdminAgency(agency) };
@@ -148,7 +148,7 @@ export async function agencyRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     "/admin/agencies/:id/capcodes/bulk",
-    { ...admin, schema: { params: idParamsSchema, body: bulkCapcodesBody } },
+    { schema: { params: idParamsSchema, body: bulkCapcodesBody } },
     async (request) => {
       const result = await bulkAssignCapcodes(app.db, request.params.id, request.body.capcodes);
       return {

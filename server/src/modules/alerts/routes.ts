@@ -7,6 +7,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { bigIdParamsSchema, queryIntSchema, recordIdSchema } from "../../request-schemas.js";
 import { actorOf } from "../auth/guard.js";
 import { alertStats, getAlert, getAlertGroup, recentAlerts, searchAlerts } from "./service.js";
 
@@ -14,25 +15,19 @@ const flag = z
   .enum(["true", "false", "1", "0"])
   .optional()
   .transform((v) => v === "true" || v === "1");
-const agencyIdParam = z.coerce.number().int().positive().optional();
-const alertId = z.object({
-  id: z
-    .string()
-    .regex(/^\d{1,18}$/, "The alert id must be digits")
-    .transform(Number),
-});
+const agencyIdParam = recordIdSchema.optional();
+const alertId = bigIdParamsSchema;
 
 /** SPEC 7 'Alerts': the feed, one alert, its job group, and counts. Every route needs a signed-in user. */
 export async function alertRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.addHook("preHandler", app.authenticate);
 
   r.get(
     "/alerts/search",
     {
       schema: {
         querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(ALERT_PAGE_SIZE_MAX).default(ALERT_PAGE_SIZE),
+          limit: queryIntSchema("limit", 1, ALERT_PAGE_SIZE_MAX).default(ALERT_PAGE_SIZE),
           search: z.string().max(200).optional(),
           type: z.enum(["emergency", "non-emergency", "administrative", "admin", "standard"]).optional(),
           area: z.string().max(100).optional(),
@@ -69,7 +64,7 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(ALERT_PAGE_SIZE_MAX).default(RECENT_ALERTS_DEFAULT_LIMIT),
+          limit: queryIntSchema("limit", 1, ALERT_PAGE_SIZE_MAX).default(RECENT_ALERTS_DEFAULT_LIMIT),
           agency_id: agencyIdParam,
         }),
       },
@@ -88,7 +83,7 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         querystring: z.object({
-          days: z.coerce.number().int().min(1).max(366).default(STATS_DEFAULT_DAYS),
+          days: queryIntSchema("days", 1, 366).default(STATS_DEFAULT_DAYS),
           agency_id: agencyIdParam,
         }),
       },

@@ -1,6 +1,6 @@
 import { MESSAGES } from "@turnout/domain";
 import { eq } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from "fastify";
 import { deviceSessions, users } from "../../db/schema.js";
 import { AppError, forbidden } from "../../errors.js";
 import { touchSession } from "../sessions/service.js";
@@ -16,15 +16,27 @@ export type Actor = {
 /** Why a token no longer opens a session; the web shows 'Session Ended' with the matching wording. */
 export type SessionEndedReason = "expired" | "invalid" | "terminated" | "logged_out_by_admin";
 
+/**
+ * Who may call a route, declared as `config: { access }`:
+ * - `user` (the default for every `/api` route): a signed-in user, else 401;
+ * - `admin`: a signed-in admin, else 401 / 403; every `/api/admin/` route is `admin` whatever it declares;
+ * - `public`: anyone (the route may check something else itself, e.g. an ingest key).
+ * Routes outside `/api` (the web app) are public.
+ */
+export type RouteAccess = "public" | "user" | "admin";
+
 declare module "fastify" {
   interface FastifyRequest {
     actor: Actor | null;
   }
   interface FastifyInstance {
-    /** preHandler: 401 unless the request carries a token of an active session. */
+    /** 401 unless the request carries a token of an active session. */
     authenticate: (request: FastifyRequest) => Promise<void>;
-    /** preHandler: as authenticate, then 403 unless the user is an admin. */
+    /** As authenticate, then 403 unless the user is an admin. */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyContextConfig {
+    access?: RouteAccess;
   }
 }
 
@@ -76,7 +88,21 @@ export async function resolveActor(app: FastifyInstance, token: string): Promise
   return { userId: row.userId, sessionId: claims.sessionId, isAdmin: row.isAdmin };
 }
 
-/** Adds `request.actor` and the authenticate / requireAdmin preHandlers to the app. */
+/** The access a route gets: `/api/admin/` is always admin; other `/api` routes are signed-in unless declared. */
+export function routeAccess(route: Pick<RouteOptions, "url" | "config">): RouteAccess {
+  if (/^\/api\/admin(\/|$)/.test(route.url)) return "admin";
+  if (!/^\/api(\/|$)/.test(route.url)) return "public";
+  // Agency logos: plain files for <img> tags, which cannot send a token (see agencies/routes.ts).
+  if (route.url.startsWith("/api/uploads/")) return "public";
+  return (route.config as { access?: RouteAccess } | undefined)?.access ?? "user";
+}
+
+/**
+ * Adds `request.actor`, the authenticate / requireAdmin checks, and runs the check each route's access
+ * calls for as the first `onRequest` hook: before the body is read or anything is validated, so an
+ * anonymous caller gets 401 and a user 403 without learning the route's schema. Routes are signed-in
+ * by default, so a route added later is never public by accident. Register it before any route.
+ */
 export function registerAuthGuard(app: FastifyInstance): void {
   app.decorateRequest("actor", null);
   app.decorate("authenticate", async (request: FastifyRequest) => {
@@ -87,6 +113,16 @@ export function registerAuthGuard(app: FastifyInstance): void {
   app.decorate("requireAdmin", async (request: FastifyRequest) => {
     await app.authenticate(request);
     if (!request.actor?.isAdmin) throw forbidden("Admin access required.");
+  });
+  const checks: Record<Exclude<RouteAccess, "public">, onRequestHookHandler> = {
+    user: async (request) => app.authenticate(request),
+    admin: async (request) => app.requireAdmin(request),
+  };
+  app.addHook("onRoute", (route) => {
+    const access = routeAccess(route);
+    if (access === "public") return;
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [checks[access], ...existing];
   });
 }
 

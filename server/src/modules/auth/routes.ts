@@ -20,18 +20,28 @@ const verifyBody = z.object({
   deviceId: z.string().optional(),
 });
 
+/** Sign-up, sign-in and sign-out are open to anyone (each is rate limited); the profile needs a session. */
+const PUBLIC = { access: "public" } as const;
+
 /** SPEC 7 'Auth': registration, activation, one-time codes, sign-in, sign-out, profile. */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post("/auth/register", { schema: { body: registrationSchema } }, async (request, reply) => {
-    const result = await registerUser(app.services, request.body, requestMeta(request));
-    return reply.status(201).send(result);
-  });
+  r.post(
+    "/auth/register",
+    { config: PUBLIC, schema: { body: registrationSchema } },
+    async (request, reply) => {
+      const result = await registerUser(app.services, request.body, requestMeta(request));
+      return reply.status(201).send(result);
+    },
+  );
 
   r.post(
     "/auth/activate",
-    { schema: { body: z.object({ phone: phoneInputSchema, activation_code: codeInputSchema }) } },
+    {
+      config: PUBLIC,
+      schema: { body: z.object({ phone: phoneInputSchema, activation_code: codeInputSchema }) },
+    },
     async (request) =>
       activateAccount(
         app.services,
@@ -40,8 +50,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       ),
   );
 
-  r.post("/auth/request-otp", { schema: { body: z.object({ phone: phoneInputSchema }) } }, async (request) =>
-    requestLoginCode(app.services, request.body, requestMeta(request)),
+  r.post(
+    "/auth/request-otp",
+    { config: PUBLIC, schema: { body: z.object({ phone: phoneInputSchema }) } },
+    async (request) => requestLoginCode(app.services, request.body, requestMeta(request)),
   );
 
   const verify = async (request: { body: z.infer<typeof verifyBody> } & Parameters<typeof deviceMeta>[0]) =>
@@ -50,12 +62,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       { phone: request.body.phone, code: request.body.otp_code },
       deviceMeta(request, request.body.deviceId),
     );
-  r.post("/auth/verify-otp", { schema: { body: verifyBody } }, verify);
+  r.post("/auth/verify-otp", { config: PUBLIC, schema: { body: verifyBody } }, verify);
   // SPEC 7 lists /auth/login too; it is the same sign-in with a one-time code.
-  r.post("/auth/login", { schema: { body: verifyBody } }, verify);
+  r.post("/auth/login", { config: PUBLIC, schema: { body: verifyBody } }, verify);
 
   // Best effort by design: a stale or missing token still gets 200, so signing out always works.
-  r.post("/auth/logout", async (request) => {
+  r.post("/auth/logout", { config: PUBLIC }, async (request) => {
     const token = bearerToken(request);
     if (token) {
       const actor = await resolveActor(app, token).catch(() => null);
@@ -66,9 +78,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return { success: true, message: "Signed out." };
   });
 
-  r.get("/auth/profile", { preHandler: app.authenticate }, async (request) =>
-    getProfile(app.db, actorOf(request).userId),
-  );
+  r.get("/auth/profile", async (request) => getProfile(app.db, actorOf(request).userId));
 
-  r.get("/auth/agencies", async () => listSignupAgencies(app.db));
+  r.get("/auth/agencies", { config: PUBLIC }, async () => listSignupAgencies(app.db));
 }

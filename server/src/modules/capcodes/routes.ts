@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { idParamsSchema, queryIntSchema, recordIdSchema } from "../../request-schemas.js";
 import { presentAgency } from "../auth/present.js";
 import { presentCapcode, presentCapcodeMessage, presentUnmappedCapcode } from "./present.js";
-import { capcodeNumberSchema, idParamsSchema, labelSchema, recordIdSchema } from "./schemas.js";
+import { capcodeNumberSchema, labelSchema } from "./schemas.js";
 import {
   assignCapcode,
   createCapcode,
@@ -33,12 +34,7 @@ const capcodeChangesBody = z.object({
 });
 
 const messagesQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(CAPCODE_MESSAGES_MAX_LIMIT)
-    .default(CAPCODE_MESSAGES_DEFAULT_LIMIT),
+  limit: queryIntSchema("limit", 1, CAPCODE_MESSAGES_MAX_LIMIT).default(CAPCODE_MESSAGES_DEFAULT_LIMIT),
 });
 
 const aliasBody = z.object({
@@ -58,22 +54,21 @@ const assignBody = z.object({
 /** SPEC 7 'Admin: agencies and capcodes', the capcode half: mapping pager addresses to agencies. */
 export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const admin = { preHandler: app.requireAdmin };
 
-  r.post("/admin/capcodes", { ...admin, schema: { body: newCapcodeBody } }, async (request, reply) => {
+  r.post("/admin/capcodes", { schema: { body: newCapcodeBody } }, async (request, reply) => {
     const { capcode, agency_id, alias, area } = request.body;
     const row = await createCapcode(app.db, { capcode, agencyId: agency_id, alias, area });
     return reply.status(201).send({ success: true, message: "Capcode added.", data: presentCapcode(row) });
   });
 
-  r.get("/admin/capcodes/unmapped", admin, async () => {
+  r.get("/admin/capcodes/unmapped", async () => {
     const rows = await listUnmappedCapcodes(app.db);
     return { success: true, data: rows.map(presentUnmappedCapcode) };
   });
 
   r.put(
     "/admin/capcodes/:id",
-    { ...admin, schema: { params: idParamsSchema, body: capcodeChangesBody } },
+    { schema: { params: idParamsSchema, body: capcodeChangesBody } },
     async (request) => {
       const { capcode, agency_id, alias, area } = request.body;
       const row = await updateCapcode(app.db, request.params.id, {
@@ -86,14 +81,14 @@ export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.delete("/admin/capcodes/:id", { ...admin, schema: { params: idParamsSchema } }, async (request) => {
+  r.delete("/admin/capcodes/:id", { schema: { params: idParamsSchema } }, async (request) => {
     const row = await deleteCapcode(app.db, request.params.id);
     return { success: true, message: `Capcode ${row.capcode} deleted.` };
   });
 
   r.get(
     "/admin/capcodes/:id/messages",
-    { ...admin, schema: { params: idParamsSchema, querystring: messagesQuery } },
+    { schema: { params: idParamsSchema, querystring: messagesQuery } },
     async (request) => {
       const rows = await listCapcodeMessages(app.db, request.params.id, request.query.limit);
       return { success: true, data: rows.map(presentCapcodeMessage) };
@@ -102,7 +97,7 @@ export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
 
   r.put(
     "/admin/capcodes/:id/alias",
-    { ...admin, schema: { params: idParamsSchema, body: aliasBody } },
+    { schema: { params: idParamsSchema, body: aliasBody } },
     async (request) => {
       const row = await setCapcodeAlias(app.db, request.params.id, request.body.alias);
       return { success: true, message: "Alias saved.", data: presentCapcode(row) };
@@ -111,7 +106,7 @@ export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     "/admin/capcodes/:id/assign",
-    { ...admin, schema: { params: idParamsSchema, body: assignBody } },
+    { schema: { params: idParamsSchema, body: assignBody } },
     async (request) => {
       const { capcode, agency, movedAlerts } = await assignCapcode(app.db, request.params.id, {
         agencyId: request.body.agency_id,

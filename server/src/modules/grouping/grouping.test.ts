@@ -22,16 +22,19 @@ beforeAll(async () => {
 afterAll(() => app.cleanup());
 
 describe("message grouping API", () => {
-  it("shows the configuration and settings to any signed-in user", async () => {
-    const config = await call("GET", "/api/message-grouping/config", user);
+  it("shows the configuration and settings to admins only (SPEC 6)", async () => {
+    const config = await call("GET", "/api/message-grouping/config", admin);
     expect(config.statusCode).toBe(200);
     expect(config.json().data.settings).toEqual({
       grouping_enabled: true,
       group_window_hours: 24,
       duplicate_window_seconds: 120,
     });
-    expect((await call("GET", "/api/message-grouping/settings", user)).statusCode).toBe(200);
-    expect((await app.inject({ method: "GET", url: "/api/message-grouping/settings" })).statusCode).toBe(401);
+    expect((await call("GET", "/api/message-grouping/settings", admin)).statusCode).toBe(200);
+    for (const url of ["config", "settings", "patterns"].map((p) => `/api/message-grouping/${p}`)) {
+      expect((await call("GET", url, user)).statusCode, url).toBe(403);
+      expect((await app.inject({ method: "GET", url })).statusCode, url).toBe(401);
+    }
   });
 
   it("refuses every change to non-admins with 403", async () => {

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { groupingPatterns } from "../../db/schema.js";
+import { idParamsSchema } from "../../request-schemas.js";
 import {
   activePatterns,
   createPattern,
@@ -22,13 +23,13 @@ const patternBody = z.object({
   priority: z.number().int().min(0).max(10_000).optional(),
   is_active: z.boolean().optional(),
 });
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 
-/** SPEC 7 'Message grouping': reading it needs a signed-in user; changing it needs an admin. */
+/** SPEC 7 'Message grouping': admins only, reads included (SPEC 6). */
 export async function groupingRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const config = { access: "admin" } as const;
 
-  r.get("/message-grouping/config", { preHandler: app.authenticate }, async () => ({
+  r.get("/message-grouping/config", { config }, async () => ({
     success: true,
     data: {
       settings: await getGroupingSettings(app.db),
@@ -41,7 +42,7 @@ export async function groupingRoutes(app: FastifyInstance): Promise<void> {
     },
   }));
 
-  r.get("/message-grouping/patterns", { preHandler: app.authenticate }, async () => {
+  r.get("/message-grouping/patterns", { config }, async () => {
     const rows = await app.db
       .select()
       .from(groupingPatterns)
@@ -49,16 +50,13 @@ export async function groupingRoutes(app: FastifyInstance): Promise<void> {
     return { success: true, data: rows.map(presentPattern) };
   });
 
-  r.post(
-    "/message-grouping/patterns",
-    { preHandler: app.requireAdmin, schema: { body: patternBody } },
-    async (request, reply) =>
-      reply.status(201).send({ success: true, data: await createPattern(app.db, request.body) }),
+  r.post("/message-grouping/patterns", { config, schema: { body: patternBody } }, async (request, reply) =>
+    reply.status(201).send({ success: true, data: await createPattern(app.db, request.body) }),
   );
 
   r.put(
     "/message-grouping/patterns/:id",
-    { preHandler: app.requireAdmin, schema: { params: idParams, body: patternBody.partial() } },
+    { config, schema: { params: idParamsSchema, body: patternBody.partial() } },
     async (request) => ({
       success: true,
       data: await updatePattern(app.db, request.params.id, request.body),
@@ -67,14 +65,14 @@ export async function groupingRoutes(app: FastifyInstance): Promise<void> {
 
   r.delete(
     "/message-grouping/patterns/:id",
-    { preHandler: app.requireAdmin, schema: { params: idParams } },
+    { config, schema: { params: idParamsSchema } },
     async (request) => {
       await deletePattern(app.db, request.params.id);
       return { success: true, message: "Pattern deleted." };
     },
   );
 
-  r.get("/message-grouping/settings", { preHandler: app.authenticate }, async () => ({
+  r.get("/message-grouping/settings", { config }, async () => ({
     success: true,
     data: await getGroupingSettings(app.db),
   }));
@@ -82,7 +80,7 @@ export async function groupingRoutes(app: FastifyInstance): Promise<void> {
   r.put(
     "/message-grouping/settings/:key",
     {
-      preHandler: app.requireAdmin,
+      config,
       schema: {
         params: z.object({ key: z.string().max(64) }),
         body: z.object({ value: z.union([z.string().max(20), z.number(), z.boolean()]) }),
@@ -96,7 +94,7 @@ export async function groupingRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     "/message-grouping/test-extraction",
-    { preHandler: app.requireAdmin, schema: { body: z.object({ message: z.string().min(1).max(2000) }) } },
+    { config, schema: { body: z.object({ message: z.string().min(1).max(2000) }) } },
     async (request) => {
       const type = detectMessageType(request.body.message);
       const text = displayText(request.body.message);

@@ -18,7 +18,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     .withTypeProvider<ZodTypeProvider>()
     .get(
       "/health",
-      { schema: { response: { 200: healthReply, 503: healthReply } } },
+      { config: { access: "public" }, schema: { response: { 200: healthReply, 503: healthReply } } },
       async (_request, reply) => {
         const [dbUp, cacheUp] = await Promise.all([pingDatabase(app.db), app.cache.ping()]);
         return reply.status(dbUp ? 200 : 503).send({

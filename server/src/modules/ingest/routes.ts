@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
+import { idParamsSchema } from "../../request-schemas.js";
 import { actorOf } from "../auth/guard.js";
 import { issueIngestKey, listIngestKeys, revokeIngestKey, verifyIngestKey } from "./keys.js";
 import { type IncomingMessage, ingestMessages } from "./service.js";
@@ -75,10 +76,12 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
     keyNames.set(request, key.name);
   };
   const keyName = (request: FastifyRequest) => keyNames.get(request) ?? "unknown";
+  // No user session: the ingest key is the caller's credential.
+  const INGEST = { access: "public" } as const;
 
   r.post(
     "/ingest/messages",
-    { bodyLimit: 8 * 1024 * 1024, onRequest: requireIngestKey, schema: { body: ingestBody } },
+    { bodyLimit: 8 * 1024 * 1024, config: INGEST, onRequest: requireIngestKey, schema: { body: ingestBody } },
     async (request) => {
       const list = "messages" in request.body ? request.body.messages : [request.body];
       const now = new Date();
@@ -102,7 +105,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   // PagerMon's readers reply-parse plain text: the new id, or "Ignoring duplicate".
   r.post(
     "/messages",
-    { onRequest: requireIngestKey, schema: { body: pagermonBody } },
+    { config: INGEST, onRequest: requireIngestKey, schema: { body: pagermonBody } },
     async (request, reply) => {
       const b = request.body;
       const sentAt =
@@ -119,14 +122,14 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get("/admin/ingest-keys", { preHandler: app.requireAdmin }, async () => ({
+  r.get("/admin/ingest-keys", async () => ({
     success: true,
     data: await listIngestKeys(app.db),
   }));
 
   r.post(
     "/admin/ingest-keys",
-    { preHandler: app.requireAdmin, schema: { body: z.object({ name: z.string().trim().min(1).max(100) }) } },
+    { schema: { body: z.object({ name: z.string().trim().min(1).max(100) }) } },
     async (request, reply) => {
       const issued = await issueIngestKey(app.db, request.body.name, actorOf(request).userId);
       return reply.status(201).send({ success: true, data: issued });
@@ -136,8 +139,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   r.delete(
     "/admin/ingest-keys/:id",
     {
-      preHandler: app.requireAdmin,
-      schema: { params: z.object({ id: z.coerce.number().int().positive() }) },
+      schema: { params: idParamsSchema },
     },
     async (request) => {
       await revokeIngestKey(app.db, request.params.id);

@@ -32,6 +32,8 @@ const notFoundReply = z.object({
   errorType: z.literal("not_found"),
 });
 
+const PUBLIC = { access: "public" } as const;
+
 const responses = { 200: locationsReply, 404: notFoundReply };
 
 /**
@@ -45,13 +47,13 @@ export async function postcodeRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get(
     "/postcode/lookup/:postcode",
-    { schema: { params: lookupParams, response: responses } },
+    { config: PUBLIC, schema: { params: lookupParams, response: responses } },
     async (request) => found(await lookupPostcode(app.db, request.params.postcode)),
   );
 
   routes.get(
     "/postcode/search/:text",
-    { schema: { params: searchParams, response: responses } },
+    { config: PUBLIC, schema: { params: searchParams, response: responses } },
     async (request) => found(await searchLocations(app.db, request.params.text)),
   );
 

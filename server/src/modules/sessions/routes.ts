@@ -18,6 +18,8 @@ import {
   sessionLimitState,
 } from "./service.js";
 
+const PUBLIC = { access: "public" } as const;
+
 const deviceIdSchema = z.string().trim().min(1, "deviceId is required").max(128);
 
 /** SPEC 7 'Sessions': the session-limit check before sign-in, and a user's own device sessions. */
@@ -38,7 +40,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     "/sessions/check-limit",
-    { schema: { body: z.object({ phone: phoneInputSchema, deviceId: deviceIdSchema }) } },
+    { config: PUBLIC, schema: { body: z.object({ phone: phoneInputSchema, deviceId: deviceIdSchema }) } },
     async (request) => {
       const settings = await throttle(requestMeta(request).ip);
       const [user] = await app.db.select().from(users).where(eq(users.phone, request.body.phone));
@@ -58,6 +60,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     "/sessions/force-logout",
     {
+      config: PUBLIC,
       schema: {
         body: z.object({
           phone: phoneInputSchema,
@@ -86,7 +89,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get("/sessions/active", { preHandler: app.authenticate }, async (request) => {
+  r.get("/sessions/active", async (request) => {
     const actor = actorOf(request);
     const rows = await listActiveSessions(app.db, actor.userId);
     return { success: true, data: rows.map((s) => presentSession(s, { currentSessionId: actor.sessionId })) };
@@ -95,7 +98,6 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
   r.delete(
     "/sessions/:id",
     {
-      preHandler: app.authenticate,
       schema: { params: z.object({ id: z.string().uuid("Unknown session") }) },
     },
     async (request) => {

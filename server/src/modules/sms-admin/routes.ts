@@ -1,15 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { idParamsSchema, MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
 import { handleStuck, listQueue, retryAllFailed, SMS_STATUSES } from "../../sms/queue.js";
-import { idParamsSchema } from "../capcodes/schemas.js";
 import { presentQueueItem } from "./present.js";
 import { createSmsCheckCache, retryOneSms, smsServiceStatus } from "./service.js";
 
 const queueQuery = z.object({
   status: z.enum(SMS_STATUSES, `status must be one of ${SMS_STATUSES.join(", ")}`).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: queryIntSchema("limit", 1, 500).default(100),
+  offset: queryIntSchema("offset", 0, MAX_INT_ID).default(0),
 });
 
 /** A message `sending` for longer than this is taken to belong to a crashed worker (the worker's own default). */
@@ -28,10 +28,9 @@ const stuckBody = z
 /** SPEC 7 'SMS' and GET /admin/system/sms: the SMS queue and the provider's state (admins only). */
 export async function smsAdminRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const admin = { preHandler: app.requireAdmin };
   const check = createSmsCheckCache(app.sms);
 
-  r.get("/admin/sms/queue", { ...admin, schema: { querystring: queueQuery } }, async (request) => {
+  r.get("/admin/sms/queue", { schema: { querystring: queueQuery } }, async (request) => {
     const { items, total } = await listQueue(app.db, request.query);
     const { limit, offset } = request.query;
     return {
@@ -41,26 +40,26 @@ export async function smsAdminRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  r.post("/admin/sms/retry/:id", { ...admin, schema: { params: idParamsSchema } }, async (request) => {
+  r.post("/admin/sms/retry/:id", { schema: { params: idParamsSchema } }, async (request) => {
     await retryOneSms(app.db, request.params.id);
     app.smsWorker.nudge();
     return { success: true, message: "SMS queued again." };
   });
 
-  r.post("/admin/sms/retry-all", admin, async () => {
+  r.post("/admin/sms/retry-all", async () => {
     const retried = await retryAllFailed(app.db);
     if (retried > 0) app.smsWorker.nudge();
     return { success: true, message: `${retried} failed SMS queued again.`, data: { retried } };
   });
 
-  r.post("/admin/sms/handle-stuck", { ...admin, schema: { body: stuckBody } }, async (request) => {
+  r.post("/admin/sms/handle-stuck", { schema: { body: stuckBody } }, async (request) => {
     const minutes = request.body?.older_than_minutes ?? STUCK_DEFAULT_MINUTES;
     const released = await handleStuck(app.db, minutes * 60_000);
     if (released > 0) app.smsWorker.nudge();
     return { success: true, message: `${released} stuck SMS released.`, data: { released } };
   });
 
-  r.get("/admin/system/sms", admin, async () => {
+  r.get("/admin/system/sms", async () => {
     return { success: true, data: await smsServiceStatus(app.db, app.sms, check) };
   });
 }

@@ -1,8 +1,8 @@
 import { bulkFiltersSchema, userFilterInputSchema } from "@turnout/domain";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { idParamsSchema } from "../../request-schemas.js";
 import { actorOf } from "../auth/guard.js";
-import { idParamsSchema } from "../capcodes/schemas.js";
 import { presentFilterableAgency, presentUserFilter } from "./present.js";
 import {
   deleteUserFilter,
@@ -16,34 +16,33 @@ import {
 /** SPEC 7 'User filters': which agencies a signed-in user shows or hides in their feed. */
 export async function userFilterRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const signedIn = { preHandler: app.authenticate };
 
-  r.get("/user-filters", signedIn, async (request) => {
+  r.get("/user-filters", async (request) => {
     const rows = await listUserFilters(app.db, actorOf(request));
     return { success: true, data: rows.map(presentUserFilter) };
   });
 
-  r.get("/user-filters/available", signedIn, async (request) => {
+  r.get("/user-filters/available", async (request) => {
     const rows = await listFilterableAgencies(app.db, actorOf(request));
     return { success: true, data: rows.map(presentFilterableAgency) };
   });
 
-  r.post("/user-filters", { ...signedIn, schema: { body: userFilterInputSchema } }, async (request) => {
+  r.post("/user-filters", { schema: { body: userFilterInputSchema } }, async (request) => {
     const row = await saveUserFilter(app.db, actorOf(request), request.body);
     return { success: true, message: "Filter saved.", data: presentUserFilter(row) };
   });
 
-  r.post("/user-filters/bulk", { ...signedIn, schema: { body: bulkFiltersSchema } }, async (request) => {
+  r.post("/user-filters/bulk", { schema: { body: bulkFiltersSchema } }, async (request) => {
     const rows = await replaceUserFilters(app.db, actorOf(request), request.body.filters);
     return { success: true, message: "Filter settings saved.", data: rows.map(presentUserFilter) };
   });
 
-  r.delete("/user-filters/:id", { ...signedIn, schema: { params: idParamsSchema } }, async (request) => {
+  r.delete("/user-filters/:id", { schema: { params: idParamsSchema } }, async (request) => {
     await deleteUserFilter(app.db, actorOf(request), request.params.id);
     return { success: true, message: "Filter removed." };
   });
 
-  r.delete("/user-filters", signedIn, async (request) => {
+  r.delete("/user-filters", async (request) => {
     const deleted = await resetUserFilters(app.db, actorOf(request));
     return { success: true, message: "Filters reset.", deleted };
   });

@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+/**
+ * The one rule for numbers that arrive in requests, used by every route: ids and counts are written
+ * as plain digits ('12'), or as JSON integers in bodies. Loose forms that `Number()` would accept
+ * ('0x1', ' 1', '+1', '1e3', '1.0', '') are refused rather than read, so a padded or hex id can never
+ * act on another record, and a value beyond what its column holds is a 400, not a database error.
+ */
+
+/** Largest value of a PostgreSQL `integer` column (most ids). */
+export const MAX_INT_ID = 2_147_483_647;
+/** Largest `bigint` id JavaScript holds exactly (alert ids). */
+export const MAX_BIG_ID = Number.MAX_SAFE_INTEGER;
+
+const DIGITS = /^\d+$/;
+
+function wholeNumber(min: number, max: number, what: string) {
+  const digits = z
+    .string()
+    .regex(DIGITS, `${what} must be written in digits only`)
+    // Longer than the largest value can be: refused before Number() rounds it onto another value.
+    .refine((s) => s.replace(/^0+(?=\d)/, "").length <= String(max).length, `${what} is too large`)
+    .transform(Number);
+  return z.union([z.number(), digits], { error: `${what} must be a whole number` }).pipe(
+    z
+      .number()
+      .int(`${what} must be a whole number`)
+      .min(min, min === 1 ? `${what} must be positive` : `${what} must be at least ${min}`)
+      .max(max, `${what} is too large`),
+  );
+}
+
+/** A row id of an `integer` column, from a path, query or body: 1 to 2^31-1, digits only. */
+export const recordIdSchema = wholeNumber(1, MAX_INT_ID, "id");
+
+/** A row id of a `bigint` column (alerts): 1 to 2^53-1, digits only. */
+export const bigIdSchema = wholeNumber(1, MAX_BIG_ID, "id");
+
+/** `:id` in a path. */
+export const idParamsSchema = z.object({ id: recordIdSchema });
+
+/** `:id` in a path, for alerts. */
+export const bigIdParamsSchema = z.object({ id: bigIdSchema });
+
+/** A whole number in a query string (a limit, an offset, a number of days) between `min` and `max`. */
+export function queryIntSchema(name: string, min: number, max: number) {
+  return wholeNumber(min, max, name);
+}

@@ -1,0 +1,347 @@
+import type { InjectOptions, RouteOptions } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routeAccess } from "../src/modules/auth/guard.js";
+import { buildTestApp, type TestApp } from "./build-app.js";
+import { createUser, signIn } from "./factories.js";
+
+/**
+ * Tests generated from the app's own route table, so a route added later is covered without anyone
+ * remembering to: every route refuses callers without the right role before it validates anything,
+ * and no input, however malformed, gets a 5xx.
+ */
+
+const INGEST_KEY = "route-table-test-ingest-key";
+// Bad input comes from another address than the sign-ins, so its rate limits never block them.
+const FUZZ_ADDRESS = "203.0.113.7";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Route = { method: Method; url: string; route: RouteOptions };
+
+let app: TestApp;
+let adminPhone: string;
+let adminToken: string;
+let userToken: string;
+let routes: Route[];
+
+beforeAll(async () => {
+  app = await buildTestApp({ INGEST_API_KEY: INGEST_KEY });
+  adminPhone = (await createUser(app, { isAdmin: true })).phone;
+  adminToken = await signIn(app, adminPhone);
+  userToken = await signIn(app, (await createUser(app)).phone);
+  routes = app.routeTable
+    .flatMap((route) =>
+      [route.method].flat().map((method) => ({ method: method as Method, url: route.url, route })),
+    )
+    .filter((r) => r.url.startsWith("/api/") && ["GET", "POST", "PUT", "PATCH", "DELETE"].includes(r.method));
+}, 120_000);
+afterAll(() => app?.cleanup());
+
+/** The route's URL with each `:param` (and a `*` wildcard) replaced by `value`. */
+function fill(url: string, value: string): string {
+  return url.replace(/:[A-Za-z_]+/g, value).replace(/\*$/, value);
+}
+
+const hasParams = (url: string) => /:[A-Za-z_]+|\*$/.test(url);
+
+// ---------------------------------------------------------------------------------------------------
+// Values that fit a zod schema well enough to get past the other fields, so each bad value is tested
+// on its own. Reads zod's own definitions (`_zod.def`).
+// ---------------------------------------------------------------------------------------------------
+
+type ZodLike = { _zod: { def: Record<string, unknown> & { type: string } } };
+const isZod = (v: unknown): v is ZodLike =>
+  typeof v === "object" && v !== null && "_zod" in v && typeof (v as ZodLike)._zod?.def?.type === "string";
+
+const SAMPLE_STRINGS: [RegExp, string][] = [
+  [/phone/i, "0412345678"],
+  [/capcode|address/i, "1234567"],
+  [/code$/i, "123456"],
+  [/postcode/i, "3550"],
+  [/datetime|timestamp/i, new Date().toISOString()],
+  [/session/i, "00000000-0000-4000-8000-000000000000"],
+];
+
+function sample(schema: unknown, key = ""): unknown {
+  if (!isZod(schema)) return "test";
+  const def = schema._zod.def;
+  switch (def.type) {
+    case "optional":
+    case "nullable":
+    case "default":
+    case "prefault":
+    case "readonly":
+    case "catch":
+      return sample(def.innerType, key);
+    case "pipe":
+      return sample(def.in, key);
+    case "union":
+      return sample((def.options as unknown[])[0], key);
+    case "object":
+      return Object.fromEntries(
+        Object.entries(def.shape as Record<string, unknown>).map(([k, v]) => [k, sample(v, k)]),
+      );
+    case "array":
+      return [sample(def.element, key)];
+    case "enum":
+      return Object.values(def.entries as Record<string, unknown>)[0];
+    case "literal":
+      return (def.values as unknown[])[0];
+    case "number":
+    case "int":
+      return 1;
+    case "boolean":
+      return true;
+    case "string":
+      return SAMPLE_STRINGS.find(([re]) => re.test(key))?.[1] ?? "test";
+    default:
+      return "test";
+  }
+}
+
+/** The field names of an object schema (through optional/pipe/union wrappers), or none. */
+function fieldsOf(schema: unknown): string[] {
+  if (!isZod(schema)) return [];
+  const def = schema._zod.def;
+  if (def.type === "object") return Object.keys(def.shape as object);
+  if (["optional", "nullable", "default"].includes(def.type)) return fieldsOf(def.innerType);
+  if (def.type === "pipe") return fieldsOf(def.in);
+  if (def.type === "union") return [...new Set((def.options as unknown[]).flatMap(fieldsOf))];
+  return [];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The malformed inputs.
+// ---------------------------------------------------------------------------------------------------
+
+/** Path segments: loose and huge ids, NUL, a lone surrogate as UTF-8 bytes, invalid UTF-8, junk. */
+const BAD_PARAMS = [
+  "0x1",
+  "%201",
+  "1%20",
+  "+1",
+  "1e3",
+  "1.0",
+  "-1",
+  "0",
+  "2147483648",
+  "9007199254740993",
+  "99999999999999999999999999",
+  "%00",
+  "1%00",
+  "%ED%A0%80",
+  "%FF%FE",
+  "%C0%80",
+  "%E2%82",
+  "abc",
+  "x".repeat(3000),
+];
+
+/** Values put in one query field or one body field at a time. */
+const BAD_VALUES: unknown[] = [
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "x\udfff",
+  "x".repeat(200_000),
+  "0x1",
+  " 1",
+  "+1",
+  "1e400",
+  2 ** 31,
+  2 ** 53 + 2,
+  -1,
+  1.5,
+  1e308,
+  Number.MAX_VALUE,
+  true,
+  null,
+  {},
+  [],
+  { $ne: 1 },
+  [[["deep"]]],
+  "2026-13-45T99:99:99Z",
+  "<script>alert(1)</script>",
+];
+
+/** Query-string spellings of bad values (a query is text). */
+const BAD_QUERY = [
+  "%00",
+  "%ED%A0%80",
+  "%FF",
+  "0x1",
+  "%201",
+  "%2B1",
+  "1e3",
+  "-1",
+  "99999999999999999999",
+  "9007199254740993",
+  "x".repeat(5000),
+];
+
+let deepNesting = "1";
+for (let i = 0; i < 5000; i++) deepNesting = `[${deepNesting}]`;
+
+/** Whole bodies sent as they are. */
+const BAD_BODIES: { payload: string; type: string }[] = [
+  { payload: "", type: "application/json" },
+  { payload: "null", type: "application/json" },
+  { payload: "[]", type: "application/json" },
+  { payload: '"text"', type: "application/json" },
+  { payload: "123", type: "application/json" },
+  { payload: "{", type: "application/json" },
+  { payload: '{"a":"\\u0000"}', type: "application/json" },
+  { payload: '{"a":"\\ud800"}', type: "application/json" },
+  { payload: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}', type: "application/json" },
+  { payload: deepNesting, type: "application/json" },
+  { payload: `{"a":"${"x".repeat(1_100_000)}"}`, type: "application/json" },
+  { payload: "a=%00&phone=%ED%A0%80&address=1%00", type: "application/x-www-form-urlencoded" },
+  { payload: "\u0000\u0001\u0002", type: "application/octet-stream" },
+  { payload: "<x/>", type: "text/xml" },
+  {
+    payload:
+      '--b\r\nContent-Disposition: form-data; name="file\u0000"; filename="a\u0000.png"\r\n\r\n\u0000\r\n--b--\r\n',
+    type: "multipart/form-data; boundary=b",
+  },
+];
+
+type Probe = { label: string; request: InjectOptions };
+
+/** Every malformed request for one route, as an admin with the ingest key (the strongest caller). */
+function probesFor({ method, url, route }: Route): Probe[] {
+  const schema = (route.schema ?? {}) as { body?: unknown; querystring?: unknown; params?: unknown };
+  const okPath = fill(url, method === "DELETE" ? "999999" : "1");
+  const probes: Probe[] = [];
+  if (hasParams(url)) {
+    for (const p of BAD_PARAMS)
+      probes.push({ label: `param ${p.slice(0, 20)}`, request: { method, url: fill(url, p) } });
+  }
+  const queryFields = [...fieldsOf(schema.querystring), "unknown_field"];
+  for (const field of queryFields) {
+    for (const v of BAD_QUERY) {
+      probes.push({
+        label: `query ${field}=${v.slice(0, 20)}`,
+        request: { method, url: `${okPath}?${field}=${v}` },
+      });
+    }
+    probes.push({
+      label: `query ${field} repeated`,
+      request: { method, url: `${okPath}?${field}=1&${field}=2` },
+    });
+  }
+  if (method !== "GET") {
+    for (const b of BAD_BODIES) {
+      probes.push({
+        label: `body ${b.type} ${b.payload.slice(0, 20)}`,
+        request: { method, url: okPath, payload: b.payload, headers: { "content-type": b.type } },
+      });
+    }
+    const base = sample(schema.body);
+    for (const field of fieldsOf(schema.body)) {
+      for (const v of BAD_VALUES) {
+        const body = { ...(typeof base === "object" && base !== null ? base : {}), [field]: v };
+        probes.push({
+          label: `body.${field}=${JSON.stringify(v)?.slice(0, 20)}`,
+          request: {
+            method,
+            url: okPath,
+            payload: JSON.stringify(body),
+            headers: { "content-type": "application/json" },
+          },
+        });
+      }
+    }
+  }
+  return probes;
+}
+
+async function refreshAdminToken(): Promise<void> {
+  const res = await app.inject({
+    method: "GET",
+    url: "/api/auth/profile",
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  if (res.statusCode === 401) adminToken = await signIn(app, adminPhone);
+}
+
+describe("the route table", () => {
+  it("lists the API's routes (the tests below cover each)", () => {
+    expect(routes.length).toBeGreaterThan(60);
+    expect(routes.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining([
+        "GET /api/alerts/search",
+        "POST /api/ingest/messages",
+        "GET /api/admin/agencies",
+      ]),
+    );
+  });
+
+  it("refuses anonymous callers with 401 on every non-public route, before reading the body", async () => {
+    const failures: string[] = [];
+    for (const r of routes.filter((x) => routeAccess(x.route) !== "public")) {
+      const res = await app.inject({
+        method: r.method,
+        url: fill(r.url, "0x1"),
+        remoteAddress: FUZZ_ADDRESS,
+        ...(r.method === "GET"
+          ? {}
+          : { payload: '{"junk":"\\u0000",', headers: { "content-type": "application/json" } }),
+      });
+      if (res.statusCode !== 401)
+        failures.push(`${r.method} ${r.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("refuses signed-in users with 403 on every admin route, before reading the body", async () => {
+    const admin = routes.filter((x) => routeAccess(x.route) === "admin");
+    expect(admin.length).toBeGreaterThan(30);
+    expect(
+      admin.every((r) => r.url.startsWith("/api/admin/") || r.url.startsWith("/api/message-grouping")),
+    ).toBe(true);
+    const failures: string[] = [];
+    for (const r of admin) {
+      const res = await app.inject({
+        method: r.method,
+        url: fill(r.url, "0x1"),
+        remoteAddress: FUZZ_ADDRESS,
+        headers: {
+          authorization: `Bearer ${userToken}`,
+          ...(r.method === "GET" ? {} : { "content-type": "application/json" }),
+        },
+        ...(r.method === "GET" ? {} : { payload: '{"junk":"\\u0000",' }),
+      });
+      if (res.statusCode !== 403)
+        failures.push(`${r.method} ${r.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("answers every malformed request on every route with a 4xx, never a 5xx, and stays healthy", async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    for (const r of routes) {
+      for (const probe of probesFor(r)) {
+        const res = await app.inject({
+          ...probe.request,
+          remoteAddress: FUZZ_ADDRESS,
+          headers: {
+            ...probe.request.headers,
+            authorization: `Bearer ${adminToken}`,
+            "x-api-key": INGEST_KEY,
+          },
+        });
+        sent++;
+        // A 2xx can be right (an unknown query field is ignored; ingest stores what it can); a 5xx never is.
+        if (res.statusCode >= 500) {
+          failures.push(`${r.method} ${r.url} [${probe.label}]: ${res.statusCode} ${res.body.slice(0, 160)}`);
+        }
+      }
+      await refreshAdminToken();
+    }
+    expect(sent).toBeGreaterThan(2000);
+    expect(failures).toEqual([]);
+    const health = await app.inject({ method: "GET", url: "/api/health" });
+    expect(health.statusCode).toBe(200);
+    expect(health.json().status).toBe("ok");
+  }, 600_000);
+});
