@@ -121,6 +121,7 @@ const MAP_REFERENCE =
   /\b(?:M \d{1,4}[A-Z]? [A-K](?:1[0-2]|[1-9])|SV[A-Z]{1,3} \d{1,5}[A-Z]? [A-Z]\d{1,2})(?![A-Z0-9])/;
 const GRID_REFERENCE = /\((\d{4,8})\)/;
 const LAT_LON = /\bLAT\s*\/\s*LONG?\s*:?\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)/;
+const ALL_LAT_LON = new RegExp(LAT_LON.source, "g");
 const CROSS_MARKER = /\s\/+/g;
 const ALL_TYPES = [...TYPE_ABBREVIATIONS, ...TYPE_WORDS].join("|");
 // "CNR A RD / B ST" -> "CNR A RD/B ST", so the spaced slash is not taken for a cross-street marker.
@@ -419,11 +420,11 @@ const validCoordinates = (latitude: number | null, longitude: number | null): bo
 export function extractAddress(rawText: string, localities?: LocalityIndex): ExtractedAddress {
   const withoutPrefix = displayText(rawText ?? "").toUpperCase();
   const coordinates = readCoordinates(withoutPrefix);
-  const text = withoutPrefix
-    .replace(new RegExp(LAT_LON.source, "g"), " ")
+  const spaced = (withoutPrefix.includes("LAT") ? withoutPrefix.replace(ALL_LAT_LON, " ") : withoutPrefix)
     .replace(/\s+/g, " ")
-    .trim()
-    .replace(SPACED_CORNER, "CNR $1/");
+    .trim();
+  // The corner pattern is long; most messages have no corner.
+  const text = spaced.includes("CNR") ? spaced.replace(SPACED_CORNER, "CNR $1/") : spaced;
 
   const mapMatch = MAP_REFERENCE.exec(text);
   const gridMatch = GRID_REFERENCE.exec(text);
@@ -450,6 +451,10 @@ export function extractAddress(rawText: string, localities?: LocalityIndex): Ext
     }
   } else if (referenceAt < text.length) {
     found = readRegion(text.slice(0, referenceAt), localities);
+  } else if (localities) {
+    // No reference closes the suburb ("... 22 UNDERWOOD ST GOLDEN SQUARE [BENS]"); a known locality
+    // must then fill the rest up to the paged unit or the end.
+    found = readRegion(text.slice(0, bracketAt >= 0 ? bracketAt : text.length), localities);
   }
 
   const primary = found ? `${found.street}, ${found.suburb}` : null;
