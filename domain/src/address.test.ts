@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { directionsUrl, type ExtractedAddress, extractAddress } from "./address.js";
+import { buildLocalityIndex, directionsUrl, type ExtractedAddress, extractAddress } from "./address.js";
 
 const MAPS = "https://www.google.com/maps/dir/?api=1&destination=";
 
@@ -616,6 +616,165 @@ describe("extractAddress rules", () => {
 
   it("handles empty text", () => {
     expect(extractAddress("")).toEqual(NOTHING);
+  });
+});
+
+describe("extractAddress with a locality list", () => {
+  const localities = buildLocalityIndex(
+    [
+      "Kangaroo Flat",
+      "Kangaroo Ground",
+      "Golden Square",
+      "Bridgewater On Loddon",
+      "Bridgewater",
+      "Ravenswood",
+      "Harcourt",
+      "Ballarat Central",
+      "Bendigo",
+      "East Bendigo",
+      "Mount Clear",
+      "Melbourne",
+    ]
+      .map((name) => ({ name, state: "VIC" }))
+      .concat([
+        { name: "Albury", state: "NSW" },
+        { name: "Ravenswood", state: "QLD" },
+      ]),
+  );
+  const read = (text: string) => extractAddress(text, localities);
+
+  it("reads a suburb holding a word the shape rules reject (FLAT, SQUARE)", () => {
+    expect(
+      read(
+        "@@ALERT F251201001 KANG1 STRUC1 HOUSE FIRE 105 HIGH ST KANGAROO FLAT /OLYMPIC PDE SVC 7785 J10 (471230) CKANG [KANG]",
+      ),
+    ).toMatchObject({
+      primary_address: "105 HIGH ST, KANGAROO FLAT",
+      cross_streets: ["OLYMPIC PDE"],
+      directions_url: maps("105 HIGH ST, KANGAROO FLAT, VIC, Australia"),
+    });
+    expect(
+      read(
+        "HbCGOLD - ALARC1 SMOKE ALARM OPERATING 22 UNDERWOOD ST GOLDEN SQUARE SVC 7785 K8 (472219) F251201002",
+      ).primary_address,
+    ).toBe("22 UNDERWOOD ST, GOLDEN SQUARE");
+  });
+
+  it("reads the longest locality: BRIDGEWATER ON LODDON, not BRIDGEWATER", () => {
+    const result = read(
+      "@@ALERT F251201003 BRID1 G&SC1 GRASS FIRE 45 MAIN ST BRIDGEWATER ON LODDON /LODDON VALLEY HWY SVVB 7603 C4 [BRID]",
+    );
+    expect([result.street, result.suburb]).toEqual(["45 MAIN ST", "BRIDGEWATER ON LODDON"]);
+  });
+
+  it("reads a known highway with only a town after it, leaving the free text out", () => {
+    const result = read(
+      "@@ALERT F251201004 RAVE1 RESCC1 CAR VS TREE CALDER HWY RAVENSWOOD /MANDURANG SOUTH RD SVVB 7706 H2 [RAVE]",
+    );
+    expect(result.primary_address).toBe("CALDER HWY, RAVENSWOOD");
+  });
+
+  it("reads a corner whose second or first road is a route number", () => {
+    expect(
+      read(
+        "@@ALERT F251201007 HARC1 RESCC1 MVA CNR MAIN RD/C287 HARCOURT SVVB 7707 A3 (662100) CHARC [HARC]",
+      ),
+    ).toMatchObject({
+      primary_address: "CNR MAIN RD / C287, HARCOURT",
+      directions_url: maps("MAIN RD & C287, HARCOURT, VIC, Australia"),
+    });
+    expect(
+      read("@@ALERT F251201008 HARC1 RESCC1 MVA CNR C287 / MAIN RD HARCOURT SVVB 7707 A3 [HARC]")
+        .primary_address,
+    ).toBe("CNR C287 / MAIN RD, HARCOURT");
+  });
+
+  it("keeps a street-direction suffix (N, S, E, W) with the street, not the suburb", () => {
+    const south = read(
+      "@@ALERT F251201009 BALL1 ALARC1 AFA 14 LYDIARD ST S BALLARAT CENTRAL /DANA ST SVC 6228 E4 [BALL]",
+    );
+    expect([south.street, south.suburb]).toEqual(["14 LYDIARD ST S", "BALLARAT CENTRAL"]);
+    const corner = read(
+      "@@ALERT F251201118 BALL1 RESCC1 CAR V TREE CNR STURT ST/DAWSON ST S BALLARAT CENTRAL SVC 6228 E3 [BALL]",
+    );
+    expect(corner.primary_address).toBe("CNR STURT ST / DAWSON ST S, BALLARAT CENTRAL");
+  });
+
+  it("reads the word shape's suffix S as a suffix even without a list", () => {
+    expect(
+      extractAddress("@@ALERT F251201010 BALL1 ALARC1 AFA 14 LYDIARD ST S SOMEVILLE /DANA ST M 45 C7").suburb,
+    ).toBe("SOMEVILLE");
+  });
+
+  it("takes a compass word for the suburb's when that makes a locality, else for the street's", () => {
+    expect(
+      read(
+        "@@ALERT F251201130 EBEN1 G&SC1 GRASS FIRE 14 MAIN RD EAST BENDIGO /HOSPITAL ST SVVB 7705 K9 [EBEN]",
+      ).primary_address,
+    ).toBe("14 MAIN RD, EAST BENDIGO");
+    expect(
+      read(
+        "@@ALERT F251201131 BEND1 G&SC1 GRASS FIRE 14 MAIN RD WEST BENDIGO /HOSPITAL ST SVVB 7705 K9 [BEND]",
+      ).primary_address,
+    ).toBe("14 MAIN RD WEST, BENDIGO");
+  });
+
+  it("reads a suburb closed only by the paged unit or the end of the text", () => {
+    expect(
+      read("@@ALERT S251201201 SES VICSES TREE DOWN 22 UNDERWOOD ST GOLDEN SQUARE [SESBEND]").primary_address,
+    ).toBe("22 UNDERWOOD ST, GOLDEN SQUARE");
+    expect(read("@@ALERT S251201206 SES VICSES ANIMAL RESCUE 40 CREEK RD BENDIGO").primary_address).toBe(
+      "40 CREEK RD, BENDIGO",
+    );
+    // Unit codes after the suburb: where the suburb ends cannot be told, so no link.
+    expect(
+      read("@@ALERT S251201207 SES VICSES TREE DOWN 22 UNDERWOOD ST GOLDEN SQUARE CGOLD").directions_url,
+    ).toBeNull();
+  });
+
+  it("gives no link for a suburb that is not a known locality", () => {
+    const result = read(
+      "@@ALERT F251108123 BRAV2 STRUC1 SHED FIRE 14 EXAMPLE RD SOMEVILLE /FIRST ST M 45 C7 (512345) CBRAV [BRAV]",
+    );
+    expect(result).toMatchObject({
+      primary_address: null,
+      has_mappable_address: false,
+      directions_url: null,
+      map_reference: "M 45 C7",
+    });
+  });
+
+  it("gives no link when words other than a locality follow the street", () => {
+    expect(
+      read("@@ALERT F251201011 KANG1 STRUC1 SHED FIRE 14 HIGH ST KANGAROO FLAT REAR /FIRST ST M 45 C7")
+        .directions_url,
+    ).toBeNull();
+  });
+
+  it("finds a MOUNT locality written MT", () => {
+    expect(
+      read("@@ALERT F251201337 MTCL1 G&SC1 GRASS FIRE 5 MT CLEAR RD MT CLEAR /GEELONG RD SVC 6228 F8 [MTCL]")
+        .primary_address,
+    ).toBe("5 MT CLEAR RD, MT CLEAR");
+  });
+
+  it("links a locality of another state to that state, and a shared name to VIC", () => {
+    expect(
+      read("@@ALERT F251201129 WODO1 STRUC1 HOUSE FIRE 50 DEAN ST ALBURY /KIEWA ST SVNE 8325 A9 [WODO]")
+        .directions_url,
+    ).toBe(maps("50 DEAN ST, ALBURY, NSW, Australia"));
+    expect(
+      read("@@ALERT F251201004 RAVE1 G&SC1 GRASS FIRE 2 MAIN RD RAVENSWOOD /FIRST ST SVVB 7706 H2")
+        .directions_url,
+    ).toBe(maps("2 MAIN RD, RAVENSWOOD, VIC, Australia"));
+  });
+
+  it("still reads coordinates and nothing else from pages without an address", () => {
+    expect(read("@@ALERT E25120112345 AMBULANCE ASSIST CFA LAT/LON:-36.78, 144.25").directions_url).toBe(
+      `${MAPS}-36.78%2C144.25`,
+    );
+    expect(read("@@ALERT F251201342 KANG1 TIMEUPDATE CKANG ONSCENE 1432HRS")).toEqual(NOTHING);
+    expect(read("QDCFA D2 - ALL BRIGADES TEST PAGE 1900 HRS")).toEqual(NOTHING);
   });
 });
 

@@ -49,8 +49,63 @@ const STOP_WORDS = wordSet(`
   DETECTOR SIGHTING SIGHTED REPORTED REPORTS WIRES ROOF PADDOCK HOUSE BUILDING FACTORY
 `);
 
-/** Directional suffixes written after a street type ("LYDIARD ST NTH"). */
-const STREET_SUFFIXES = new Set(["NTH", "STH"]);
+/** Directional suffixes written after a street type ("LYDIARD ST NTH", "MAIN ST S"); never a suburb. */
+const STREET_SUFFIXES = wordSet("NTH STH N S E W");
+
+/** Compass words that may end a street ("MAIN RD EAST") or start a suburb ("EAST MELBOURNE"). */
+const COMPASS_WORDS = wordSet("NORTH SOUTH EAST WEST");
+
+/**
+ * Victorian highway and freeway names: without a house number, free text may run into the name
+ * ("CAR VS TREE CALDER HWY"), so a known name is taken whole and nothing to its left.
+ */
+const HIGHWAYS: readonly string[][] = [
+  "BASS",
+  "BELLARINE",
+  "BONANG",
+  "BORUNG",
+  "CALDER",
+  "CALDER ALTERNATIVE",
+  "CASTERTON",
+  "COPPIN",
+  "EASTERN",
+  "GEELONG",
+  "GLENELG",
+  "GOULBURN VALLEY",
+  "GREAT ALPINE",
+  "HAMILTON",
+  "HENTY",
+  "HUME",
+  "KIEWA VALLEY",
+  "LODDON VALLEY",
+  "MAROONDAH",
+  "MCIVOR",
+  "MELBA",
+  "MIDLAND",
+  "MONARO",
+  "MONASH",
+  "MURRAY VALLEY",
+  "NEPEAN",
+  "NORTHERN",
+  "OMEO",
+  "OVENS",
+  "PENINSULA LINK",
+  "PRINCES",
+  "PYRENEES",
+  "SOUTH GIPPSLAND",
+  "STRZELECKI",
+  "SUNRAYSIA",
+  "TULLAMARINE",
+  "WARBURTON",
+  "WEST GATE",
+  "WESTGATE",
+  "WESTERN",
+  "WIMMERA",
+].map((name) => name.split(" "));
+const HIGHWAY_TYPES = wordSet("HWY HIGHWAY FWY FREEWAY");
+
+/** A road's route number ("C287", "M1", "A300", "B160"), which may stand for its name in a corner. */
+const ROUTE_NUMBER = /^[ABCM]\d{1,3}$/;
 
 /** Words that introduce a unit or lot number before a house number. */
 const UNIT_WORDS = new Set(["UNIT", "FLAT", "SHOP", "LOT"]);
@@ -66,11 +121,12 @@ const MAP_REFERENCE =
   /\b(?:M \d{1,4}[A-Z]? [A-K](?:1[0-2]|[1-9])|SV[A-Z]{1,3} \d{1,5}[A-Z]? [A-Z]\d{1,2})(?![A-Z0-9])/;
 const GRID_REFERENCE = /\((\d{4,8})\)/;
 const LAT_LON = /\bLAT\s*\/\s*LONG?\s*:?\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)/;
+const ALL_LAT_LON = new RegExp(LAT_LON.source, "g");
 const CROSS_MARKER = /\s\/+/g;
 const ALL_TYPES = [...TYPE_ABBREVIATIONS, ...TYPE_WORDS].join("|");
 // "CNR A RD / B ST" -> "CNR A RD/B ST", so the spaced slash is not taken for a cross-street marker.
 const SPACED_CORNER = new RegExp(
-  `\\bCNR\\s+((?:[A-Z0-9'-]+\\s+){1,5}?(?:${ALL_TYPES})(?:\\s+(?:NTH|STH))?)\\s*\\/\\s*`,
+  `\\bCNR\\s+((?:[A-Z0-9'-]+\\s+){1,5}?(?:${ALL_TYPES})(?:\\s+(?:NTH|STH|N|S|E|W|NORTH|SOUTH|EAST|WEST))?|[ABCM]\\d{1,3})\\s*\\/\\s*`,
   "g",
 );
 
@@ -85,8 +141,62 @@ const isNameWord = (token: string): boolean =>
 const isBarrier = (token: string): boolean =>
   (/\d/.test(token) || !WORD.test(token) || STOP_WORDS.has(token)) && !TYPE_ABBREVIATIONS.has(token);
 
-/** A suburb of one to four words; of the street types only "ST" as its first word ("ST KILDA EAST") and GROVE. */
-function isSuburb(words: string[]): boolean {
+/** Locality names prepared once for extractAddress (see buildLocalityIndex). */
+export type LocalityIndex = {
+  /** Upper-case names as word lists, keyed by their first word, longest first; each with its state. */
+  readonly byFirstWord: ReadonlyMap<string, ReadonlyArray<{ words: readonly string[]; state: string }>>;
+};
+
+const normaliseName = (name: string): string =>
+  name
+    .replace(/[\u2018\u2019`]/g, "'")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toUpperCase();
+
+/**
+ * Prepares locality names of any case ("Kangaroo Flat", "VIC") for extractAddress, once: a name found
+ * in several states links to VIC when that is one of them, else to the first state given; a name with
+ * MOUNT is also found written MT, as pager text abbreviates it.
+ */
+export function buildLocalityIndex(places: Iterable<{ name: string; state: string }>): LocalityIndex {
+  const states = new Map<string, string>();
+  const add = (key: string, state: string) => {
+    const known = states.get(key);
+    if (known === undefined || (state === "VIC" && known !== "VIC")) states.set(key, state);
+  };
+  for (const { name, state } of places) {
+    const key = normaliseName(name);
+    if (key === "") continue;
+    const upperState = state.trim().toUpperCase();
+    add(key, upperState);
+    if (/\bMOUNT\b/.test(key)) add(key.replace(/\bMOUNT\b/g, "MT"), upperState);
+  }
+  const byFirstWord = new Map<string, Array<{ words: string[]; state: string }>>();
+  for (const [key, state] of states) {
+    const words = key.split(" ");
+    const list = byFirstWord.get(words[0]!) ?? [];
+    list.push({ words, state });
+    byFirstWord.set(words[0]!, list);
+  }
+  for (const list of byFirstWord.values()) list.sort((x, y) => y.words.length - x.words.length);
+  return { byFirstWord };
+}
+
+type Place = { suburb: string; state: string };
+
+/** The longest locality that starts at tokens[from]; null when none does. */
+function localityAt(localities: LocalityIndex, tokens: string[], from: number): Place | null {
+  for (const candidate of localities.byFirstWord.get(tokens[from] ?? "") ?? []) {
+    if (candidate.words.every((word, i) => tokens[from + i] === word)) {
+      return { suburb: candidate.words.join(" "), state: candidate.state };
+    }
+  }
+  return null;
+}
+
+/** A suburb by word shape: one to four words; of the street types only "ST" as its first word ("ST KILDA EAST") and GROVE. */
+function isSuburbShape(words: string[]): boolean {
   if (words.length < 1 || words.length > 4) return false;
   if (STREET_SUFFIXES.has(words[0]!)) return false;
   return words.every(
@@ -97,14 +207,51 @@ function isSuburb(words: string[]): boolean {
   );
 }
 
-type StreetMatch = { street: string; suburb: string };
+/**
+ * Reads the words as one suburb: exactly one known locality when there is a list (real suburbs such as
+ * KANGAROO FLAT, GOLDEN SQUARE and BRIDGEWATER ON LODDON hold words the shape rules reject), else by shape.
+ */
+function readSuburb(words: string[], localities: LocalityIndex | undefined): Place | null {
+  if (!localities) return isSuburbShape(words) ? { suburb: words.join(" "), state: "VIC" } : null;
+  const place = localityAt(localities, words, 0);
+  return place && place.suburb.split(" ").length === words.length ? place : null;
+}
+
+type StreetMatch = { street: string; suburb: string; state: string };
+
+/** The known highway name that ends just before tokens[typeAt]; null when there is none. */
+function highwayEndingAt(tokens: string[], typeAt: number): string[] | null {
+  if (!HIGHWAY_TYPES.has(tokens[typeAt]!)) return null;
+  let best: string[] | null = null;
+  for (const name of HIGHWAYS) {
+    const from = typeAt - name.length;
+    if (from < 0 || (best && best.length >= name.length)) continue;
+    if (name.every((word, i) => tokens[from + i] === word)) best = name;
+  }
+  return best;
+}
 
 /** Reads the street that ends at tokens[typeAt] and walks left over its name and house number. */
-function readStreetEndingAt(tokens: string[], typeAt: number, mustStartAt?: number): StreetMatch | null {
+function readStreetEndingAt(
+  tokens: string[],
+  typeAt: number,
+  localities: LocalityIndex | undefined,
+  mustStartAt?: number,
+): StreetMatch | null {
   let end = typeAt + 1;
-  if (STREET_SUFFIXES.has(tokens[end] ?? "")) end++;
-  const suburb = tokens.slice(end);
-  if (!isSuburb(suburb)) return null;
+  let place: Place | null;
+  if (STREET_SUFFIXES.has(tokens[end] ?? "")) {
+    end++;
+    place = readSuburb(tokens.slice(end), localities);
+  } else {
+    place = readSuburb(tokens.slice(end), localities);
+    // "MAIN RD EAST BENDIGO": EAST starts the suburb only when that is a known locality.
+    if (!place && localities && COMPASS_WORDS.has(tokens[end] ?? "")) {
+      end++;
+      place = readSuburb(tokens.slice(end), localities);
+    }
+  }
+  if (!place) return null;
 
   const name: string[] = [];
   let i = typeAt - 1;
@@ -122,7 +269,8 @@ function readStreetEndingAt(tokens: string[], typeAt: number, mustStartAt?: numb
   }
   if (name.length === 0) return null;
 
-  const street = [...name, ...tokens.slice(typeAt, end)];
+  const type = tokens.slice(typeAt, end);
+  const street = [...name, ...type];
   const left = tokens[i];
   if (mustStartAt !== undefined) {
     if (i + 1 !== mustStartAt) return null;
@@ -133,22 +281,27 @@ function readStreetEndingAt(tokens: string[], typeAt: number, mustStartAt?: numb
     else if (SHORT_NUMBER.test(before) && UNIT_WORDS.has(tokens[i - 2] ?? "")) {
       street.unshift(tokens[i - 2]!, before, left);
     } else street.unshift(left);
-  } else if (left !== undefined && !isBarrier(left)) {
+  } else {
+    const highway = highwayEndingAt(tokens, typeAt);
+    if (highway) return { street: [...highway, ...type].join(" "), ...place };
     // The name runs on into more words: free text and street name cannot be told apart.
-    return null;
-  } else if (name.length > 3 || name.some((word) => TYPE_WORDS.has(word))) {
+    if (left !== undefined && !isBarrier(left)) return null;
     // Without a house number, only a short plain name right after a barrier is trusted.
-    return null;
+    if (name.length > 3 || name.some((word) => TYPE_WORDS.has(word))) return null;
   }
-  return { street: street.join(" "), suburb: suburb.join(" ") };
+  return { street: street.join(" "), ...place };
 }
 
 /** Finds the one street + suburb that ends the tokens; null when there is none or more than one reading. */
-function readStreetAndSuburb(tokens: string[], mustStartAt?: number): StreetMatch | null {
+function readStreetAndSuburb(
+  tokens: string[],
+  localities: LocalityIndex | undefined,
+  mustStartAt?: number,
+): StreetMatch | null {
   const readings: Array<{ typeAt: number; match: StreetMatch }> = [];
   tokens.forEach((token, typeAt) => {
     if (!isType(token)) return;
-    const match = readStreetEndingAt(tokens, typeAt, mustStartAt);
+    const match = readStreetEndingAt(tokens, typeAt, localities, mustStartAt);
     if (match) readings.push({ typeAt, match });
   });
   // "CHAPEL STREET ST KILDA": a type followed by ST reads as the street, ST starts the suburb.
@@ -158,23 +311,33 @@ function readStreetAndSuburb(tokens: string[], mustStartAt?: number): StreetMatc
   return kept.length === 1 ? kept[0]!.match : null;
 }
 
-/** Reads "CNR A RD/B ST SUBURB" from the tokens after the last CNR. */
-function readIntersection(tokens: string[]): StreetMatch | null {
-  const slash = tokens.indexOf("/");
-  if (slash < 2) return null;
-  let typeAt = slash - 1;
-  if (STREET_SUFFIXES.has(tokens[typeAt]!)) typeAt--;
-  if (!isType(tokens[typeAt])) return null;
-  const name = tokens.slice(0, typeAt);
-  const nameOk =
+/** A corner's first road: a short street name with its type (and suffix), or a route number ("C287"). */
+function isCornerStreet(words: string[]): boolean {
+  if (words.length === 1 && ROUTE_NUMBER.test(words[0]!)) return true;
+  let typeAt = words.length - 1;
+  if (STREET_SUFFIXES.has(words[typeAt]!) || COMPASS_WORDS.has(words[typeAt]!)) typeAt--;
+  if (!isType(words[typeAt])) return false;
+  const name = words.slice(0, typeAt);
+  return (
     name.length >= 1 &&
     name.length <= 4 &&
-    name.every((word, i) => isNameWord(word) || (i === 0 && word === "ST"));
-  if (!nameOk) return null;
-  const second = readStreetAndSuburb(tokens.slice(slash + 1), 0);
+    name.every((word, i) => isNameWord(word) || (i === 0 && word === "ST"))
+  );
+}
+
+/** Reads "CNR A RD/B ST SUBURB" (either road may be a route number: "CNR MAIN RD/C287 SUBURB") from the tokens after the last CNR. */
+function readIntersection(tokens: string[], localities: LocalityIndex | undefined): StreetMatch | null {
+  const slash = tokens.indexOf("/");
+  if (slash < 1 || !isCornerStreet(tokens.slice(0, slash))) return null;
+  const rest = tokens.slice(slash + 1);
+  let second: StreetMatch | null;
+  if (ROUTE_NUMBER.test(rest[0] ?? "")) {
+    const place = readSuburb(rest.slice(1), localities);
+    second = place && { street: rest[0]!, ...place };
+  } else second = readStreetAndSuburb(rest, localities, 0);
   if (!second) return null;
   const first = tokens.slice(0, slash).join(" ");
-  return { street: `CNR ${first} / ${second.street}`, suburb: second.suburb };
+  return { ...second, street: `CNR ${first} / ${second.street}` };
 }
 
 /** Splits text into tokens; a slash between words ("RD/B") becomes its own token, a unit slash ("3/14") stays. */
@@ -195,10 +358,12 @@ function tokenize(text: string): string[] {
 }
 
 /** Reads a street (or intersection) and suburb that end the region; null when unsure. */
-function readRegion(region: string): StreetMatch | null {
+function readRegion(region: string, localities: LocalityIndex | undefined): StreetMatch | null {
   const tokens = tokenize(region);
   const corner = tokens.lastIndexOf("CNR");
-  return corner >= 0 ? readIntersection(tokens.slice(corner + 1)) : readStreetAndSuburb(tokens);
+  return corner >= 0
+    ? readIntersection(tokens.slice(corner + 1), localities)
+    : readStreetAndSuburb(tokens, localities);
 }
 
 /** Cuts a cross street that runs on into other text after its street type; null when it has no type. */
@@ -247,15 +412,19 @@ const validCoordinates = (latitude: number | null, longitude: number | null): bo
   Math.abs(latitude) <= 90 &&
   Math.abs(longitude) <= 180;
 
-/** Reads the address, cross streets, map and grid references and coordinates from a Victorian pager message. */
-export function extractAddress(rawText: string): ExtractedAddress {
+/**
+ * Reads the address, cross streets, map and grid references and coordinates from a Victorian pager
+ * message. With `localities` a suburb must be one of them (strict: no link rather than a false one);
+ * without, suburbs are read by word shape.
+ */
+export function extractAddress(rawText: string, localities?: LocalityIndex): ExtractedAddress {
   const withoutPrefix = displayText(rawText ?? "").toUpperCase();
   const coordinates = readCoordinates(withoutPrefix);
-  const text = withoutPrefix
-    .replace(new RegExp(LAT_LON.source, "g"), " ")
+  const spaced = (withoutPrefix.includes("LAT") ? withoutPrefix.replace(ALL_LAT_LON, " ") : withoutPrefix)
     .replace(/\s+/g, " ")
-    .trim()
-    .replace(SPACED_CORNER, "CNR $1/");
+    .trim();
+  // The corner pattern is long; most messages have no corner.
+  const text = spaced.includes("CNR") ? spaced.replace(SPACED_CORNER, "CNR $1/") : spaced;
 
   const mapMatch = MAP_REFERENCE.exec(text);
   const gridMatch = GRID_REFERENCE.exec(text);
@@ -270,7 +439,7 @@ export function extractAddress(rawText: string): ExtractedAddress {
   if (markers.length > 0) {
     let previous = 0;
     for (const marker of markers) {
-      found = readRegion(text.slice(0, marker.index));
+      found = readRegion(text.slice(0, marker.index), localities);
       if (found) {
         const boundaries = [mapAt, gridAt, bracketAt].filter((index) => index >= 0);
         crossStreets = readCrossStreets(text, marker.index, boundaries);
@@ -281,7 +450,11 @@ export function extractAddress(rawText: string): ExtractedAddress {
       previous = marker.index + marker[0].length;
     }
   } else if (referenceAt < text.length) {
-    found = readRegion(text.slice(0, referenceAt));
+    found = readRegion(text.slice(0, referenceAt), localities);
+  } else if (localities) {
+    // No reference closes the suburb ("... 22 UNDERWOOD ST GOLDEN SQUARE [BENS]"); a known locality
+    // must then fill the rest up to the paged unit or the end.
+    found = readRegion(text.slice(0, bracketAt >= 0 ? bracketAt : text.length), localities);
   }
 
   const primary = found ? `${found.street}, ${found.suburb}` : null;
@@ -290,7 +463,7 @@ export function extractAddress(rawText: string): ExtractedAddress {
     latitude: coordinates?.latitude ?? null,
     longitude: coordinates?.longitude ?? null,
   };
-  const directions = directionsUrl(located);
+  const directions = directionsUrl(located, found?.state);
   return {
     ...located,
     street: found?.street ?? null,

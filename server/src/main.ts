@@ -1,6 +1,7 @@
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
+import { addressLocalities } from "./modules/postcodes/address-localities.js";
 import { ensurePostcodesSeeded } from "./modules/postcodes/service.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -8,6 +9,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  // Before the first message arrives: reading the locality data takes a few hundred milliseconds.
+  addressLocalities();
   const app = await buildApp(config, { logger });
   await app.listen({ port: config.port, host: config.host });
   logger.info(

@@ -27,7 +27,7 @@ const ingest = (payload: unknown, key: string | null = KEY, headers: Record<stri
 let seq = 0;
 /** A made-up turnout message in the real Victorian grammar, unique per call. */
 function turnout(prefix = "@@ALERT", job = `F2511${String(10000 + ++seq).padStart(5, "0")}`) {
-  return `${prefix} ${job} BRAV2 STRUC1 SHED FIRE ${seq} EXAMPLE RD SOMEVILLE /FIRST ST //SECOND AV M 45 C7 (512345) CBRAV [BRAV]`;
+  return `${prefix} ${job} KANG1 STRUC1 SHED FIRE ${seq} EXAMPLE RD KANGAROO FLAT /FIRST ST //SECOND AV M 45 C7 (512345) CKANG [KANG]`;
 }
 
 beforeAll(async () => {
@@ -58,8 +58,17 @@ describe("POST /api/ingest/messages", () => {
     });
     expect(row?.jobNumber).toMatch(/^F2511\d{5}$/);
     expect(row?.hasMappableAddress).toBe(true);
-    expect(row?.primaryAddress).toContain("EXAMPLE RD");
-    expect(row?.directionsUrl).toMatch(/^https:\/\//);
+    expect(row?.primaryAddress).toBe(`${seq} EXAMPLE RD, KANGAROO FLAT`);
+    expect(row?.directionsUrl).toBe(
+      `https://www.google.com/maps/dir/?api=1&destination=${seq}%20EXAMPLE%20RD%2C%20KANGAROO%20FLAT%2C%20VIC%2C%20Australia`,
+    );
+  });
+
+  it("stores no directions link when the suburb is not a known locality", async () => {
+    const text = "@@ALERT F251199001 BRAV2 STRUC1 SHED FIRE 14 EXAMPLE RD SOMEVILLE /FIRST ST M 45 C7 [BRAV]";
+    const res = await ingest({ capcode: "0100001", message: text });
+    const [row] = await app.db.select().from(alerts).where(eq(alerts.id, res.json().data[0].id));
+    expect(row).toMatchObject({ hasMappableAddress: false, primaryAddress: null, directionsUrl: null });
   });
 
   it("stores a retried batch once (same source and ids)", async () => {

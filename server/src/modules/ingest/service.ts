@@ -19,6 +19,7 @@ import {
   getGroupingSettings,
   jobNumberFor,
 } from "../grouping/service.js";
+import { addressLocalities } from "../postcodes/address-localities.js";
 import { matchRulesAfterCommit } from "../rules/matcher.js";
 
 /** One decoded pager message as a receiver sends it. */
@@ -107,7 +108,7 @@ async function storeBatch(db: Database, prepared: Prepared[], grouping: Grouping
     group_hours: grouping.settings.group_window_hours,
     unmapped: UNMAPPED_AGENCY,
     messages: prepared.map((p) => {
-      const address = extractAddress(p.text);
+      const address = extractAddress(p.text, addressLocalities());
       return {
         capcode: p.capcode,
         source: p.source,
