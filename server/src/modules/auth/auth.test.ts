@@ -60,6 +60,7 @@ beforeEach(async () => {
   await setSecurity("otp_failures_per_ip_phone", 5);
   await setSecurity("lockout_duration_seconds", 900);
   await setSecurity("otp_daily_failures_per_phone", 100);
+  await setSecurity("otp_guarded_requests_per_phone", 1);
 });
 
 /** Sign-in calls made from one client address. */
@@ -433,6 +434,7 @@ describe("one-time codes", () => {
 
   it("guards a phone past its daily ceiling of wrong codes from all addresses and tells admins", async () => {
     await setSecurity("otp_daily_failures_per_phone", 4);
+    await setSecurity("otp_guarded_requests_per_phone", 2);
     const user = await createUser(app);
     const code = await requestCode("198.51.100.50", user.phone);
     const statuses = [];
@@ -454,8 +456,12 @@ describe("one-time codes", () => {
     expect((await owner.verify(user.phone, code)).statusCode).toBe(400);
     const fresh = await requestCode("198.51.100.50", user.phone);
     expect((await owner.verify(user.phone, fresh)).statusCode).toBe(200);
-    // Requests slow down for the phone as a whole while it is guarded.
-    expect((await from("198.51.100.55").request(user.phone)).statusCode).toBe(429);
+    // While guarded, one wrong guess voids a code, and requests slow down for the phone as a whole.
+    const next = await requestCode("198.51.100.55", user.phone);
+    const guess = await from("203.0.113.56").verify(user.phone, wrongFor(next));
+    expect(guess.json()).toMatchObject({ errorType: "invalid_code", message: /cancelled/ });
+    expect((await owner.verify(user.phone, next)).statusCode).toBe(400);
+    expect((await from("198.51.100.57").request(user.phone)).statusCode).toBe(429);
   });
 
   it("limits code requests per address across phones", async () => {

@@ -1,7 +1,10 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn, waitForCode } from "../../../test/factories.js";
+import { bruteForceLocks } from "../../db/schema.js";
 import { SECURITY_DEFAULTS } from "./defaults.js";
+import { lockoutRemaining, recordFailure } from "./limits.js";
 
 let app: TestApp;
 let admin: Record<string, string>;
@@ -109,6 +112,22 @@ describe("admin security API", () => {
       const { value, description } = SECURITY_DEFAULTS[key];
       expect(byKey.get(key), key).toMatchObject({ value, default_value: value, description });
     }
+  });
+
+  it("counts failures afresh after a day without one, and locks longer each time", async () => {
+    const key = "ip:192.0.2.99";
+    const fail = () => recordFailure(app.db, key, "ip", 2, 60);
+    expect(await fail()).toEqual({ failures: 1, lockedSeconds: 0 });
+    expect(await fail()).toEqual({ failures: 2, lockedSeconds: 60 });
+    expect(await fail()).toEqual({ failures: 3, lockedSeconds: 0 });
+    expect(await fail()).toEqual({ failures: 4, lockedSeconds: 120 });
+    expect(await lockoutRemaining(app.db, key)).toBeGreaterThan(110);
+    await app.db
+      .update(bruteForceLocks)
+      .set({ updatedAt: new Date(Date.now() - 86_401_000), lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(bruteForceLocks.identifier, key));
+    expect(await fail()).toEqual({ failures: 1, lockedSeconds: 0 });
+    expect(await lockoutRemaining(app.db, key)).toBe(0);
   });
 
   it("masks phones in attempts and rejects bad settings", async () => {
