@@ -5,6 +5,7 @@ import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agencies, securityConfig, users } from "../src/db/schema.js";
 import { seedReferenceData } from "../src/db/seed.js";
+import { SECURITY_DEFAULTS } from "../src/modules/security/defaults.js";
 import { buildTestApp, type TestApp, testConfig } from "./build-app.js";
 
 describe("the foundation app", () => {
@@ -46,6 +47,25 @@ describe("the foundation app", () => {
       const rows = await app.db.select().from(agencies);
       expect(rows).toHaveLength(5);
       expect(rows.find((r) => r.code === "CFA")?.name).toBe("Renamed by admin");
+    });
+
+    it("seeding again brings an unedited security setting's description up to date, not an edited one", async () => {
+      const [admin] = await app.db.select().from(users).where(eq(users.isAdmin, true));
+      await app.db
+        .update(securityConfig)
+        .set({ description: "Wrong codes before the phone is locked out" })
+        .where(eq(securityConfig.key, "otp_max_failed_attempts"));
+      await app.db
+        .update(securityConfig)
+        .set({ description: "Ours", updatedBy: admin?.id })
+        .where(eq(securityConfig.key, "otp_requests_per_ip"));
+      await seedReferenceData(app.db);
+      const rows = await app.db.select().from(securityConfig);
+      const description = (key: string) => rows.find((r) => r.key === key)?.description;
+      expect(description("otp_max_failed_attempts")).toBe(
+        SECURITY_DEFAULTS.otp_max_failed_attempts.description,
+      );
+      expect(description("otp_requests_per_ip")).toBe("Ours");
     });
   });
 

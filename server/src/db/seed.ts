@@ -1,4 +1,5 @@
 import { SIGNUP_AGENCIES, UNMAPPED_AGENCY } from "@turnout/domain";
+import { isNull, sql } from "drizzle-orm";
 import { SECURITY_DEFAULTS } from "../modules/security/defaults.js";
 import type { Database } from "./client.js";
 import { agencies, appSettings, groupingSettings, securityConfig } from "./schema.js";
@@ -40,7 +41,12 @@ export async function seedReferenceData(db: Database): Promise<void> {
         description: d.description,
       })),
     )
-    .onConflictDoNothing({ target: securityConfig.key });
+    // A setting no admin has edited takes the current description: a limit's meaning can change.
+    .onConflictDoUpdate({
+      target: securityConfig.key,
+      set: { description: sql`excluded.description` },
+      setWhere: isNull(securityConfig.updatedBy),
+    });
   await db
     .insert(groupingSettings)
     .values(Object.entries(GROUPING_DEFAULTS).map(([key, d]) => ({ key, ...d })))

@@ -13,6 +13,7 @@ import {
 import {
   agencies,
   appSettings,
+  bruteForceLocks,
   otpAttempts,
   securityConfig,
   securityEvents,
@@ -51,10 +52,40 @@ afterAll(() => app.cleanup());
 beforeEach(async () => {
   // Most tests share the one test address; the limit tests lower these again.
   await setSecurity("otp_requests_per_ip", 1000);
+  await setSecurity("otp_failures_per_ip", 1000);
   await setSecurity("registrations_per_ip", 1000);
   await setSecurity("otp_requests_per_phone", 5);
+  await setSecurity("otp_requests_per_phone_all", 20);
   await setSecurity("otp_max_failed_attempts", 5);
+  await setSecurity("otp_failures_per_ip_phone", 5);
+  await setSecurity("lockout_duration_seconds", 900);
+  await setSecurity("otp_daily_failures_per_phone", 100);
+  await setSecurity("otp_guarded_requests_per_phone", 1);
 });
+
+/** Sign-in calls made from one client address. */
+const from = (ip: string) => ({
+  request: (phone: string) =>
+    app.inject({ method: "POST", url: "/api/auth/request-otp", payload: { phone }, remoteAddress: ip }),
+  verify: (phone: string, otp_code: string) =>
+    app.inject({
+      method: "POST",
+      url: "/api/auth/verify-otp",
+      payload: { phone, otp_code },
+      headers: { "x-device-id": `device-${ip}` },
+      remoteAddress: ip,
+    }),
+});
+
+const wrongFor = (code: string) => (code === "123456" ? "654321" : "123456");
+
+/** Requests a code from `ip` and returns it once it has reached the phone. */
+async function requestCode(ip: string, phone: string): Promise<string> {
+  const before = smsCount(app, phone);
+  const res = await from(ip).request(phone);
+  expect(res.statusCode).toBe(200);
+  return waitForCode(app, phone, before);
+}
 
 describe("registration and activation", () => {
   it("registers with a normalised phone, assigns the agency and texts an activation code", async () => {
@@ -303,40 +334,56 @@ describe("one-time codes", () => {
     expect(res.json().errorType).toBe("code_expired");
   });
 
-  it("locks the phone out after the configured number of wrong codes, with retryAfter and Retry-After", async () => {
+  it("voids a code after the configured number of wrong guesses; the owner's new code then works", async () => {
     await setSecurity("otp_max_failed_attempts", 3);
+    const user = await createUser(app);
+    const attacker = from("203.0.113.10");
+    const code = await requestCode("198.51.100.10", user.phone);
+
+    const replies = [];
+    for (let i = 0; i < 3; i++) replies.push(await attacker.verify(user.phone, wrongFor(code)));
+    expect(replies.map((r) => r.statusCode)).toEqual([400, 400, 400]);
+    expect(replies[2]?.json()).toMatchObject({ errorType: "invalid_code", message: /cancelled/ });
+
+    const owner = from("198.51.100.10");
+    const voided = await owner.verify(user.phone, code);
+    expect(voided.statusCode).toBe(400);
+    expect(voided.json().errorType).toBe("invalid_code");
+    const fresh = await requestCode("198.51.100.10", user.phone);
+    expect((await owner.verify(user.phone, fresh)).statusCode).toBe(200);
+  });
+
+  it("locks the guessing address out, not the owner on another address, with retryAfter and Retry-After", async () => {
+    await setSecurity("otp_failures_per_ip_phone", 3);
     await setSecurity("lockout_duration_seconds", 600);
     const user = await createUser(app);
-    await post("/api/auth/request-otp", { phone: user.phone });
-    const code = await waitForCode(app, user.phone);
-    const wrong = code === "123456" ? "654321" : "123456";
-    const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      statuses.push(
-        (await post("/api/auth/verify-otp", { phone: user.phone, otp_code: wrong }, { "x-device-id": "d" }))
-          .statusCode,
-      );
-    }
+    const attacker = from("203.0.113.20");
+    const code = await requestCode("203.0.113.20", user.phone);
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await attacker.verify(user.phone, wrongFor(code))).statusCode);
     expect(statuses).toEqual([400, 400, 429]);
 
-    const locked = await post(
-      "/api/auth/verify-otp",
-      { phone: user.phone, otp_code: code },
-      { "x-device-id": "d" },
-    );
+    const locked = await attacker.verify(user.phone, code);
     expect(locked.statusCode).toBe(429);
     const body = locked.json();
     expect(body).toMatchObject({ success: false, errorType: "rate_limited" });
     expect(body.retryAfter).toBeGreaterThan(590);
     expect(body.retryAfter).toBeLessThanOrEqual(600);
     expect(Number(locked.headers["retry-after"])).toBe(body.retryAfter);
-    expect((await post("/api/auth/request-otp", { phone: user.phone })).statusCode).toBe(429);
+    expect((await attacker.request(user.phone)).statusCode).toBe(429);
+
+    const owner = from("198.51.100.20");
+    const fresh = await requestCode("198.51.100.20", user.phone);
+    const signedIn = await owner.verify(user.phone, fresh);
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().data.user.id).toBe(user.id);
 
     const events = await app.db
       .select()
       .from(securityEvents)
       .where(and(eq(securityEvents.userId, user.id), eq(securityEvents.eventType, "otp_lockout")));
     expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ ipAddress: "203.0.113.20", details: { scope: "ip_phone" } });
     expect(events[0]?.identifier).not.toContain(user.phone.slice(4, 9));
     const failures = await app.db
       .select()
@@ -345,16 +392,76 @@ describe("one-time codes", () => {
     expect(failures).toHaveLength(3);
   });
 
-  it("limits code requests per phone, with retryAfter", async () => {
-    await setSecurity("otp_requests_per_phone", 2);
+  it("locks a returning guesser out twice as long each time", async () => {
+    await setSecurity("otp_failures_per_ip_phone", 2);
+    await setSecurity("lockout_duration_seconds", 600);
     const user = await createUser(app);
-    expect((await post("/api/auth/request-otp", { phone: user.phone })).statusCode).toBe(200);
-    expect((await post("/api/auth/request-otp", { phone: user.phone })).statusCode).toBe(200);
-    const third = await post("/api/auth/request-otp", { phone: user.phone });
+    const attacker = from("203.0.113.30");
+    const code = await requestCode("198.51.100.30", user.phone);
+    await attacker.verify(user.phone, wrongFor(code));
+    expect((await attacker.verify(user.phone, wrongFor(code))).json().retryAfter).toBeLessThanOrEqual(600);
+    // The first lockout has run out.
+    await app.db
+      .update(bruteForceLocks)
+      .set({ lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(bruteForceLocks.kind, "ip_phone"));
+    expect((await attacker.verify(user.phone, wrongFor(code))).statusCode).toBe(400);
+    const again = await attacker.verify(user.phone, wrongFor(code));
+    expect(again.statusCode).toBe(429);
+    expect(again.json().retryAfter).toBeGreaterThan(1190);
+    expect(again.json().retryAfter).toBeLessThanOrEqual(1200);
+  });
+
+  it("limits code requests per phone from one address, while the owner on another still gets a code", async () => {
+    await setSecurity("otp_requests_per_phone", 2);
+    await setSecurity("otp_requests_per_phone_all", 3);
+    const user = await createUser(app);
+    const attacker = from("203.0.113.40");
+    expect((await attacker.request(user.phone)).statusCode).toBe(200);
+    expect((await attacker.request(user.phone)).statusCode).toBe(200);
+    const third = await attacker.request(user.phone);
     expect(third.statusCode).toBe(429);
     expect(third.json()).toMatchObject({ errorType: "rate_limited" });
     expect(third.json().retryAfter).toBeGreaterThan(0);
     expect(third.headers["retry-after"]).toBeDefined();
+    await expect.poll(() => smsCount(app, user.phone)).toBe(2);
+
+    const fresh = await requestCode("198.51.100.40", user.phone);
+    expect((await from("198.51.100.40").verify(user.phone, fresh)).statusCode).toBe(200);
+    // The phone's ceiling over every address is now used up.
+    expect((await from("198.51.100.41").request(user.phone)).statusCode).toBe(429);
+  });
+
+  it("guards a phone past its daily ceiling of wrong codes from all addresses and tells admins", async () => {
+    await setSecurity("otp_daily_failures_per_phone", 4);
+    await setSecurity("otp_guarded_requests_per_phone", 2);
+    const user = await createUser(app);
+    const code = await requestCode("198.51.100.50", user.phone);
+    const statuses = [];
+    for (const ip of ["203.0.113.51", "203.0.113.52", "203.0.113.53", "203.0.113.54"]) {
+      statuses.push((await from(ip).verify(user.phone, wrongFor(code))).statusCode);
+    }
+    expect(statuses).toEqual([400, 400, 400, 400]);
+
+    const events = await app.db
+      .select()
+      .from(securityEvents)
+      .where(and(eq(securityEvents.userId, user.id), eq(securityEvents.eventType, "otp_daily_limit")));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ severity: "critical", details: { failures: 4 } });
+    expect(events[0]?.identifier).not.toContain(user.phone.slice(4, 9));
+
+    // The open code is void, but the owner can still ask for a fresh one and sign in.
+    const owner = from("198.51.100.50");
+    expect((await owner.verify(user.phone, code)).statusCode).toBe(400);
+    const fresh = await requestCode("198.51.100.50", user.phone);
+    expect((await owner.verify(user.phone, fresh)).statusCode).toBe(200);
+    // While guarded, one wrong guess voids a code, and requests slow down for the phone as a whole.
+    const next = await requestCode("198.51.100.55", user.phone);
+    const guess = await from("203.0.113.56").verify(user.phone, wrongFor(next));
+    expect(guess.json()).toMatchObject({ errorType: "invalid_code", message: /cancelled/ });
+    expect((await owner.verify(user.phone, next)).statusCode).toBe(400);
+    expect((await from("198.51.100.57").request(user.phone)).statusCode).toBe(429);
   });
 
   it("limits code requests per address across phones", async () => {

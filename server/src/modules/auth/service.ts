@@ -6,7 +6,7 @@ import {
   type RegistrationInput,
   UNMAPPED_AGENCY,
 } from "@turnout/domain";
-import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { agencies, appSettings, userAgencies, users, verificationCodes } from "../../db/schema.js";
@@ -14,9 +14,13 @@ import { AppError, conflict, rateLimited } from "../../errors.js";
 import { enqueueSms } from "../../sms/queue.js";
 import { recordOtpAttempt, recordSecurityEvent } from "../security/events.js";
 import {
+  addressLockKey,
+  addressPhoneLockKey,
   clearFailures,
   consumeRateLimit,
+  FAILURE_MEMORY_SECONDS,
   lockoutRemaining,
+  phoneLockKey,
   recordFailure,
   tooManyAttempts,
 } from "../security/limits.js";
@@ -29,7 +33,8 @@ import { signSessionToken } from "./tokens.js";
 type Purpose = "login" | "activation";
 type UserRow = typeof users.$inferSelect;
 
-const lockKey = (phone: string) => `phone:${phone}`;
+/** The client address that failures and requests are counted against. */
+const addressOf = (meta: RequestMeta) => meta.ip ?? "unknown";
 
 // ---------------------------------------------------------------------------
 // Registration and activation
@@ -51,12 +56,7 @@ export async function registerUser(ctx: ServiceContext, input: RegistrationInput
   const existing = await findUserByPhone(ctx.db, input.phone);
   if (existing?.isVerified) throw conflict("A user with this phone number already exists.");
   if (existing) {
-    await consumeRateLimit(
-      ctx.cache,
-      `otp:phone:${existing.phone}`,
-      settings.otp_requests_per_phone,
-      settings.otp_request_window_seconds,
-    );
+    await consumeCodeRequest(ctx, existing.phone, meta, settings);
     await ctx.db.transaction((tx) => issueCode(ctx, tx, existing, "activation", settings));
     ctx.nudgeSms();
     throw new AppError(
@@ -105,7 +105,7 @@ export async function registerUser(ctx: ServiceContext, input: RegistrationInput
 /**
  * Checks an activation code. The account becomes verified, and active at once when auto-activation
  * is on (an SMS tells the user it is ready); otherwise it waits for an admin's review.
- * Throws 400 invalid_code / code_expired, 429 when the phone is locked out.
+ * Throws 400 invalid_code / code_expired, 429 when this address is locked out of the phone.
  */
 export async function activateAccount(
   ctx: ServiceContext,
@@ -114,13 +114,13 @@ export async function activateAccount(
 ) {
   const phone = normalizePhone(input.phone);
   const settings = await getSecuritySettings(ctx.db);
-  await assertNotLocked(ctx, phone);
+  await assertAddressNotLocked(ctx.db, addressOf(meta), phone);
   const user = await findUserByPhone(ctx.db, phone);
   if (user?.isVerified) throw conflict("This account is already verified. Please sign in.");
-  const checked = user ? await checkCode(ctx, user, "activation", input.code) : "invalid";
+  const allowance = await guessAllowance(ctx.db, phone, settings);
+  const checked = user ? await checkCode(ctx, user, "activation", input.code, allowance) : "invalid";
   if (!user || checked !== "ok") {
-    await failAttempt(ctx, { kind: "activate", phone, user, meta, settings, reason: checked });
-    throw codeError(checked);
+    return failAttempt(ctx, { kind: "activate", phone, user, meta, settings, reason: checked });
   }
 
   const autoActivate = await isAutoActivationEnabled(ctx.db);
@@ -140,7 +140,7 @@ export async function activateAccount(
     await recordOtpAttempt(tx, { kind: "activate", phone, userId: user.id, ip: meta.ip, success: true });
     await recordSecurityEvent(tx, { type: "activation_success", userId: user.id, phone, ip: meta.ip });
   });
-  await clearFailures(ctx.db, lockKey(phone));
+  await clearFailures(ctx.db, addressPhoneLockKey(addressOf(meta), phone));
   ctx.nudgeSms();
   return {
     success: true as const,
@@ -168,31 +168,15 @@ function accountReadySms(ctx: ServiceContext): string {
 // ---------------------------------------------------------------------------
 
 /**
- * Texts a one-time sign-in code. Throws 404 user_not_found for an unknown phone and 429 when the
- * phone or address asks too often or the phone is locked out. An unverified account gets a fresh
- * activation code instead and `needsVerification`.
+ * Texts a one-time sign-in code. Throws 404 user_not_found for an unknown phone and 429 when this
+ * address asks too often or is locked out of the phone, or the phone is asked for too often from
+ * everywhere. An unverified account gets a fresh activation code instead and `needsVerification`.
  */
 export async function requestLoginCode(ctx: ServiceContext, input: { phone: string }, meta: RequestMeta) {
   const phone = normalizePhone(input.phone);
   const settings = await getSecuritySettings(ctx.db);
-  await assertNotLocked(ctx, phone);
-  try {
-    await consumeRateLimit(
-      ctx.cache,
-      `otp:ip:${meta.ip}`,
-      settings.otp_requests_per_ip,
-      settings.otp_request_window_seconds,
-    );
-    await consumeRateLimit(
-      ctx.cache,
-      `otp:phone:${phone}`,
-      settings.otp_requests_per_phone,
-      settings.otp_request_window_seconds,
-    );
-  } catch (err) {
-    await recordSecurityEvent(ctx.db, { type: "otp_request_limited", severity: "warn", phone, ip: meta.ip });
-    throw err;
-  }
+  await assertAddressNotLocked(ctx.db, addressOf(meta), phone);
+  await consumeCodeRequest(ctx, phone, meta, settings);
   const user = await findUserByPhone(ctx.db, phone);
   if (!user) {
     await recordOtpAttempt(ctx.db, {
@@ -234,7 +218,8 @@ export type DeviceMeta = RequestMeta & { deviceId: string; deviceInfo: Partial<D
 
 /**
  * Signs in with a one-time code: opens a device session and returns `{ token, user, agency }`.
- * Throws 400 invalid_code / code_expired, 429 after too many wrong codes (the phone is locked out),
+ * Throws 400 invalid_code / code_expired (a code is voided after too many wrong guesses), 429 when
+ * this address made too many wrong guesses (the address, not the phone, is locked out),
  * 409 session_limit (with the sessions to choose from) when the device may not open another session;
  * the code stays usable in that case, so the user can choose a session and try again.
  */
@@ -245,18 +230,18 @@ export async function verifyLoginCode(
 ) {
   const phone = normalizePhone(input.phone);
   const settings = await getSecuritySettings(ctx.db);
-  await assertNotLocked(ctx, phone);
+  await assertAddressNotLocked(ctx.db, addressOf(meta), phone);
   await consumeRateLimit(
     ctx.cache,
-    `verify:ip:${meta.ip}`,
+    `verify:ip:${addressOf(meta)}`,
     settings.otp_requests_per_ip * 2,
     settings.otp_request_window_seconds,
   );
   const user = await findUserByPhone(ctx.db, phone);
-  const checked = user?.isActive ? await checkCode(ctx, user, "login", input.code) : "invalid";
+  const allowance = await guessAllowance(ctx.db, phone, settings);
+  const checked = user?.isActive ? await checkCode(ctx, user, "login", input.code, allowance) : "invalid";
   if (!user || checked !== "ok") {
-    await failAttempt(ctx, { kind: "verify", phone, user, meta, settings, reason: checked });
-    throw codeError(checked);
+    return failAttempt(ctx, { kind: "verify", phone, user, meta, settings, reason: checked });
   }
 
   const max = user.maxSessions ?? settings.max_device_sessions;
@@ -296,7 +281,9 @@ export async function verifyLoginCode(
     return opened;
   });
   ctx.live.sessionsEnded(endedSessionIds, "terminated");
-  await clearFailures(ctx.db, lockKey(phone));
+  // Failures from this address no longer count (NIST SP 800-63B 5.2.2); the phone's daily count
+  // stays, so a sign-in cannot hand a guesser elsewhere a fresh allowance.
+  await clearFailures(ctx.db, addressPhoneLockKey(addressOf(meta), phone));
   const token = await signSessionToken(ctx.config.jwtSecret, {
     userId: user.id,
     sessionId: session.id,
@@ -400,7 +387,7 @@ async function issueCode(
   });
 }
 
-type CodeCheck = "ok" | "invalid" | "expired";
+type CodeCheck = "ok" | "invalid" | "voided" | "expired";
 
 async function latestOpenCode(db: Database, userId: number, purpose: Purpose) {
   const [row] = await db
@@ -418,48 +405,130 @@ async function latestOpenCode(db: Database, userId: number, purpose: Purpose) {
   return row;
 }
 
+/**
+ * Compares `code` with the open code; the open code accepts at most `allowance` wrong guesses and
+ * is voided by the last of them, so its owner requests a new one rather than being locked out.
+ */
 async function checkCode(
   ctx: ServiceContext,
   user: UserRow,
   purpose: Purpose,
   code: string,
+  allowance: number,
 ): Promise<CodeCheck> {
   const row = await latestOpenCode(ctx.db, user.id, purpose);
   if (!row) return "invalid";
-  if (!codeMatches(ctx.config.jwtSecret, user.id, purpose, code, row.codeHash)) {
+  // The guess is taken before the comparison, so parallel guesses cannot overrun the allowance.
+  const [taken] = await ctx.db
+    .update(verificationCodes)
+    .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+    .where(
+      and(
+        eq(verificationCodes.id, row.id),
+        isNull(verificationCodes.consumedAt),
+        lt(verificationCodes.attempts, allowance),
+      ),
+    )
+    .returning({ attempts: verificationCodes.attempts });
+  if (!taken) return (await voidCode(ctx.db, row.id)) ? "voided" : "invalid";
+  if (codeMatches(ctx.config.jwtSecret, user.id, purpose, code, row.codeHash)) {
+    // The right code uses up no guess: a sign-in refused for the session limit may be repeated.
     await ctx.db
       .update(verificationCodes)
-      .set({ attempts: row.attempts + 1 })
+      .set({ attempts: sql`${verificationCodes.attempts} - 1` })
       .where(eq(verificationCodes.id, row.id));
-    return "invalid";
+    return row.expiresAt.getTime() > Date.now() ? "ok" : "expired";
   }
-  return row.expiresAt.getTime() > Date.now() ? "ok" : "expired";
+  if (taken.attempts >= allowance) return (await voidCode(ctx.db, row.id)) ? "voided" : "invalid";
+  return "invalid";
+}
+
+/** Wrong guesses one code accepts: fewer while the phone is over its daily ceiling. */
+async function guessAllowance(db: Database, phone: string, settings: SecuritySettings): Promise<number> {
+  return (await isGuarded(db, phone))
+    ? settings.otp_guarded_max_failed_attempts
+    : settings.otp_max_failed_attempts;
+}
+
+/** Whether the phone is over its daily ceiling of wrong codes (guarded for a day). */
+async function isGuarded(db: Database, phone: string): Promise<boolean> {
+  return (await lockoutRemaining(db, phoneLockKey(phone))) > 0;
+}
+
+/** Voids an open code; false when it was used or voided already. */
+async function voidCode(db: Database, codeId: number): Promise<boolean> {
+  const voided = await db
+    .update(verificationCodes)
+    .set({ consumedAt: new Date() })
+    .where(and(eq(verificationCodes.id, codeId), isNull(verificationCodes.consumedAt)))
+    .returning({ id: verificationCodes.id });
+  return voided.length === 1;
 }
 
 /** Marks the open code used; false when another request used it first (codes are single use). */
 async function consumeLatestCode(tx: Database, userId: number, purpose: Purpose): Promise<boolean> {
   const row = await latestOpenCode(tx, userId, purpose);
   if (!row) return false;
-  const used = await tx
-    .update(verificationCodes)
-    .set({ consumedAt: new Date() })
-    .where(and(eq(verificationCodes.id, row.id), isNull(verificationCodes.consumedAt)))
-    .returning({ id: verificationCodes.id });
-  return used.length === 1;
+  return voidCode(tx, row.id);
 }
 
 function codeError(checked: CodeCheck): AppError {
-  return checked === "expired"
-    ? new AppError(400, "code_expired", "This code has expired. Please request a new one.")
-    : new AppError(400, "invalid_code", "That code is not correct. Please check it and try again.");
+  if (checked === "expired") {
+    return new AppError(400, "code_expired", "This code has expired. Please request a new one.");
+  }
+  if (checked === "voided") {
+    return new AppError(
+      400,
+      "invalid_code",
+      "That code is not correct, and after too many wrong tries it has been cancelled. Please request a new code.",
+    );
+  }
+  return new AppError(400, "invalid_code", "That code is not correct. Please check it and try again.");
 }
 
-async function assertNotLocked(ctx: ServiceContext, phone: string): Promise<void> {
-  const remaining = await lockoutRemaining(ctx.db, lockKey(phone));
+/** Throws 429 while this address is locked out, of every phone or of this one. */
+async function assertAddressNotLocked(db: Database, ip: string, phone: string): Promise<void> {
+  const remaining = await lockoutRemaining(db, addressLockKey(ip), addressPhoneLockKey(ip, phone));
   if (remaining > 0) throw rateLimited(tooManyAttempts(remaining), remaining);
 }
 
-/** Records a wrong or expired code; locks the phone out after too many and then throws 429. */
+/**
+ * Counts a code request per address, per phone from this address, and per phone from every address
+ * together: a ceiling one network cannot use up, so the owner can still ask from another. A guarded
+ * phone gets far fewer. Throws 429 (and records otp_request_limited) when a count is over.
+ */
+async function consumeCodeRequest(
+  ctx: ServiceContext,
+  phone: string,
+  meta: RequestMeta,
+  settings: SecuritySettings,
+): Promise<void> {
+  const ip = addressOf(meta);
+  const window = settings.otp_request_window_seconds;
+  try {
+    await consumeRateLimit(ctx.cache, `otp:ip:${ip}`, settings.otp_requests_per_ip, window);
+    await consumeRateLimit(ctx.cache, `otp:ip-phone:${ip}|${phone}`, settings.otp_requests_per_phone, window);
+    await consumeRateLimit(ctx.cache, `otp:phone:${phone}`, settings.otp_requests_per_phone_all, window);
+    if (await isGuarded(ctx.db, phone)) {
+      await consumeRateLimit(
+        ctx.cache,
+        `otp:guarded:${phone}`,
+        settings.otp_guarded_requests_per_phone,
+        window,
+      );
+    }
+  } catch (err) {
+    await recordSecurityEvent(ctx.db, { type: "otp_request_limited", severity: "warn", phone, ip: meta.ip });
+    throw err;
+  }
+}
+
+/**
+ * Records a wrong or expired code and throws. A wrong code counts against this address (for this
+ * phone and overall; over either limit the address is locked out and gets 429) and against the
+ * phone's daily ceiling (reaching it voids the phone's open codes, guards the phone for a day and
+ * records a critical event for admins); otherwise 400.
+ */
 async function failAttempt(
   ctx: ServiceContext,
   a: {
@@ -470,8 +539,9 @@ async function failAttempt(
     settings: SecuritySettings;
     reason: CodeCheck;
   },
-): Promise<void> {
+): Promise<never> {
   const userId = a.user?.id ?? null;
+  const ip = addressOf(a.meta);
   await recordOtpAttempt(ctx.db, {
     kind: a.kind,
     phone: a.phone,
@@ -486,24 +556,61 @@ async function failAttempt(
     userId,
     phone: a.phone,
     ip: a.meta.ip,
+    details: { reason: a.reason },
   });
-  if (a.reason === "expired") return;
-  const locked = await recordFailure(
+  if (a.reason === "expired") throw codeError(a.reason);
+
+  const daily = await recordFailure(
     ctx.db,
-    lockKey(a.phone),
+    phoneLockKey(a.phone),
     "phone",
-    a.settings.otp_max_failed_attempts,
-    a.settings.lockout_duration_seconds,
+    a.settings.otp_daily_failures_per_phone,
+    FAILURE_MEMORY_SECONDS,
   );
-  if (locked > 0) {
+  if (daily.lockedSeconds > 0) {
+    if (userId !== null) await voidOpenCodes(ctx.db, userId);
     await recordSecurityEvent(ctx.db, {
-      type: "otp_lockout",
+      type: "otp_daily_limit",
       severity: "critical",
       userId,
       phone: a.phone,
       ip: a.meta.ip,
-      details: { seconds: locked },
+      details: { failures: daily.failures, guardedSeconds: daily.lockedSeconds },
     });
-    throw rateLimited(tooManyAttempts(locked), locked);
   }
+  const pair = await recordFailure(
+    ctx.db,
+    addressPhoneLockKey(ip, a.phone),
+    "ip_phone",
+    a.settings.otp_failures_per_ip_phone,
+    a.settings.lockout_duration_seconds,
+  );
+  const address = await recordFailure(
+    ctx.db,
+    addressLockKey(ip),
+    "ip",
+    a.settings.otp_failures_per_ip,
+    a.settings.lockout_duration_seconds,
+  );
+  if (pair.lockedSeconds > 0 || address.lockedSeconds > 0) {
+    const seconds = await lockoutRemaining(ctx.db, addressLockKey(ip), addressPhoneLockKey(ip, a.phone));
+    await recordSecurityEvent(ctx.db, {
+      type: "otp_lockout",
+      severity: "warn",
+      userId,
+      phone: a.phone,
+      ip: a.meta.ip,
+      details: { scope: address.lockedSeconds > 0 ? "ip" : "ip_phone", seconds },
+    });
+    throw rateLimited(tooManyAttempts(seconds), seconds);
+  }
+  throw codeError(a.reason);
+}
+
+/** Voids every open code of a user, so only a code requested from now on works. */
+async function voidOpenCodes(db: Database, userId: number): Promise<void> {
+  await db
+    .update(verificationCodes)
+    .set({ consumedAt: new Date() })
+    .where(and(eq(verificationCodes.userId, userId), isNull(verificationCodes.consumedAt)));
 }

@@ -11,6 +11,7 @@ export type SecurityEventType =
   | "otp_request_limited"
   | "otp_failed"
   | "otp_lockout"
+  | "otp_daily_limit"
   | "login_success"
   | "login_blocked"
   | "session_limit_reached"

@@ -1,5 +1,5 @@
 import { retryAfterMinutes } from "@turnout/domain";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, like, or, sql } from "drizzle-orm";
 import type { Cache } from "../../cache/cache.js";
 import type { Database } from "../../db/client.js";
 import { bruteForceLocks } from "../../db/schema.js";
@@ -25,44 +25,83 @@ export function tooManyAttempts(retryAfterSeconds: number): string {
   return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} before trying again.`;
 }
 
-/** Seconds until `identifier`'s lockout ends, or 0 when it is not locked. */
-export async function lockoutRemaining(db: Database, identifier: string): Promise<number> {
-  const [row] = await db
+/** Failures are forgotten after a day without one, and no lockout lasts longer than this. */
+export const FAILURE_MEMORY_SECONDS = 86_400;
+
+/** What a `brute_force_locks` row counts wrong codes for. */
+export type LockKind = "phone" | "ip" | "ip_phone";
+
+/** The row counting wrong codes for a phone from every address (its daily ceiling). */
+export const phoneLockKey = (phone: string) => `phone:${phone}`;
+/** The row counting wrong codes from one client address, for any phones. */
+export const addressLockKey = (ip: string) => `ip:${ip}`;
+/** The row counting wrong codes from one client address for one phone. */
+export const addressPhoneLockKey = (ip: string, phone: string) => `ip-phone:${ip}|${phone}`;
+
+/** Seconds until the longest lockout among `identifiers` ends, or 0 when none is locked. */
+export async function lockoutRemaining(db: Database, ...identifiers: string[]): Promise<number> {
+  const rows = await db
     .select({ lockedUntil: bruteForceLocks.lockedUntil })
     .from(bruteForceLocks)
-    .where(eq(bruteForceLocks.identifier, identifier));
-  const until = row?.lockedUntil?.getTime() ?? 0;
+    .where(inArray(bruteForceLocks.identifier, identifiers));
+  const until = Math.max(0, ...rows.map((r) => r.lockedUntil?.getTime() ?? 0));
   return until > Date.now() ? Math.ceil((until - Date.now()) / 1000) : 0;
 }
 
 /**
- * Adds one failure for `identifier`; at `maxFailures` it is locked for `lockSeconds` and the
- * failure count starts again. Returns the seconds locked (0 when this failure did not lock it).
+ * Adds one failure for `identifier`. Every `maxFailures`-th failure locks it: for `lockSeconds` the
+ * first time and twice as long each further time (exponential back-off), at most a day unless
+ * `lockSeconds` is longer. Failures are forgotten after a day without one. Returns the failures
+ * counted and the seconds this failure locked it for (0 when it did not lock it).
  */
 export async function recordFailure(
   db: Database,
   identifier: string,
-  kind: "phone" | "ip",
+  kind: LockKind,
   maxFailures: number,
   lockSeconds: number,
-): Promise<number> {
+): Promise<{ failures: number; lockedSeconds: number }> {
+  const forgetBefore = new Date(Date.now() - FAILURE_MEMORY_SECONDS * 1000).toISOString();
   const [row] = await db
     .insert(bruteForceLocks)
     .values({ identifier, kind, failures: 1 })
     .onConflictDoUpdate({
       target: bruteForceLocks.identifier,
-      set: { failures: sql`${bruteForceLocks.failures} + 1`, updatedAt: new Date() },
+      set: {
+        failures: sql`CASE WHEN ${bruteForceLocks.updatedAt} < ${forgetBefore}::timestamptz THEN 1 ELSE ${bruteForceLocks.failures} + 1 END`,
+        updatedAt: new Date(),
+      },
     })
     .returning({ failures: bruteForceLocks.failures });
-  if ((row?.failures ?? 0) < maxFailures) return 0;
+  const failures = row?.failures ?? 0;
+  if (failures < maxFailures || failures % maxFailures !== 0) return { failures, lockedSeconds: 0 };
+  const lockedSeconds = Math.min(
+    lockSeconds * 2 ** (failures / maxFailures - 1),
+    Math.max(lockSeconds, FAILURE_MEMORY_SECONDS),
+  );
   await db
     .update(bruteForceLocks)
-    .set({ failures: 0, lockedUntil: new Date(Date.now() + lockSeconds * 1000), updatedAt: new Date() })
+    .set({ lockedUntil: new Date(Date.now() + lockedSeconds * 1000) })
     .where(eq(bruteForceLocks.identifier, identifier));
-  return lockSeconds;
+  return { failures, lockedSeconds };
 }
 
 /** Forgets failures and any lockout of `identifier` (after a success, or an admin's reset). */
 export async function clearFailures(db: Database, identifier: string): Promise<void> {
   await db.delete(bruteForceLocks).where(eq(bruteForceLocks.identifier, identifier));
+}
+
+/** Forgets every failure counted for `phone`: its daily ceiling and each address's count for it. */
+export async function clearPhoneFailures(db: Database, phone: string): Promise<void> {
+  await db
+    .delete(bruteForceLocks)
+    .where(
+      or(
+        eq(bruteForceLocks.identifier, phoneLockKey(phone)),
+        and(
+          eq(bruteForceLocks.kind, "ip_phone"),
+          like(bruteForceLocks.identifier, `ip-phone:%|${phone.replace(/[\\%_]/g, "\\$&")}`),
+        ),
+      ),
+    );
 }

@@ -16,7 +16,7 @@ import { idParamsSchema, MAX_INT_ID, queryIntSchema } from "../../request-schema
 import { actorOf } from "../auth/guard.js";
 import { SECURITY_DEFAULTS, type SecurityKey } from "./defaults.js";
 import { recordSecurityEvent } from "./events.js";
-import { clearFailures } from "./limits.js";
+import { clearFailures, clearPhoneFailures, phoneLockKey } from "./limits.js";
 import { getSecuritySettings } from "./settings.js";
 
 const listQuery = z.object({
@@ -27,6 +27,16 @@ const listQuery = z.object({
 const RETENTION_DAYS = 90;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+/** A lockout's identifier with any phone in it masked. */
+const displayIdentifier = (row: typeof bruteForceLocks.$inferSelect) => {
+  const cut = row.identifier.lastIndexOf("|");
+  if (row.kind === "phone") return `phone:${maskPhone(row.identifier.slice("phone:".length))}`;
+  if (row.kind === "ip_phone" && cut > 0) {
+    return `${row.identifier.slice(0, cut + 1)}${maskPhone(row.identifier.slice(cut + 1))}`;
+  }
+  return row.identifier;
+};
 
 /** SPEC 7 'Admin: security': the limits in force, lockouts, attempts and events. Admins only. */
 export async function securityRoutes(app: FastifyInstance): Promise<void> {
@@ -128,7 +138,7 @@ export async function securityRoutes(app: FastifyInstance): Promise<void> {
       success: true,
       data: rows.map((row) => ({
         identifier: row.identifier,
-        display: row.kind === "phone" ? `phone:${maskPhone(row.identifier.slice(6))}` : row.identifier,
+        display: displayIdentifier(row),
         kind: row.kind,
         failures: row.failures,
         locked_until: iso(row.lockedUntil),
@@ -213,7 +223,7 @@ export async function securityRoutes(app: FastifyInstance): Promise<void> {
     const [lock] = await app.db
       .select()
       .from(bruteForceLocks)
-      .where(eq(bruteForceLocks.identifier, `phone:${user.phone}`));
+      .where(eq(bruteForceLocks.identifier, phoneLockKey(user.phone)));
     const recent = await app.db
       .select()
       .from(otpAttempts)
@@ -239,9 +249,12 @@ export async function securityRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  /** Clears a phone's lockout and voids its open codes, so the next code request starts afresh. */
+  /**
+   * Forgets the phone's failures (its daily ceiling and every address's lockout of it) and voids its
+   * open codes, so the next code request starts afresh.
+   */
   const resetPhone = async (phone: string, userId: number | null, adminId: number, ip: string) => {
-    await clearFailures(app.db, `phone:${phone}`);
+    await clearPhoneFailures(app.db, phone);
     if (userId !== null) {
       await app.db
         .update(verificationCodes)

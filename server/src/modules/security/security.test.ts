@@ -1,6 +1,10 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn, waitForCode } from "../../../test/factories.js";
+import { bruteForceLocks } from "../../db/schema.js";
+import { SECURITY_DEFAULTS } from "./defaults.js";
+import { lockoutRemaining, recordFailure } from "./limits.js";
 
 let app: TestApp;
 let admin: Record<string, string>;
@@ -43,10 +47,12 @@ describe("admin security API", () => {
   });
 
   it("changes a lockout limit without a code change, and the new limit applies at once", async () => {
-    const set = await call("PUT", "/api/admin/security/config/otp_max_failed_attempts", admin, { value: 2 });
+    const set = await call("PUT", "/api/admin/security/config/otp_failures_per_ip_phone", admin, {
+      value: 2,
+    });
     expect(set.statusCode).toBe(200);
     const config = (await call("GET", "/api/admin/security/config", admin)).json().data;
-    expect(config.find((c: { key: string }) => c.key === "otp_max_failed_attempts")).toMatchObject({
+    expect(config.find((c: { key: string }) => c.key === "otp_failures_per_ip_phone")).toMatchObject({
       value: 2,
       default_value: 5,
     });
@@ -66,26 +72,62 @@ describe("admin security API", () => {
     expect((await verify(wrong)).statusCode).toBe(429);
 
     const locks = (await call("GET", "/api/admin/security/brute-force", admin)).json().data;
-    const lock = locks.find((l: { identifier: string }) => l.identifier === `phone:${victim.phone}`);
-    expect(lock).toMatchObject({ is_locked: true, kind: "phone" });
+    const lock = locks.find((l: { identifier: string }) => l.identifier.endsWith(`|${victim.phone}`));
+    expect(lock).toMatchObject({ is_locked: true, kind: "ip_phone", failures: 2 });
+    expect(lock.display).toMatch(/^ip-phone:.+\|/);
     expect(lock.display).not.toContain(victim.phone);
+    const daily = locks.find((l: { identifier: string }) => l.identifier === `phone:${victim.phone}`);
+    expect(daily).toMatchObject({ kind: "phone", failures: 2, is_locked: false });
+    expect(daily.display).not.toContain(victim.phone);
 
     const status = (await call("GET", `/api/admin/security/users/${victim.id}/status`, admin)).json().data;
-    expect(status).toMatchObject({ is_locked: true });
+    expect(status).toMatchObject({ failures: 2, is_locked: false });
 
     expect((await call("POST", `/api/admin/security/users/${victim.id}/reset-otp`, admin)).statusCode).toBe(
       200,
     );
     const after = (await call("GET", `/api/admin/security/users/${victim.id}/status`, admin)).json().data;
     expect(after).toMatchObject({ is_locked: false, failures: 0 });
-    // The reset voided the old code: a new one is needed.
+    // The reset lifted the address's lockout and voided the old code: a new one is needed.
     expect((await verify(code)).json().errorType).toBe("invalid_code");
 
     const actions = (await call("GET", "/api/admin/security/actions", admin)).json().data;
     expect(actions.map((a: { event_type: string }) => a.event_type)).toEqual(
       expect.arrayContaining(["admin_config_changed", "admin_otp_reset"]),
     );
-    await call("PUT", "/api/admin/security/config/otp_max_failed_attempts", admin, { value: 5 });
+    await call("PUT", "/api/admin/security/config/otp_failures_per_ip_phone", admin, { value: 5 });
+  });
+
+  it("lists every sign-in limit with its default and description", async () => {
+    const config = (await call("GET", "/api/admin/security/config", admin)).json().data;
+    const byKey = new Map(config.map((c: { key: string }) => [c.key, c]));
+    for (const key of <const>[
+      "otp_requests_per_phone_all",
+      "otp_failures_per_ip_phone",
+      "otp_failures_per_ip",
+      "otp_daily_failures_per_phone",
+      "otp_guarded_requests_per_phone",
+      "otp_guarded_max_failed_attempts",
+    ]) {
+      const { value, description } = SECURITY_DEFAULTS[key];
+      expect(byKey.get(key), key).toMatchObject({ value, default_value: value, description });
+    }
+  });
+
+  it("counts failures afresh after a day without one, and locks longer each time", async () => {
+    const key = "ip:192.0.2.99";
+    const fail = () => recordFailure(app.db, key, "ip", 2, 60);
+    expect(await fail()).toEqual({ failures: 1, lockedSeconds: 0 });
+    expect(await fail()).toEqual({ failures: 2, lockedSeconds: 60 });
+    expect(await fail()).toEqual({ failures: 3, lockedSeconds: 0 });
+    expect(await fail()).toEqual({ failures: 4, lockedSeconds: 120 });
+    expect(await lockoutRemaining(app.db, key)).toBeGreaterThan(110);
+    await app.db
+      .update(bruteForceLocks)
+      .set({ updatedAt: new Date(Date.now() - 86_401_000), lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(bruteForceLocks.identifier, key));
+    expect(await fail()).toEqual({ failures: 1, lockedSeconds: 0 });
+    expect(await lockoutRemaining(app.db, key)).toBe(0);
   });
 
   it("masks phones in attempts and rejects bad settings", async () => {
