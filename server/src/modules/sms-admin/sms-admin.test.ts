@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, readOutbox, signIn } from "../../../test/factories.js";
 import { smsQueue } from "../../db/schema.js";
-import { CODE_REMOVED_BODY, enqueueSms } from "../../sms/queue.js";
+import { CODE_REMOVED_BODY, enqueueSms, type SmsQueueItem } from "../../sms/queue.js";
+import { presentQueueItem } from "./present.js";
 
 const PHONE = "+61412345678";
 let app: TestApp;
@@ -192,6 +193,28 @@ describe("sign-in and activation codes", () => {
       [...states].reverse().map((status) => [status, null]),
     );
     for (const code of digits) expect(res.body).not.toContain(code);
+  });
+
+  it("the presenter withholds a code SMS body even when it is handed one", () => {
+    const item = {
+      id: 1,
+      to: "+614•••••678",
+      kind: "activation",
+      status: "pending",
+      body: "Turnout: your activation code is 192837.",
+      attempts: 0,
+      maxAttempts: 5,
+      nextAttemptAt: new Date(),
+      lockedAt: null,
+      lastError: null,
+      providerMessageId: null,
+      userId: null,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+      sentAt: null,
+    } satisfies SmsQueueItem;
+    expect(presentQueueItem(item).body).toBeNull();
+    expect(presentQueueItem({ ...item, kind: "rule", body: "EMERGENCY CFA" }).body).toBe("EMERGENCY CFA");
   });
 
   it("refuses to send a failed code SMS again, alone or with every failed SMS", async () => {
