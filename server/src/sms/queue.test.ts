@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import pino, { type Logger } from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestDatabase } from "../../test/build-app.js";
@@ -10,6 +10,7 @@ import { smsQueue } from "../db/schema.js";
 import { createOutboxProvider } from "./outbox-provider.js";
 import { type SmsMessage, type SmsProvider, SmsSendError } from "./provider.js";
 import {
+  CODE_REMOVED_BODY,
   enqueueSms,
   handleStuck,
   listQueue,
@@ -163,6 +164,8 @@ describe("SMS queue", () => {
         const r = await row(id);
         expect(r).toMatchObject({ status: "sent", attempts: 1, lastError: null, lockedAt: null });
         expect(r.sentAt).toBeInstanceOf(Date);
+        // The outbox (development only) keeps the code; the queue row does not.
+        expect(r.body).toBe(CODE_REMOVED_BODY);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -226,6 +229,51 @@ describe("SMS queue", () => {
         5, 10, 20, 40, 80, 320, 600, 600,
       ]);
       expect(retryDelaySeconds(1, 30)).toBe(30);
+    });
+
+    it("removes the code from sign-in and activation SMS once sent, and keeps other bodies", async () => {
+      const provider = fakeProvider();
+      const otp = await enqueueSms(db, {
+        to: PHONE,
+        body: "Turnout: your sign-in code is 246810.",
+        kind: "otp",
+      });
+      const activation = await enqueueSms(db, {
+        to: PHONE,
+        body: "Turnout: your activation code is 135791.",
+        kind: "activation",
+      });
+      const rule = await enqueueSms(db, { to: PHONE, body: "EMERGENCY CFA: STRUC1 SHED FIRE", kind: "rule" });
+
+      expect(await worker(provider).runOnce()).toBe(3);
+
+      expect(provider.sent.map((m) => m.body).join(" ")).toContain("246810");
+      const rows = await db.select().from(smsQueue);
+      expect(JSON.stringify(rows)).not.toMatch(/246810|135791/);
+      expect((await row(otp.id)).body).toBe(CODE_REMOVED_BODY);
+      expect((await row(activation.id)).body).toBe(CODE_REMOVED_BODY);
+      expect(await row(rule.id)).toMatchObject({ status: "sent", body: "EMERGENCY CFA: STRUC1 SHED FIRE" });
+    });
+
+    it("keeps a code SMS's code while it will be retried and removes it when it fails for good", async () => {
+      const provider = fakeProvider();
+      const w = worker(provider);
+      const { id } = await enqueueSms(db, { to: PHONE, body: "Your code is 864200", kind: "otp" });
+      await db.update(smsQueue).set({ maxAttempts: 2 }).where(eq(smsQueue.id, id));
+      provider.next(
+        new SmsSendError("timeout", { retryable: true }),
+        new SmsSendError("content 864200 refused", { retryable: true }),
+      );
+
+      await w.runOnce();
+      expect(await row(id)).toMatchObject({ status: "pending", body: "Your code is 864200" });
+      await makeDue(id);
+      await w.runOnce();
+
+      const r = await row(id);
+      expect(r).toMatchObject({ status: "failed", body: CODE_REMOVED_BODY });
+      // The provider quoted the code alone, without the rest of the body.
+      expect(r.lastError).toContain("content [code] refused");
     });
 
     it("marks a message failed when it runs out of attempts", async () => {
@@ -473,27 +521,69 @@ describe("SMS queue", () => {
       expect(failed.items.map((i) => i.id)).toEqual([ids.failed1.id]);
     });
 
-    it("retries one failed message with fresh attempts, and refuses others", async () => {
+    it("retries one failed message with fresh attempts, and refuses others and code SMS", async () => {
       const ids = await seed();
 
-      expect(await retrySms(db, ids.failed1.id)).toBe(true);
-      expect(await row(ids.failed1.id)).toMatchObject({ status: "pending", attempts: 0 });
-      expect(await secondsUntilDue(ids.failed1.id)).toBeLessThanOrEqual(0);
+      expect(await retrySms(db, ids.failed2.id)).toBe(true);
+      expect(await row(ids.failed2.id)).toMatchObject({ status: "pending", attempts: 0 });
+      expect(await secondsUntilDue(ids.failed2.id)).toBeLessThanOrEqual(0);
+      expect(await retrySms(db, ids.failed1.id)).toBe(false);
       expect(await retrySms(db, ids.sent.id)).toBe(false);
       expect(await retrySms(db, ids.pending.id)).toBe(false);
       expect(await retrySms(db, 987654)).toBe(false);
 
       const provider = fakeProvider();
       await worker(provider).runOnce();
-      expect(provider.sent.map((m) => m.body).sort()).toEqual(["Code 123456", "pending"]);
+      expect(provider.sent.map((m) => m.body).sort()).toEqual(["failed two", "pending"]);
+      expect((await row(ids.failed1.id)).status).toBe("failed");
     });
 
-    it("retries every failed message", async () => {
+    it("retries every failed message except code SMS", async () => {
       const ids = await seed();
 
-      expect(await retryAllFailed(db)).toBe(2);
+      expect(await retryAllFailed(db)).toBe(1);
       expect(await row(ids.failed2.id)).toMatchObject({ status: "pending", attempts: 0 });
+      expect(await row(ids.failed1.id)).toMatchObject({ status: "failed", attempts: 5 });
       expect(await retryAllFailed(db)).toBe(0);
+    });
+
+    it("removes the code from a code SMS released as stuck after its last attempt", async () => {
+      const stuckCode = await enqueueSms(db, { to: PHONE, body: "Code 975310", kind: "activation" });
+      const stuckRule = await enqueueSms(db, { to: PHONE, body: "rule text", kind: "rule" });
+      await db
+        .update(smsQueue)
+        .set({ status: "sending", attempts: 5, lockedAt: sql`now() - interval '10 minutes'` })
+        .where(inArray(smsQueue.id, [stuckCode.id, stuckRule.id]));
+
+      expect(await handleStuck(db, 60_000)).toBe(2);
+
+      expect(await row(stuckCode.id)).toMatchObject({ status: "failed", body: CODE_REMOVED_BODY });
+      expect(await row(stuckRule.id)).toMatchObject({ status: "failed", body: "rule text" });
+    });
+
+    it("migration 0008 removes codes from finished code SMS stored before the worker did", async () => {
+      const rows = {
+        sent: await enqueueSms(db, { to: PHONE, body: "Code 111222", kind: "otp" }),
+        failed: await enqueueSms(db, { to: PHONE, body: "Code 333444", kind: "activation" }),
+        pending: await enqueueSms(db, { to: PHONE, body: "Code 555666", kind: "otp" }),
+        rule: await enqueueSms(db, { to: PHONE, body: "rule 777888", kind: "rule" }),
+      };
+      await db
+        .update(smsQueue)
+        .set({ status: "sent" })
+        .where(inArray(smsQueue.id, [rows.sent.id, rows.rule.id]));
+      await db.update(smsQueue).set({ status: "failed" }).where(eq(smsQueue.id, rows.failed.id));
+
+      const migration = readFileSync(
+        new URL("../../drizzle/0008_scrub_sms_codes.sql", import.meta.url),
+        "utf8",
+      );
+      await db.execute(sql.raw(migration));
+
+      expect((await row(rows.sent.id)).body).toBe(CODE_REMOVED_BODY);
+      expect((await row(rows.failed.id)).body).toBe(CODE_REMOVED_BODY);
+      expect((await row(rows.pending.id)).body).toBe("Code 555666");
+      expect((await row(rows.rule.id)).body).toBe("rule 777888");
     });
 
     it("releases messages stuck longer than the given age", async () => {

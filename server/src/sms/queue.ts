@@ -1,5 +1,5 @@
 import { maskPhone } from "@turnout/domain";
-import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, notInArray, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
 import { smsQueue } from "../db/schema.js";
@@ -13,7 +13,26 @@ export type SmsStatus = "pending" | "sending" | "sent" | "failed";
 export const SMS_STATUSES: readonly SmsStatus[] = ["pending", "sending", "sent", "failed"];
 
 /** Kinds whose body is a one-time code: never shown outside the message itself. */
-const SECRET_KINDS: ReadonlySet<string> = new Set<SmsKind>(["otp", "activation"]);
+export const CODE_SMS_KINDS: readonly SmsKind[] = ["otp", "activation"];
+const CODE_KINDS: ReadonlySet<string> = new Set<SmsKind>(CODE_SMS_KINDS);
+
+/**
+ * The body a code SMS keeps once it is sent or has failed for good: the code has done its work (or
+ * never will), and the hash in verification_codes is all sign-in needs. Migration 0008 writes the same
+ * text into rows stored before this rule.
+ */
+export const CODE_REMOVED_BODY = "[one-time code removed]";
+
+/** Whether an SMS of this kind carries a one-time code (sign-in or activation). */
+export function isCodeSms(kind: string): boolean {
+  return CODE_KINDS.has(kind);
+}
+
+/** The body column as a statement that finishes a message sets it: code SMS lose their code. */
+const bodyWhenFinished = sql`case when ${smsQueue.kind} in (${sql.join(
+  CODE_SMS_KINDS.map((k) => sql`${k}`),
+  sql`, `,
+)}) then ${CODE_REMOVED_BODY} else ${smsQueue.body} end`;
 
 const FIRST_RETRY_SECONDS = 5;
 const MAX_RETRY_SECONDS = 10 * 60;
@@ -240,10 +259,12 @@ export class SmsWorker {
       return false;
     }
     // A row recovered as stuck while the provider was slow was still sent: record that, so it is not sent again.
+    // The code leaves the row in this same statement: no moment where a sent code sits in the table.
     await this.db
       .update(smsQueue)
       .set({
         status: "sent",
+        body: bodyWhenFinished,
         sentAt: sql`now()`,
         providerMessageId,
         lastError: null,
@@ -266,7 +287,9 @@ export class SmsWorker {
       .update(smsQueue)
       .set({
         status: final ? "failed" : "pending",
-        ...(final ? {} : { nextAttemptAt: sql`now() + make_interval(secs => ${delay}::double precision)` }),
+        ...(final
+          ? { body: bodyWhenFinished }
+          : { nextAttemptAt: sql`now() + make_interval(secs => ${delay}::double precision)` }),
         lastError,
         lockedAt: null,
         updatedAt: sql`now()`,
@@ -281,10 +304,16 @@ export class SmsWorker {
   }
 }
 
-/** The error text kept in the row and the logs: no phone numbers, no body (it may hold a code). */
+/**
+ * The error text kept in the row and the logs: no phone numbers, no body, and for a code SMS not the
+ * code either (a provider may quote the code alone, e.g. "content 123456 rejected").
+ */
 function describeError(error: unknown, row: ClaimedSms): string {
   let text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   text = text.split(row.body).join("[body]").split(row.toPhone).join(maskPhone(row.toPhone));
+  if (isCodeSms(row.kind)) {
+    for (const digits of row.body.match(/\d{4,}/g) ?? []) text = text.split(digits).join("[code]");
+  }
   return maskPhonesInText(text).slice(0, LAST_ERROR_MAX_LENGTH);
 }
 
@@ -331,7 +360,7 @@ export async function listQueue(
       to: maskPhone(r.toPhone),
       kind: r.kind,
       status: r.status,
-      body: SECRET_KINDS.has(r.kind) ? null : r.body,
+      body: isCodeSms(r.kind) ? null : r.body,
       attempts: r.attempts,
       maxAttempts: r.maxAttempts,
       nextAttemptAt: r.nextAttemptAt,
@@ -354,23 +383,26 @@ const requeueFailed = {
   updatedAt: sql`now()`,
 } as const;
 
-/** Puts one failed message back in the queue with fresh attempts; false when it is missing or not failed. */
+// A failed code SMS is never sent again: its code is gone from the row (and has likely expired); the
+// user asks for a new code instead.
+const retryable = and(eq(smsQueue.status, "failed"), notInArray(smsQueue.kind, [...CODE_SMS_KINDS]));
+
+/**
+ * Puts one failed message back in the queue with fresh attempts; false when it is missing, not failed,
+ * or a sign-in/activation code SMS (those are never sent again).
+ */
 export async function retrySms(db: Database, id: number): Promise<boolean> {
   const rows = await db
     .update(smsQueue)
     .set(requeueFailed)
-    .where(and(eq(smsQueue.id, id), eq(smsQueue.status, "failed")))
+    .where(and(eq(smsQueue.id, id), retryable))
     .returning({ id: smsQueue.id });
   return rows.length > 0;
 }
 
-/** Puts every failed message back in the queue with fresh attempts; resolves to how many. */
+/** Puts every failed message except code SMS back in the queue with fresh attempts; resolves to how many. */
 export async function retryAllFailed(db: Database): Promise<number> {
-  const rows = await db
-    .update(smsQueue)
-    .set(requeueFailed)
-    .where(eq(smsQueue.status, "failed"))
-    .returning({ id: smsQueue.id });
+  const rows = await db.update(smsQueue).set(requeueFailed).where(retryable).returning({ id: smsQueue.id });
   return rows.length;
 }
 
@@ -384,6 +416,7 @@ export async function handleStuck(db: Database, olderThanMs: number): Promise<nu
     .update(smsQueue)
     .set({
       status: sql`case when ${smsQueue.attempts} >= ${smsQueue.maxAttempts} then 'failed' else 'pending' end`,
+      body: sql`case when ${smsQueue.attempts} >= ${smsQueue.maxAttempts} then ${bodyWhenFinished} else ${smsQueue.body} end`,
       nextAttemptAt: sql`now()`,
       lockedAt: null,
       lastError: "Interrupted while sending (worker stopped or crashed)",

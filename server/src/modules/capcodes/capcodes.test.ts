@@ -403,3 +403,134 @@ describe("assigning a capcode", () => {
     expect(capcode!.agencyId).toBe(ids.UNMAPPED);
   });
 });
+
+describe("capcode areas and stored alerts", () => {
+  type Found = { id: number; area: string | null };
+  /** What the CFA user's feed shows for a search, optionally filtered by area. */
+  async function searchAsCfaUser(query: Record<string, string>): Promise<Found[]> {
+    const res = await call("GET", `/alerts/search?${new URLSearchParams(query)}`, undefined, userToken);
+    expect(res.statusCode).toBe(200);
+    return res.json().data;
+  }
+  const uniqueWord = () => `AREA${randomBytes(4).toString("hex").toUpperCase()}`;
+
+  it("assigning with an area gives the capcode's older alerts that area, and the area filter finds them", async () => {
+    const word = uniqueWord();
+    const row = await insertCapcode("UNMAPPED");
+    const older = await insertAlert({ agencyId: ids.UNMAPPED!, capcode: row }, [], {
+      message: `${word} GRASS FIRE`,
+      createdAt: new Date(Date.now() - 86_400_000),
+    });
+
+    const res = await call("POST", `/admin/capcodes/${row.id}/assign`, {
+      agency_id: ids.CFA,
+      area: "Wodonga",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.capcode).toMatchObject({ agency_id: ids.CFA, area: "Wodonga" });
+
+    expect(await searchAsCfaUser({ search: word })).toEqual([
+      expect.objectContaining({ id: older.id, area: "Wodonga" }),
+    ]);
+    const filtered = await searchAsCfaUser({ search: word, area: "wodonga" });
+    expect(filtered.map((a) => a.id)).toEqual([older.id]);
+    expect(await searchAsCfaUser({ search: word, area: "Wangaratta" })).toEqual([]);
+  });
+
+  it("an alert shows the area of the capcode it was first paged to, as ingest sets it", async () => {
+    const word = uniqueWord();
+    const first = await insertCapcode("CFA", { area: "Bendigo" });
+    const other = await insertCapcode("CFA");
+    const firstIsOther = await insertAlert({ agencyId: ids.CFA!, capcode: other }, [first], {
+      message: `${word} ONE`,
+    });
+    const firstIsFirst = await insertAlert({ agencyId: ids.CFA!, capcode: first }, [other], {
+      message: `${word} TWO`,
+    });
+
+    await call("PUT", `/admin/capcodes/${other.id}`, { area: "Eaglehawk" });
+    await call("PUT", `/admin/capcodes/${first.id}`, { area: "Bendigo" });
+
+    const areas = Object.fromEntries((await searchAsCfaUser({ search: word })).map((a) => [a.id, a.area]));
+    expect(areas).toEqual({ [firstIsOther.id]: "Eaglehawk", [firstIsFirst.id]: "Bendigo" });
+  });
+
+  it("an update's area reaches stored alerts, '' clears it from them, and no area leaves them alone", async () => {
+    const row = await insertCapcode("CFA");
+    const alert = await insertAlert({ agencyId: ids.CFA!, capcode: row });
+    const areaOf = async () =>
+      (await app.db.select({ area: alerts.area }).from(alerts).where(eq(alerts.id, alert.id)))[0]!.area;
+
+    await call("PUT", `/admin/capcodes/${row.id}`, { area: "Castlemaine" });
+    expect(await areaOf()).toBe("Castlemaine");
+    await call("PUT", `/admin/capcodes/${row.id}`, { alias: "Tanker" });
+    expect(await areaOf()).toBe("Castlemaine");
+    await call("POST", `/admin/capcodes/${row.id}/assign`, { agency_id: ids.CFA });
+    expect(await areaOf()).toBe("Castlemaine");
+    await call("PUT", `/admin/capcodes/${row.id}`, { area: "" });
+    expect(await areaOf()).toBeNull();
+  });
+
+  it("a capcode created again with an area gives it to alerts stored under its number", async () => {
+    const number = freshCapcode();
+    const [orphan] = await app.db
+      .insert(alerts)
+      .values({
+        type: "standard",
+        rawMessage: "TEST",
+        message: "TEST",
+        capcode: number,
+        capcodeId: null,
+        agencyId: ids.CFA!,
+        dedupeHash: randomBytes(16).toString("hex"),
+        sentAt: new Date(),
+      })
+      .returning();
+
+    const res = await call("POST", "/admin/capcodes", {
+      capcode: number,
+      agency_id: ids.CFA,
+      area: "Kyneton",
+    });
+    expect(res.statusCode).toBe(201);
+    const [stored] = await app.db.select().from(alerts).where(eq(alerts.id, orphan!.id));
+    expect(stored!.area).toBe("Kyneton");
+  });
+
+  it("a failed assignment leaves the alerts' area as it was", async () => {
+    const row = await insertCapcode("UNMAPPED", { area: "Echuca" });
+    const alert = await insertAlert({ agencyId: ids.UNMAPPED!, capcode: row });
+    await app.db.update(alerts).set({ area: "Echuca" }).where(eq(alerts.id, alert.id));
+
+    const res = await call("POST", `/admin/capcodes/${row.id}/assign`, { agency_id: 999999, area: "Moama" });
+    expect(res.statusCode).toBe(404);
+    const [stored] = await app.db.select().from(alerts).where(eq(alerts.id, alert.id));
+    expect(stored!.area).toBe("Echuca");
+    const [capcode] = await app.db.select().from(capcodes).where(eq(capcodes.id, row.id));
+    expect(capcode!.area).toBe("Echuca");
+  });
+
+  it("a bulk assignment with areas gives each capcode's stored alerts its area", async () => {
+    const word = uniqueWord();
+    const moving = await insertCapcode("UNMAPPED");
+    const staying = await insertCapcode("CFA", { area: "Horsham" });
+    const untouched = await insertCapcode("CFA", { area: "Stawell" });
+    const a1 = await insertAlert({ agencyId: ids.UNMAPPED!, capcode: moving }, [], { message: `${word} 1` });
+    // Stored before its capcode had an area: the bulk list repeats the area it already has.
+    const a2 = await insertAlert({ agencyId: ids.CFA!, capcode: staying }, [], { message: `${word} 2` });
+    const a3 = await insertAlert({ agencyId: ids.CFA!, capcode: untouched }, [], { message: `${word} 3` });
+
+    const res = await call("POST", `/admin/agencies/${ids.CFA}/capcodes/bulk`, {
+      capcodes: [
+        { capcode: moving.capcode, area: "Nhill" },
+        { capcode: staying.capcode, area: "Horsham" },
+        { capcode: untouched.capcode },
+      ],
+    });
+    expect(res.json().data).toEqual({ created: 0, moved: 1, updated: 0, unchanged: 2 });
+
+    const areas = Object.fromEntries((await searchAsCfaUser({ search: word })).map((a) => [a.id, a.area]));
+    expect(areas).toEqual({ [a1.id]: "Nhill", [a2.id]: "Horsham", [a3.id]: null });
+    expect((await searchAsCfaUser({ search: word, area: "NHILL" })).map((a) => a.id)).toEqual([a1.id]);
+  });
+});

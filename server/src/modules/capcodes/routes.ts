@@ -49,6 +49,7 @@ const aliasBody = z.object({
 const assignBody = z.object({
   agency_id: recordIdSchema,
   alias: labelSchema,
+  area: labelSchema,
 });
 
 /** SPEC 7 'Admin: agencies and capcodes', the capcode half: mapping pager addresses to agencies. */
@@ -111,6 +112,7 @@ export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
       const { capcode, agency, movedAlerts } = await assignCapcode(app.db, request.params.id, {
         agencyId: request.body.agency_id,
         alias: request.body.alias,
+        area: request.body.area,
       });
       const alias = capcode.alias ? ` (${capcode.alias})` : "";
       return {

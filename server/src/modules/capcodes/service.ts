@@ -32,28 +32,33 @@ export async function listAgencyCapcodes(db: Database, agencyId: number): Promis
 }
 
 /**
- * Adds a capcode to an agency. Throws 404 when the agency does not exist and 409 when the capcode is
- * already known (naming the agency it is under).
+ * Adds a capcode to an agency. With an area, alerts stored under its number before it existed (it was
+ * deleted) take that area, in the same transaction. Throws 404 when the agency does not exist and 409
+ * when the capcode is already known (naming the agency it is under).
  */
 export async function createCapcode(db: Database, input: NewCapcode): Promise<CapcodeRow> {
-  await requireAgency(db, input.agencyId);
-  await assertCapcodeFree(db, input.capcode);
-  const [row] = await db
-    .insert(capcodes)
-    .values({
-      capcode: input.capcode,
-      agencyId: input.agencyId,
-      alias: input.alias ?? null,
-      area: input.area ?? null,
-    })
-    .returning();
-  return row!;
+  return db.transaction(async (tx) => {
+    await requireAgency(tx, input.agencyId);
+    await assertCapcodeFree(tx, input.capcode);
+    const [row] = await tx
+      .insert(capcodes)
+      .values({
+        capcode: input.capcode,
+        agencyId: input.agencyId,
+        alias: input.alias ?? null,
+        area: input.area ?? null,
+      })
+      .returning();
+    if (input.area) await applyAreaToAlerts(tx, [row!]);
+    return row!;
+  });
 }
 
 /**
  * Changes a capcode's number, agency, alias or area. A move to another agency takes the capcode's
- * earlier alerts with it (see moveAlertsWithCapcodes). Throws 404 for an unknown capcode or agency,
- * 409 when the new number is already taken.
+ * earlier alerts with it (see moveAlertsWithCapcodes), and a given area becomes theirs too (see
+ * applyAreaToAlerts), in the same transaction. Throws 404 for an unknown capcode or agency, 409 when
+ * the new number is already taken.
  */
 export async function updateCapcode(db: Database, id: number, changes: CapcodeChanges): Promise<CapcodeRow> {
   return db.transaction(async (tx) => {
@@ -76,6 +81,8 @@ export async function updateCapcode(db: Database, id: number, changes: CapcodeCh
     if (changes.agencyId !== undefined && changes.agencyId !== current.agencyId) {
       await moveAlertsWithCapcodes(tx, [current], changes.agencyId);
     }
+    // Alerts stored by number alone carry the number they were paged to, which is the old one.
+    if (changes.area !== undefined) await applyAreaToAlerts(tx, [{ ...row!, capcode: current.capcode }]);
     return row!;
   });
 }
@@ -141,23 +148,24 @@ export type CapcodeAssignment = { capcode: CapcodeRow; agency: AgencyRow; movedA
 
 /**
  * Assigns a capcode to an agency (the admin's answer to an unmapped capcode), optionally setting or
- * clearing its alias, and in the same transaction moves its earlier alerts to that agency.
- * Throws 404 for an unknown capcode or agency.
+ * clearing its alias and area, and in the same transaction moves its earlier alerts to that agency and
+ * gives them the area. Throws 404 for an unknown capcode or agency.
  */
 export async function assignCapcode(
   db: Database,
   id: number,
-  input: { agencyId: number; alias?: LabelChange },
+  input: { agencyId: number; alias?: LabelChange; area?: LabelChange },
 ): Promise<CapcodeAssignment> {
   return db.transaction(async (tx) => {
     const current = await requireCapcode(tx, id);
     const agency = await requireAgency(tx, input.agencyId);
     const [capcode] = await tx
       .update(capcodes)
-      .set({ agencyId: agency.id, alias: input.alias, updatedAt: new Date() })
+      .set({ agencyId: agency.id, alias: input.alias, area: input.area, updatedAt: new Date() })
       .where(eq(capcodes.id, id))
       .returning();
     const movedAlerts = await moveAlertsWithCapcodes(tx, [current], agency.id);
+    if (input.area !== undefined) await applyAreaToAlerts(tx, [capcode!]);
     return { capcode: capcode!, agency, movedAlerts };
   });
 }
@@ -166,8 +174,9 @@ export type BulkResult = { created: number; moved: number; updated: number; unch
 
 /**
  * Puts every listed capcode under one agency in one transaction: unknown ones are created, ones under
- * another agency are moved (their earlier alerts with them), and alias/area are set where given.
- * A capcode listed twice counts once (the last entry wins). Throws 404 for an unknown agency.
+ * another agency are moved (their earlier alerts with them), and alias/area are set where given (a
+ * given area also becomes their earlier alerts' area). A capcode listed twice counts once (the last
+ * entry wins). Throws 404 for an unknown agency.
  */
 export async function bulkAssignCapcodes(
   db: Database,
@@ -185,12 +194,15 @@ export async function bulkAssignCapcodes(
     const result: BulkResult = { created: 0, moved: 0, updated: 0, unchanged: 0 };
 
     const fresh = [...wanted.values()].filter((item) => !byCapcode.has(item.capcode));
+    const withArea: { id: number; capcode: string; area: string | null }[] = [];
     if (fresh.length > 0) {
-      await tx
+      const created = await tx
         .insert(capcodes)
         .values(
           fresh.map((item) => ({ capcode: item.capcode, agencyId, alias: item.alias, area: item.area })),
-        );
+        )
+        .returning();
+      withArea.push(...created.filter((row) => row.area !== null));
       result.created = fresh.length;
     }
 
@@ -211,8 +223,11 @@ export async function bulkAssignCapcodes(
           .set({ agencyId, alias: item.alias, area: item.area, updatedAt: new Date() })
           .where(eq(capcodes.id, row.id));
       }
+      // Even when the area is the one it had: alerts stored before it was set still lack it.
+      if (item.area !== undefined) withArea.push({ id: row.id, capcode: row.capcode, area: item.area });
     }
     await moveAlertsWithCapcodes(tx, moving, agencyId);
+    await applyAreaToAlerts(tx, withArea);
     return result;
   });
 }
@@ -260,6 +275,43 @@ async function moveAlertsWithCapcodes(tx: Database, moved: CapcodeRow[], agencyI
       .returning({ alertId: alerts.id });
   }
   return new Set([...recipients, ...primaries].map((r) => r.alertId)).size;
+}
+
+/**
+ * Gives capcodes' earlier alerts the capcode's area, as ingest gives a new alert the area of the
+ * capcode it was first paged to (alerts.capcode_id, the one that also files it under an agency): an
+ * alert paged to several capcodes shows its first capcode's area, so only alerts whose first capcode is
+ * one of these change, and an alert that only lists one of them as a further recipient keeps its own.
+ * Alerts stored under a number whose capcode row was deleted match by number, as in
+ * moveAlertsWithCapcodes. Returns how many alerts changed.
+ */
+async function applyAreaToAlerts(
+  tx: Database,
+  changed: { id: number; capcode: string; area: string | null }[],
+): Promise<number> {
+  if (changed.length === 0) return 0;
+  const values = sql.join(
+    changed.map((c) => sql`(${c.id}::integer, ${c.capcode}::text, ${c.area}::text)`),
+    sql`, `,
+  );
+  // Two statements rather than one with an OR, so each can use its index (capcode_id, and capcode_id
+  // IS NULL on the same index).
+  const byId = await tx.execute(sql`
+    update alerts a set area = v.area
+    from (values ${values}) as v(capcode_id, capcode, area)
+    where a.capcode_id = v.capcode_id and a.area is distinct from v.area
+    returning a.id`);
+  const byNumber = await tx.execute(sql`
+    update alerts a set area = v.area
+    from (values ${values}) as v(capcode_id, capcode, area)
+    where a.capcode_id is null and a.capcode = v.capcode and a.area is distinct from v.area
+    returning a.id`);
+  return rowCount(byId) + rowCount(byNumber);
+}
+
+/** Rows a `returning` statement answered: both engines give `{ rows }`. */
+function rowCount(result: unknown): number {
+  return (result as { rows: unknown[] }).rows.length;
 }
 
 async function assertCapcodeFree(db: Database, capcode: string): Promise<void> {

@@ -1,13 +1,16 @@
-import type { SmsQueueItem } from "../../sms/queue.js";
+import { isCodeSms, type SmsQueueItem } from "../../sms/queue.js";
 
-/** One SMS queue row on the admin SMS tab: phone already masked, one-time codes already withheld. */
+/**
+ * One SMS queue row on the admin SMS tab: phone already masked. A code SMS shows no body in any state
+ * (pending ones still hold their code), whatever the item it is given carries.
+ */
 export function presentQueueItem(item: SmsQueueItem) {
   return {
     id: item.id,
     to: item.to,
     kind: item.kind,
     status: item.status,
-    body: item.body,
+    body: isCodeSms(item.kind) ? null : item.body,
     attempts: item.attempts,
     max_attempts: item.maxAttempts,
     next_attempt_at: item.nextAttemptAt,

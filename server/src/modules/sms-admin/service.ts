@@ -3,7 +3,7 @@ import type { Database } from "../../db/client.js";
 import { smsQueue } from "../../db/schema.js";
 import { conflict, notFound } from "../../errors.js";
 import type { ProviderCheck } from "../../sms/messagemedia-provider.js";
-import { retrySms, smsStats } from "../../sms/queue.js";
+import { isCodeSms, retrySms, smsStats } from "../../sms/queue.js";
 import type { ConfiguredSms } from "../../sms/select-provider.js";
 
 /** How long a connection check is reused: the monitor refreshes every 60 s (SPEC 9). */
@@ -52,10 +52,19 @@ export async function smsServiceStatus(
   };
 }
 
-/** Puts one failed SMS back in the queue. Throws 404 for an unknown id, 409 when it has not failed. */
+/**
+ * Puts one failed SMS back in the queue. Throws 404 for an unknown id, 409 when it has not failed or
+ * carries a sign-in or activation code (its code is gone; the user requests a new one).
+ */
 export async function retryOneSms(db: Database, id: number): Promise<void> {
   if (await retrySms(db, id)) return;
-  const [row] = await db.select({ status: smsQueue.status }).from(smsQueue).where(eq(smsQueue.id, id));
+  const [row] = await db
+    .select({ status: smsQueue.status, kind: smsQueue.kind })
+    .from(smsQueue)
+    .where(eq(smsQueue.id, id));
   if (!row) throw notFound("SMS not found.");
+  if (isCodeSms(row.kind)) {
+    throw conflict("Sign-in and activation codes are never sent again; the user can request a new code.");
+  }
   throw conflict(`Only failed SMS can be retried; this one is ${row.status}.`);
 }

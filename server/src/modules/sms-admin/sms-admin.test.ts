@@ -1,9 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
-import { createUser, signIn } from "../../../test/factories.js";
+import { createUser, readOutbox, signIn } from "../../../test/factories.js";
 import { smsQueue } from "../../db/schema.js";
-import { enqueueSms } from "../../sms/queue.js";
+import { CODE_REMOVED_BODY, enqueueSms, type SmsQueueItem } from "../../sms/queue.js";
+import { presentQueueItem } from "./present.js";
 
 const PHONE = "+61412345678";
 let app: TestApp;
@@ -150,6 +151,88 @@ describe("retrying and releasing", () => {
     const sooner = await call(adminToken, "POST", "/admin/sms/handle-stuck", { older_than_minutes: 1 });
     expect(sooner.json().data.released).toBe(1);
     expect((await row(ids.code.id)).status).toBe("pending");
+  });
+});
+
+describe("sign-in and activation codes", () => {
+  it("a delivered sign-in code is gone from the queue table and never shown to admins", async () => {
+    const user = await createUser(app);
+    const res = await call(null, "POST", "/auth/request-otp", { phone: user.phone });
+    expect(res.statusCode).toBe(200);
+    const [pending] = await app.db.select().from(smsQueue).where(eq(smsQueue.toPhone, user.phone));
+    const code = pending!.body.match(/\b(\d{6})\b/)![1]!;
+    const pendingList = await call(adminToken, "GET", "/admin/sms/queue");
+    expect(pendingList.json().data[0]).toMatchObject({ id: pending!.id, status: "pending", body: null });
+    expect(pendingList.body).not.toContain(code);
+
+    await app.smsWorker.runOnce();
+
+    expect(readOutbox(app).at(-1)?.body).toContain(code);
+    const stored = await row(pending!.id);
+    expect(stored).toMatchObject({ status: "sent", kind: "otp", body: CODE_REMOVED_BODY });
+    const sentList = await call(adminToken, "GET", "/admin/sms/queue?status=sent");
+    expect(sentList.json().data[0]).toMatchObject({ id: pending!.id, body: null });
+    expect(sentList.body).not.toContain(code);
+  });
+
+  it("shows no code SMS body in any state, even one still holding its code", async () => {
+    const digits = ["314159", "271828", "161803", "141421"];
+    const states = ["pending", "sending", "sent", "failed"] as const;
+    for (const [i, status] of states.entries()) {
+      const { id } = await enqueueSms(app.db, {
+        to: PHONE,
+        body: `Turnout: your ${i % 2 ? "activation" : "sign-in"} code is ${digits[i]}.`,
+        kind: i % 2 ? "activation" : "otp",
+      });
+      // Rows written before codes were removed on sending still hold them: the admin view must not care.
+      await app.db.update(smsQueue).set({ status }).where(eq(smsQueue.id, id));
+    }
+
+    const res = await call(adminToken, "GET", "/admin/sms/queue");
+    expect(res.json().data.map((i: { status: string; body: string | null }) => [i.status, i.body])).toEqual(
+      [...states].reverse().map((status) => [status, null]),
+    );
+    for (const code of digits) expect(res.body).not.toContain(code);
+  });
+
+  it("the presenter withholds a code SMS body even when it is handed one", () => {
+    const item = {
+      id: 1,
+      to: "+614•••••678",
+      kind: "activation",
+      status: "pending",
+      body: "Turnout: your activation code is 192837.",
+      attempts: 0,
+      maxAttempts: 5,
+      nextAttemptAt: new Date(),
+      lockedAt: null,
+      lastError: null,
+      providerMessageId: null,
+      userId: null,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+      sentAt: null,
+    } satisfies SmsQueueItem;
+    expect(presentQueueItem(item).body).toBeNull();
+    expect(presentQueueItem({ ...item, kind: "rule", body: "EMERGENCY CFA" }).body).toBe("EMERGENCY CFA");
+  });
+
+  it("refuses to send a failed code SMS again, alone or with every failed SMS", async () => {
+    const { failed, code } = await seed();
+    await app.db
+      .update(smsQueue)
+      .set({ status: "failed", attempts: 5, body: CODE_REMOVED_BODY })
+      .where(eq(smsQueue.id, code.id));
+
+    const one = await call(adminToken, "POST", `/admin/sms/retry/${code.id}`);
+    expect(one.statusCode).toBe(409);
+    expect(one.json().message).toBe(
+      "Sign-in and activation codes are never sent again; the user can request a new code.",
+    );
+    const all = await call(adminToken, "POST", "/admin/sms/retry-all");
+    expect(all.json().data.retried).toBe(1);
+    expect((await row(failed.id)).status).toBe("pending");
+    expect(await row(code.id)).toMatchObject({ status: "failed", attempts: 5, body: CODE_REMOVED_BODY });
   });
 });
 
