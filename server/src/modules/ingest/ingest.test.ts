@@ -11,6 +11,7 @@ import {
   capcodes,
   groupingSettings,
 } from "../../db/schema.js";
+import { parseFormLeniently } from "./routes.js";
 
 const KEY = "test-ingest-key-0123456789";
 let app: TestApp;
@@ -487,6 +488,20 @@ describe("PagerMon-compatible POST /api/messages", () => {
       payload: { address: "1", message: "x" },
     });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe("parseFormLeniently", () => {
+  it("reads plus as space and escapes as UTF-8 bytes, keeps a broken escape as text, and lets the first repeat win", () => {
+    expect(
+      parseFormLeniently(Buffer.from("message=SHED+FIRE%20%E2%9C%93&x=%zz%4&message=second&flag&&")),
+    ).toEqual({
+      message: "SHED FIRE ✓",
+      x: "%zz%4",
+      flag: "",
+    });
+    expect(parseFormLeniently(Buffer.from("a=%C3"))).toEqual({ a: "\uFFFD" });
+    expect(parseFormLeniently(Buffer.alloc(0))).toEqual({});
   });
 });
 
