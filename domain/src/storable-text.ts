@@ -1,9 +1,10 @@
-/**
- * Text PostgreSQL cannot store in a `text` or `jsonb` value: the NUL character (U+0000) and UTF-16
- * surrogates that are not part of a pair (JSON's "\ud800" alone, or a pair cut in half).
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point of this pattern.
-const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// Text PostgreSQL cannot store in a `text` or `jsonb` value: the NUL character (U+0000) and UTF-16
+// surrogates that are not part of a pair (JSON's "\ud800" alone, or a pair cut in half). Requests
+// carrying it are refused (findUnstorableText); received pager text is cleaned (storablePagerText).
+
+/** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const UNSTORABLE_TEXT = new RegExp(`\\u0000|${LONE_SURROGATE.source}`);
 
 /** True when `text` holds a character the database cannot store (see UNSTORABLE_TEXT). */
 export function hasUnstorableText(text: string): boolean {
@@ -31,4 +32,25 @@ export function findUnstorableText(value: unknown, root: string): string | null 
     }
   }
   return null;
+}
+
+// Radio decoders pass on whatever bits they heard: NUL, bell, escape, and (after a lossy conversion)
+// halves of UTF-16 surrogate pairs. PostgreSQL text and jsonb cannot hold NUL or a lone surrogate, and
+// no reader can see or search for the other control characters, so a received message is made storable
+// rather than refused: a page that reached the receiver must reach the screens.
+
+/** The replacement for a character that could not be decoded (U+FFFD). */
+export const REPLACEMENT_CHARACTER = "\uFFFD";
+
+// C0 controls and DEL except tab, line feed and carriage return, which are layout a pager can show.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const INVISIBLE_CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/**
+ * A received pager field (text, source, id) as it can be stored and shown: NUL and the other C0
+ * control characters except tab, line feed and carriage return are removed, as is DEL; an unpaired
+ * UTF-16 surrogate becomes U+FFFD. Everything else, other languages and emoji included, is kept.
+ */
+export function storablePagerText(text: string): string {
+  return text.replace(INVISIBLE_CONTROLS, "").replace(LONE_SURROGATE, REPLACEMENT_CHARACTER);
 }

@@ -7,10 +7,13 @@ export type IngestItem = {
   source: string;
 };
 
+/** A message of a batch the server did not store, by its place in the batch, and why. */
+export type Refusal = { index: number; reason: string };
+
 export type PostOutcome =
-  /** 2xx with `{success: true}`: every message of the batch is durably stored. */
-  | { kind: "stored" }
-  /** The server says the batch itself is wrong (400, 413, 422): sending it again cannot help. */
+  /** 2xx with `{success: true}`: every message of the batch is durably stored, except those refused. */
+  | { kind: "stored"; refused: Refusal[] }
+  /** A 4xx other than 401, 403, 408 and 429: sending this batch again cannot help. */
   | { kind: "rejected"; status: number; detail: string }
   /** 401/403: the key is wrong; nothing will get through until an operator fixes it. */
   | { kind: "unauthorised"; status: number; detail: string }
@@ -59,11 +62,18 @@ export async function postMessages(options: PostOptions): Promise<PostOutcome> {
   const detail = serverMessage(text);
   if (status >= 200 && status < 300) {
     // Only a reply that says so counts as stored: a proxy or web page answering 200 must not empty the spool.
-    if (isSuccessBody(text)) return { kind: "stored" };
-    return { kind: "retry", status, reason: `HTTP ${status} without {"success": true}: ${detail}` };
+    const read = readSuccess(text, options.items);
+    if ("refused" in read) return { kind: "stored", refused: read.refused };
+    return {
+      kind: "retry",
+      status,
+      reason: `HTTP ${status} ${read.problem}: ${detail}`.slice(0, 2 * DETAIL_CHARS),
+    };
   }
   if (status === 401 || status === 403) return { kind: "unauthorised", status, detail };
-  if (status === 400 || status === 413 || status === 422) return { kind: "rejected", status, detail };
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+    return { kind: "rejected", status, detail };
+  }
   const retryAfterMs = parseRetryAfter(res.headers.get("retry-after"), text);
   return {
     kind: "retry",
@@ -73,13 +83,42 @@ export async function postMessages(options: PostOptions): Promise<PostOutcome> {
   };
 }
 
-function isSuccessBody(text: string): boolean {
+/**
+ * What a 2xx body says: the refused messages of a `{success: true}` reply (none when it lists none), or
+ * why it cannot be trusted. A refusal that does not point at a message of this batch (index out of
+ * range, another message's id) makes the whole reply untrustworthy: the batch is sent again, which
+ * the ids make safe, rather than a message being taken for stored or refused on a guess.
+ */
+function readSuccess(text: string, items: IngestItem[]): { refused: Refusal[] } | { problem: string } {
+  let body: unknown;
   try {
-    const body: unknown = JSON.parse(text);
-    return typeof body === "object" && body !== null && (body as { success?: unknown }).success === true;
+    body = JSON.parse(text);
   } catch {
-    return false;
+    return { problem: 'without {"success": true}' };
   }
+  if (typeof body !== "object" || body === null || (body as { success?: unknown }).success !== true) {
+    return { problem: 'without {"success": true}' };
+  }
+  const listed = (body as { refused?: unknown }).refused;
+  if (listed === undefined) return { refused: [] };
+  if (!Array.isArray(listed)) return { problem: "with a refused list that is not a list" };
+  const refused: Refusal[] = [];
+  for (const r of listed) {
+    const { index, id, reason } = (typeof r === "object" && r !== null ? r : {}) as {
+      index?: unknown;
+      id?: unknown;
+      reason?: unknown;
+    };
+    const item = typeof index === "number" && Number.isInteger(index) ? items[index] : undefined;
+    if (!item || (typeof id === "string" && id !== item.id)) {
+      return { problem: `with a refusal that matches no message of the batch: ${JSON.stringify(r)}` };
+    }
+    refused.push({
+      index: index as number,
+      reason: typeof reason === "string" ? reason.slice(0, DETAIL_CHARS) : "refused",
+    });
+  }
+  return { refused };
 }
 
 /** The server's `message` field when the body is the spec's error shape, else the start of the body. */

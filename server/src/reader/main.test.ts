@@ -1,9 +1,12 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildTestApp } from "../../test/build-app.js";
+import { alerts } from "../db/schema.js";
 import { type StandIn, startStandIn } from "./stand-in-ingest.js";
 
 const KEY = "cli-test-key";
@@ -64,6 +67,20 @@ async function exitWithin(run: Run, ms: number): Promise<number | null> {
 }
 
 const spoolDir = () => path.join(dir, "spool");
+const deadLetters = () => {
+  const file = path.join(spoolDir(), "dead-letter.jsonl");
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
+};
+const events = (stderr: string) =>
+  stderr
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const waiting = () =>
   existsSync(spoolDir()) ? readdirSync(spoolDir()).filter((f) => f.endsWith(".json")) : [];
 
@@ -138,6 +155,74 @@ describe("reader CLI", () => {
     expect(waiting()).toHaveLength(5);
     expect(run.stderr()).toContain('"event":"stopped"');
   }, 30_000);
+
+  it("sets a message the server refuses aside in dead-letter.jsonl and delivers the ones after it", async () => {
+    server.refuseIf = (item) => (item.capcode === "0111111" ? "capcode: not a pager of ours" : null);
+    const run = runReader(["--url", server.url, "--key", KEY, "--source", "cli-test", "--spool", spoolDir()]);
+    run.child.stdin.end(INPUT);
+    expect(await exitWithin(run, 15_000)).toBe(0);
+
+    expect(server.storedIds.map((id) => server.stored.get(id)?.capcode)).toEqual([
+      "0123456",
+      "1234567",
+      "0222222",
+      "0333333",
+    ]);
+    const dead = deadLetters();
+    expect(dead).toMatchObject([
+      {
+        capcode: "0111111",
+        message: "QD TEST PAGE ALL BRIGADES",
+        status: 200,
+        reason: "capcode: not a pager of ours",
+      },
+    ]);
+    expect(waiting()).toEqual([]);
+    const setAside = events(run.stderr()).filter((e) => e.event === "message_set_aside");
+    expect(setAside).toMatchObject([
+      { id: dead[0]?.id, capcode: "0111111", reason: "capcode: not a pager of ours" },
+    ]);
+    expect(JSON.stringify(setAside)).not.toContain("TEST PAGE");
+  }, 30_000);
+
+  it("against the real server: stores a page carrying NUL and BEL bytes and sets aside one it refuses", async () => {
+    const realKey = "cli-test-real-server-key";
+    const app = await buildTestApp({ INGEST_API_KEY: realKey });
+    try {
+      await app.listen({ port: 0, host: "127.0.0.1" });
+      const { port } = app.server.address() as { port: number };
+      const input = [
+        "POCSAG1200: Address:  123456  Function: 3  Alpha:   @@ALERT F251108199 BRAV2 STRUC1 \u0000SHED\u0007 FIRE [BRAV]",
+        `FLEX|2026-11-22 03:04:05|1600/2/K/A|08.084|001234567|ALN|Hb F251108198 ${"LONG ".repeat(420)}`,
+        "FLEX|2026-11-22 03:04:06|1600/2/K/A|08.085|000222222|ALN|QD TEST PAGE AFTER THE LONG ONE",
+        "",
+      ].join("\n");
+      const run = runReader([
+        "--url",
+        `http://127.0.0.1:${port}`,
+        "--key",
+        realKey,
+        "--source",
+        "rx-real",
+        "--spool",
+        spoolDir(),
+      ]);
+      run.child.stdin.end(input);
+      expect(await exitWithin(run, 20_000)).toBe(0);
+
+      const rows = await app.db.select().from(alerts).where(eq(alerts.source, "rx-real"));
+      expect(rows.map((r) => [r.capcode, r.rawMessage])).toEqual([
+        ["0123456", "@@ALERT F251108199 BRAV2 STRUC1 SHED FIRE [BRAV]"],
+        ["0222222", "QD TEST PAGE AFTER THE LONG ONE"],
+      ]);
+      expect(deadLetters()).toMatchObject([
+        { capcode: "1234567", status: 200, reason: "message: message must be at most 2000 characters" },
+      ]);
+      expect(waiting()).toEqual([]);
+    } finally {
+      await app.cleanup();
+    }
+  }, 40_000);
 
   it("refuses to start without a URL", async () => {
     const run = runReader(["--key", KEY, "--spool", spoolDir()]);

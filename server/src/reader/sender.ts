@@ -1,5 +1,5 @@
 import { postMessages } from "./ingest-client.js";
-import { type Log, preview } from "./log.js";
+import type { Log } from "./log.js";
 import type { Spool, SpoolEntry } from "./spool.js";
 
 export type SenderOptions = {
@@ -33,10 +33,12 @@ export class UnauthorisedError extends Error {
 }
 
 /**
- * Drains the spool, oldest first, in batches. A batch leaves the spool only after the server's 2xx;
- * failures are retried with exponential backoff (honouring Retry-After) for as long as it takes; a
- * batch the server calls malformed is split in halves until the offending messages are isolated, and
- * those go to rejected/. A 401/403 stops the sender (start() rejects with UnauthorisedError).
+ * Drains the spool, oldest first, in batches. A message leaves the spool only after the server's 2xx
+ * stored it, or refused it: a refused message is set aside in the dead-letter file so it cannot hold
+ * up the ones behind it. Per-message refusals come in the 2xx reply; a batch the server refuses with
+ * a 4xx is split in halves until the refused messages stand alone. Network errors, timeouts, 408, 429
+ * and 5xx are retried with exponential backoff (honouring Retry-After) for as long as it takes. A
+ * 401/403 stops the sender (start() rejects with UnauthorisedError).
  */
 export class Sender {
   private readonly spool: Spool;
@@ -146,15 +148,24 @@ export class Sender {
         signal: this.stopController.signal,
       });
       switch (outcome.kind) {
-        case "stored":
-          await this.spool.remove(entries);
+        case "stored": {
+          const refused = new Map(outcome.refused.map((r) => [r.index, r.reason]));
+          await this.setAside(
+            entries.flatMap((entry, index) => {
+              const reason = refused.get(index);
+              return reason === undefined ? [] : [{ entry, status: 200, reason }];
+            }),
+          );
+          await this.spool.remove(entries.filter((_, index) => !refused.has(index)));
           this.log.info("delivered", {
-            count: items.length,
+            count: items.length - refused.size,
+            refused: refused.size,
             firstId: items[0]?.id,
             lastId: items[items.length - 1]?.id,
             attempts: attempt + 1,
           });
           return true;
+        }
         case "unauthorised":
           throw new UnauthorisedError(outcome.status, outcome.detail);
         case "rejected":
@@ -187,18 +198,25 @@ export class Sender {
       if (!(await this.deliver(entries.slice(0, mid)))) return false;
       return this.deliver(entries.slice(mid));
     }
-    const [entry] = entries;
-    if (!entry) return true;
-    await this.spool.reject(entries, { status, detail, id: entry.item.id });
-    this.log.error("message_rejected", {
-      id: entry.item.id,
-      capcode: entry.item.capcode,
-      preview: preview(entry.item.message),
-      status,
-      detail,
-      movedTo: this.spool.rejectedDir,
-    });
+    await this.setAside(entries.map((entry) => ({ entry, status, reason: detail })));
     return true;
+  }
+
+  /** Moves refused messages to the dead-letter file; one log line each, without the pager text. */
+  private async setAside(refused: { entry: SpoolEntry; status: number; reason: string }[]): Promise<void> {
+    if (refused.length === 0) return;
+    await this.spool.setAside(
+      refused.map(({ entry, status, reason }) => ({ entry, reason: { status, reason } })),
+    );
+    for (const { entry, status, reason } of refused) {
+      this.log.error("message_set_aside", {
+        id: entry.item.id,
+        capcode: entry.item.capcode,
+        status,
+        reason,
+        file: this.spool.deadLetterFile,
+      });
+    }
   }
 
   /** base * 2^attempt capped at max, then "equal jitter": somewhere between half and all of it. */

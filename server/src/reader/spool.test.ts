@@ -1,9 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { IngestItem } from "./ingest-client.js";
-import { parseRetryAfter } from "./ingest-client.js";
+import { parseRetryAfter, postMessages } from "./ingest-client.js";
 import { createLog, type Log, silentLog } from "./log.js";
 import { Sender, type SenderOptions, UnauthorisedError } from "./sender.js";
 import { Spool } from "./spool.js";
@@ -66,6 +68,14 @@ async function addMany(spool: Spool, count: number, text = (i: number) => `@@ALE
 
 const waiting = () => readdirSync(dir).filter((f) => f.endsWith(".json"));
 const rejected = () => readdirSync(path.join(dir, "rejected"));
+type DeadLetter = IngestItem & { status: number; reason: string; at: string };
+const deadLetters = (): DeadLetter[] =>
+  existsSync(path.join(dir, "dead-letter.jsonl"))
+    ? readFileSync(path.join(dir, "dead-letter.jsonl"), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as DeadLetter)
+    : [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -205,18 +215,24 @@ describe("Sender", () => {
     expect(waiting()).toEqual([]);
   }, 15_000);
 
-  it("moves a batch the server calls malformed to rejected/ and carries on", async () => {
+  it("sets a batch the server calls malformed aside in the dead-letter file and carries on", async () => {
     server.mode = "400";
     const lines: Array<Record<string, unknown>> = [];
     const log = createLog((line) => lines.push(JSON.parse(line)), "info");
     const spool = await openSpool({ log });
-    await addMany(spool, 3);
+    const added = await addMany(spool, 3);
     const s = sender(spool, { log });
     void s.start();
     await s.whenEmpty();
-    expect(rejected().filter((f) => !f.endsWith(".reason.json"))).toHaveLength(3);
-    expect(rejected().filter((f) => f.endsWith(".reason.json"))).toHaveLength(3);
-    expect(lines.filter((l) => l.event === "message_rejected")).toHaveLength(3);
+    expect(deadLetters().map((d) => [d.id, d.message, d.status, d.reason])).toEqual(
+      added.map((i) => [i.id, i.message, 400, "validation_error: Batch is malformed"]),
+    );
+    expect(waiting()).toEqual([]);
+    const setAside = lines.filter((l) => l.event === "message_set_aside");
+    expect(setAside.map((l) => [l.id, l.capcode, l.reason])).toEqual(
+      added.map((i) => [i.id, i.capcode, "validation_error: Batch is malformed"]),
+    );
+    expect(JSON.stringify(lines)).not.toContain("@@ALERT");
     expect(server.storedIds).toEqual([]);
 
     server.mode = "ok";
@@ -234,10 +250,72 @@ describe("Sender", () => {
     void s.start();
     await s.whenEmpty();
     expect(server.storedIds).toEqual(added.filter((i) => i.message !== "BAD MESSAGE").map((i) => i.id));
-    const [bad] = rejected().filter((f) => !f.endsWith(".reason.json"));
-    expect(JSON.parse(readFileSync(path.join(dir, "rejected", bad as string), "utf8")).message).toBe(
-      "BAD MESSAGE",
+    expect(deadLetters().map((d) => [d.id, d.message])).toEqual([[added[3]?.id, "BAD MESSAGE"]]);
+  }, 15_000);
+
+  it("sets aside the messages a 2xx reply lists as refused, removes the stored ones, and goes on", async () => {
+    server.refuseIf = (item) =>
+      item.message.includes("POISON") ? "capcode: A capcode is 1 to 10 digits." : null;
+    const lines: Array<Record<string, unknown>> = [];
+    const log = createLog((line) => lines.push(JSON.parse(line)), "info");
+    const spool = await openSpool({ log });
+    const added = await addMany(spool, 6, (i) => (i % 3 === 1 ? `POISON ${i}` : `@@ALERT ${i}`));
+    const s = sender(spool, { log, batchSize: 4 });
+    void s.start();
+    await s.whenEmpty();
+    const poison = added.filter((i) => i.message.startsWith("POISON"));
+    expect(server.storedIds).toEqual(added.filter((i) => !poison.includes(i)).map((i) => i.id));
+    expect(deadLetters().map((d) => [d.id, d.capcode, d.message, d.status, d.reason])).toEqual(
+      poison.map((i) => [i.id, i.capcode, i.message, 200, "capcode: A capcode is 1 to 10 digits."]),
     );
+    expect(deadLetters().every((d) => !Number.isNaN(Date.parse(d.at)))).toBe(true);
+    expect(waiting()).toEqual([]);
+    // Each batch went once: a refusal is not retried.
+    expect(server.requests).toHaveLength(2);
+    const setAside = lines.filter((l) => l.event === "message_set_aside");
+    expect(setAside.map((l) => l.id)).toEqual(poison.map((i) => i.id));
+    expect(JSON.stringify(setAside)).not.toContain("POISON");
+  }, 15_000);
+
+  it("sets aside a message the server answers with another 4xx (404), once it stands alone", async () => {
+    server.mode = "404";
+    const spool = await openSpool();
+    const added = await addMany(spool, 2);
+    const s = sender(spool);
+    void s.start();
+    await s.whenEmpty();
+    expect(deadLetters().map((d) => [d.id, d.status])).toEqual(added.map((i) => [i.id, 404]));
+    expect(waiting()).toEqual([]);
+  }, 15_000);
+
+  it("retries a 408 and sets nothing aside", async () => {
+    server.mode = "408";
+    const spool = await openSpool();
+    const [item] = await addMany(spool, 1);
+    const s = sender(spool);
+    void s.start();
+    await until(() => server.requests.length >= 2);
+    expect(waiting()).toHaveLength(1);
+    server.mode = "ok";
+    await s.whenEmpty();
+    expect(server.storedIds).toEqual([item?.id]);
+    expect(deadLetters()).toEqual([]);
+  }, 15_000);
+
+  it("ends a dead-letter line a crash cut short before appending the next one", async () => {
+    writeFileSync(path.join(dir, "dead-letter.jsonl"), '{"id":"old","reason":"x"}\n{"id":"cut');
+    server.refuseIf = () => "message: message is required";
+    const spool = await openSpool();
+    const [item] = await addMany(spool, 1);
+    const s = sender(spool);
+    void s.start();
+    await s.whenEmpty();
+    const lines = readFileSync(path.join(dir, "dead-letter.jsonl"), "utf8").split("\n");
+    expect(lines[1]).toBe('{"id":"cut');
+    expect(JSON.parse(lines[2] as string)).toMatchObject({
+      id: item?.id,
+      reason: "message: message is required",
+    });
   }, 15_000);
 
   it("stops on 401 and keeps every message in the spool", async () => {
@@ -284,6 +362,36 @@ describe("Sender", () => {
     expect(server.storedIds).toEqual(added.map((i) => i.id));
     expect(waiting()).toEqual([]);
   }, 15_000);
+});
+
+describe("postMessages", () => {
+  it("does not believe a 2xx whose refusal names no message of the batch: the batch is retried", async () => {
+    const items: IngestItem[] = [
+      { id: "a-1", capcode: "0100001", message: "x", timestamp: "2026-11-22T03:04:05.000Z", source: "a" },
+    ];
+    const replies = [
+      { success: true, data: [], refused: [{ index: 3, id: "a-1", reason: "?" }] },
+      { success: true, data: [], refused: [{ index: 0, id: "b-9", reason: "?" }] },
+      { success: true, data: [], refused: "all" },
+      { success: true, data: [], refused: [{ index: 0, id: "a-1", reason: "message: message is required" }] },
+    ];
+    const fake = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(replies.shift()));
+    });
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+      const post = () => postMessages({ baseUrl, key: KEY, items, timeoutMs: 2000 });
+      for (let i = 0; i < 3; i++) expect((await post()).kind).toBe("retry");
+      expect(await post()).toEqual({
+        kind: "stored",
+        refused: [{ index: 0, reason: "message: message is required" }],
+      });
+    } finally {
+      await new Promise((resolve) => fake.close(resolve));
+    }
+  });
 });
 
 describe("parseRetryAfter", () => {

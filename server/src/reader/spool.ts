@@ -23,7 +23,9 @@ const NAME = /^\d{15}-\d{6}-[0-9a-f]{12}\.json$/;
  *
  *   <dir>/<name>.json          waiting to be sent, oldest name first
  *   <dir>/tmp/                 files being written (renamed into <dir> once fsynced; leftovers are junk)
- *   <dir>/rejected/            messages the server refused as malformed, each with a .reason.json
+ *   <dir>/dead-letter.jsonl    messages the server refused, set aside: one JSON line each, with the
+ *                              reason and time (fix and post again by hand; the reader never does)
+ *   <dir>/rejected/            spool files that could not be read as a message, each with a .reason.json
  *
  * Only one process should use a spool directory at a time.
  */
@@ -31,6 +33,7 @@ export class Spool {
   readonly dir: string;
   readonly tmpDir: string;
   readonly rejectedDir: string;
+  readonly deadLetterFile: string;
   private readonly log: Log;
   private readonly scanLimit: number;
   private cache: string[] = [];
@@ -41,6 +44,7 @@ export class Spool {
     this.dir = path.resolve(dir);
     this.tmpDir = path.join(this.dir, "tmp");
     this.rejectedDir = path.join(this.dir, "rejected");
+    this.deadLetterFile = path.join(this.dir, "dead-letter.jsonl");
     this.log = options.log;
     this.scanLimit = Math.max(1, options.scanLimit ?? 5000);
   }
@@ -54,6 +58,7 @@ export class Spool {
       // A temp file was never renamed, so it was never reported as spooled: it may be partial.
       await unlink(path.join(this.tmpDir, entry.name)).catch(() => {});
     }
+    await this.endDeadLetterLine();
     const { total } = await this.scan();
     return total;
   }
@@ -137,12 +142,28 @@ export class Spool {
     }
   }
 
-  /** Moves messages the server refused into rejected/, with the reason beside each. */
-  async reject(entries: SpoolEntry[], reason: Record<string, unknown>): Promise<void> {
-    await this.moveToRejected(
-      entries.map((e) => e.name),
-      reason,
-    );
+  /**
+   * Sets aside messages the server refused: appends one line per message (the message as it was sent,
+   * its reason and the time) to dead-letter.jsonl in one write, flushes it to disk, and only then takes
+   * the messages out of the spool. A crash in between leaves a message in both; it is sent again and
+   * set aside again, never lost.
+   */
+  async setAside(refused: { entry: SpoolEntry; reason: Record<string, unknown> }[]): Promise<void> {
+    if (refused.length === 0) return;
+    const at = new Date().toISOString();
+    const lines = refused
+      .map(({ entry, reason }) => `${JSON.stringify({ ...entry.item, ...reason, at })}\n`)
+      .join("");
+    const file = await open(this.deadLetterFile, "a");
+    try {
+      await file.writeFile(lines);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await syncDir(this.dir);
+    await this.remove(refused.map((r) => r.entry));
+    await syncDir(this.dir);
   }
 
   /** Puts entries back at the front (a stop interrupted their delivery; they stay on disk anyway). */
@@ -163,6 +184,29 @@ export class Spool {
     }
     await syncDir(this.rejectedDir);
     await syncDir(this.dir);
+  }
+
+  /** A line cut short by a crash mid-append must not run into the next one: end it. */
+  private async endDeadLetterLine(): Promise<void> {
+    let file: Awaited<ReturnType<typeof open>>;
+    try {
+      file = await open(this.deadLetterFile, "r+");
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+    try {
+      const { size } = await file.stat();
+      if (size === 0) return;
+      const last = Buffer.alloc(1);
+      await file.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) {
+        await file.write("\n", size);
+        await file.sync();
+      }
+    } finally {
+      await file.close();
+    }
   }
 
   /** One pass over the folder keeping only the `scanLimit` smallest names (memory stays bounded). */

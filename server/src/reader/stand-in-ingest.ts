@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { IngestItem } from "./ingest-client.js";
 
-export type StandInMode = "ok" | "500" | "429" | "slow" | "400" | "401" | "html";
+export type StandInMode = "ok" | "500" | "429" | "slow" | "400" | "401" | "404" | "408" | "html";
 
 export type StandInRequest = { at: number; status: number; ids: string[] };
 
@@ -18,6 +18,11 @@ export type StandIn = {
   slowMs: number;
   /** In "ok" mode, a batch holding a message for which this returns true is answered 400. */
   rejectIf: (item: IngestItem) => boolean;
+  /**
+   * In "ok" mode, a message for which this returns a reason is not stored and is listed as refused in
+   * the 2xx reply, as the real endpoint does with a message that fails validation.
+   */
+  refuseIf: (item: IngestItem) => string | null;
   readonly requests: StandInRequest[];
   /** Every id stored, once, in the order first stored. */
   readonly storedIds: string[];
@@ -46,6 +51,7 @@ export async function startStandIn(key: string): Promise<StandIn> {
     retryAfter: "1",
     slowMs: 2000,
     rejectIf: (_item: IngestItem) => false,
+    refuseIf: (_item: IngestItem): string | null => null,
   };
 
   function store(items: IngestItem[]): void {
@@ -115,6 +121,12 @@ export async function startStandIn(key: string): Promise<StandIn> {
       case "400":
         send(400, { success: false, message: "Batch is malformed", errorType: "validation_error" }, {}, ids);
         return;
+      case "404":
+        send(404, { success: false, message: "Not found", errorType: "not_found" }, {}, ids);
+        return;
+      case "408":
+        send(408, { success: false, message: "Request timed out", errorType: "timeout" }, {}, ids);
+        return;
       case "html":
         // A web page answering 200 (a proxy, a wrong URL) is not the ingest endpoint storing anything.
         requests.push({ at: Date.now(), status: 200, ids });
@@ -142,9 +154,16 @@ export async function startStandIn(key: string): Promise<StandIn> {
           );
           return;
         }
-        store(items);
-        acceptedIds.push(...ids);
-        send(200, { success: true, data: ids.map((id) => ({ id })) }, {}, ids);
+        {
+          const refused = items.flatMap((item, index) => {
+            const reason = state.refuseIf(item);
+            return reason === null ? [] : [{ index, id: item.id, reason }];
+          });
+          const kept = items.filter((_, index) => !refused.some((r) => r.index === index));
+          store(kept);
+          acceptedIds.push(...kept.map((m) => m.id));
+          send(200, { success: true, data: kept.map((m) => ({ id: m.id })), refused }, {}, ids);
+        }
     }
   }
 
@@ -202,6 +221,12 @@ export async function startStandIn(key: string): Promise<StandIn> {
     },
     set rejectIf(fn: (item: IngestItem) => boolean) {
       state.rejectIf = fn;
+    },
+    get refuseIf() {
+      return state.refuseIf;
+    },
+    set refuseIf(fn: (item: IngestItem) => string | null) {
+      state.refuseIf = fn;
     },
     requests,
     storedIds,

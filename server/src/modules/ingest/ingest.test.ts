@@ -11,6 +11,7 @@ import {
   capcodes,
   groupingSettings,
 } from "../../db/schema.js";
+import { parseFormLeniently } from "./routes.js";
 
 const KEY = "test-ingest-key-0123456789";
 let app: TestApp;
@@ -200,23 +201,37 @@ describe("POST /api/ingest/messages", () => {
     expect((await ingest({ capcode: "1", message: "x" }, null, { "x-api-key": KEY })).statusCode).toBe(200);
   });
 
-  it("rejects bad input with 400 and stores nothing of the batch", async () => {
+  it("answers a bad single message with 400 naming the field, and stores nothing", async () => {
+    const before = (await app.db.select().from(alerts)).length;
+    const bad: [unknown, string][] = [
+      [{ capcode: "0100001" }, "body.message"],
+      [{ message: "no capcode" }, "body.capcode"],
+      [{ capcode: "12ab", message: "x" }, "body.capcode"],
+      [{ capcode: "0100001", message: "   " }, "body.message"],
+      [{ capcode: "0100001", message: "\u0000\u0007 " }, "body.message"],
+      [{ capcode: "0100001", message: "x".repeat(2001) }, "body.message"],
+      [{ capcode: "0100001", message: 42 }, "body.message"],
+      [{ capcode: "0100001", message: "x", timestamp: "yesterday" }, "body.timestamp"],
+      [{ capcode: "0100001", message: "x", timestamp: Date.now() / 1000 + 3 * 86_400 }, "body.timestamp"],
+    ];
+    for (const [payload, field] of bad) {
+      const res = await ingest(payload);
+      expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, errorType: "validation_error" });
+      expect(res.json().message).toContain(`Invalid ${field}`);
+    }
+    expect((await app.db.select().from(alerts)).length).toBe(before);
+  });
+
+  it("answers 400 to a batch that is not one: no messages, more than 1000, not JSON, not an object", async () => {
     const before = (await app.db.select().from(alerts)).length;
     const good = { capcode: "0100001", message: turnout() };
-    const bad: unknown[] = [
-      { capcode: "0100001" },
-      { message: "no capcode" },
-      { capcode: "12ab", message: "x" },
-      { capcode: "0100001", message: "   " },
-      { capcode: "0100001", message: "x".repeat(2001) },
-      { capcode: "0100001", message: 42 },
-      { capcode: "0100001", message: "x", timestamp: "yesterday" },
-      { capcode: "0100001", message: "x", timestamp: Date.now() / 1000 + 3 * 86_400 },
+    for (const payload of [
       { messages: [] },
-      { messages: [good, { capcode: "0100001" }] },
+      { messages: "all of them" },
       { messages: Array.from({ length: 1001 }, () => good) },
-    ];
-    for (const payload of bad) {
+      [good],
+    ]) {
       const res = await ingest(payload);
       expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
       expect(res.json()).toMatchObject({ success: false, errorType: "validation_error" });
@@ -229,6 +244,119 @@ describe("POST /api/ingest/messages", () => {
     });
     expect(broken.statusCode).toBe(400);
     expect((await app.db.select().from(alerts)).length).toBe(before);
+  });
+
+  it("stores every valid message of a batch and lists each refused one with its index, id and reason", async () => {
+    const [a, b] = [turnout(), turnout()];
+    const res = await ingest({
+      messages: [
+        { capcode: "0100001", message: a, source: "rx-mixed", id: "x-1" },
+        { capcode: "12ab", message: turnout(), source: "rx-mixed", id: "x-2" },
+        { capcode: "0100001", message: "   ", source: "rx-mixed", id: "x-3" },
+        { capcode: "0100001", message: turnout(), timestamp: "yesterday" },
+        "not a message",
+        { capcode: "0100001", message: b, source: "rx-mixed", id: "x-6" },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, created: 2, duplicates: 0 });
+    expect(body.data.map((d: { status: string }) => d.status)).toEqual(["created", "created"]);
+    expect(body.refused.map((r: { index: number; id: string | null }) => [r.index, r.id])).toEqual([
+      [1, "x-2"],
+      [2, "x-3"],
+      [3, null],
+      [4, null],
+    ]);
+    expect(body.refused[0].reason).toBe("capcode: A capcode is 1 to 10 digits.");
+    expect(body.refused[1].reason).toBe("message: message is required");
+    expect(body.refused[2].reason).toContain("timestamp");
+    const rows = await app.db.select().from(alerts).where(eq(alerts.source, "rx-mixed"));
+    expect(rows.map((r) => [r.id, r.sourceMessageId, r.rawMessage])).toEqual([
+      [body.data[0].id, "x-1", a],
+      [body.data[1].id, "x-6", b],
+    ]);
+  });
+
+  it("answers an all-valid batch as before, with an empty refused list", async () => {
+    const res = await ingest({ messages: [{ capcode: "0100001", message: turnout() }] });
+    expect(res.json()).toEqual({
+      success: true,
+      data: [{ id: expect.any(Number), status: "created" }],
+      created: 1,
+      duplicates: 0,
+      refused: [],
+    });
+  });
+
+  it("stores text, source and id carrying NUL, control characters and lone surrogates, made storable", async () => {
+    const text = turnout();
+    // Written by hand so the escapes reach the server exactly as a decoder's JSON would carry them.
+    const payload = `{"messages": [
+      {"capcode": "0100001", "message": "\\u0000${text}\\u0007\\u001b\\u0000", "source": "rx-\\u0000nul", "id": "n\\u0000-1"},
+      {"capcode": "0100001", "message": "@@ALERT \\ud800 LONE HIGH \\udc00 LONE LOW ${seq}", "source": "rx-\\ud800", "id": "s-\\udfff"}
+    ]}`;
+    const send = () =>
+      app.inject({
+        method: "POST",
+        url: "/api/ingest/messages",
+        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+        payload,
+      });
+    const res = await send();
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ created: 2, refused: [] });
+    const [nul, lone] = res.json().data as { id: number }[];
+    const [rowNul] = await app.db.select().from(alerts).where(eq(alerts.id, nul!.id));
+    expect(rowNul).toMatchObject({ rawMessage: text, source: "rx-nul", sourceMessageId: "n-1" });
+    const [rowLone] = await app.db.select().from(alerts).where(eq(alerts.id, lone!.id));
+    expect(rowLone).toMatchObject({
+      type: "emergency",
+      message: `ALERT \uFFFD LONE HIGH \uFFFD LONE LOW ${seq}`,
+      source: "rx-\uFFFD",
+      sourceMessageId: "s-\uFFFD",
+    });
+    // The cleaned id is the idempotency key: the retried batch is stored once.
+    expect((await send()).json()).toMatchObject({ created: 0, duplicates: 2 });
+  });
+
+  it("stores a message whose JSON body holds bytes that are not UTF-8, with U+FFFD in their place", async () => {
+    const text = turnout();
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/ingest/messages",
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      payload: Buffer.concat([
+        Buffer.from(`{"capcode": "0100001", "message": "${text} `),
+        Buffer.from([0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80]),
+        Buffer.from(' END"}'),
+      ]),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await app.db.select().from(alerts).where(eq(alerts.id, res.json().data[0].id));
+    expect(row!.rawMessage).toBe(`${text} \uFFFD\uFFFD(\uFFFD\uFFFD\uFFFD END`);
+  });
+
+  it("refuses a timestamp no date can hold, naming the field: huge, negative, text, past year 9999", async () => {
+    const bad = [
+      1e20,
+      8.64e15 + 1,
+      -1,
+      "abc",
+      "10000-01-01T00:00:00Z",
+      "+275760-09-13T00:00:00Z",
+      "9999-12-31T23:00:00-05:00",
+    ];
+    const res = await ingest({
+      messages: bad.map((timestamp) => ({ capcode: "0100001", message: turnout(), timestamp })),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().created).toBe(0);
+    expect(res.json().refused).toHaveLength(bad.length);
+    for (const refusal of res.json().refused) expect(refusal.reason).toMatch(/^timestamp: timestamp must be/);
+    const single = await ingest({ capcode: "0100001", message: turnout(), timestamp: 1e20 });
+    expect(single.statusCode).toBe(400);
+    expect(single.json().message).toContain("timestamp must be unix seconds or milliseconds");
   });
 
   it("uses the sender's timestamp as the sent time (unix seconds or ISO)", async () => {
@@ -273,6 +401,94 @@ describe("PagerMon-compatible POST /api/messages", () => {
     expect(again.body).toBe("Ignoring duplicate");
   });
 
+  const pagermonForm = (body: string | Buffer) =>
+    app.inject({
+      method: "POST",
+      url: "/api/messages",
+      headers: { apikey: KEY, "content-type": "application/x-www-form-urlencoded" },
+      payload: body,
+    });
+
+  it("stores a form message carrying %00 and bytes that are not UTF-8, made storable", async () => {
+    const text = turnout();
+    const encoded = encodeURIComponent(text).replace(/%20/g, "+");
+    const res = await pagermonForm(
+      Buffer.concat([
+        Buffer.from(`address=0100001&message=%00${encoded}+%FF+%ED%A0%80+`),
+        Buffer.from([0xfe]),
+        Buffer.from("+%E2%82+END%00&datetime=1763780645&source=pmon%00-form"),
+      ]),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await app.db
+      .select()
+      .from(alerts)
+      .where(eq(alerts.id, Number(res.body)));
+    expect(row).toMatchObject({
+      rawMessage: `${text} \uFFFD \uFFFD\uFFFD\uFFFD \uFFFD \uFFFD END`,
+      source: "pmon-form",
+    });
+    expect(row!.sentAt.toISOString()).toBe(new Date(1_763_780_645_000).toISOString());
+  });
+
+  it("stores a JSON message carrying NUL and a lone surrogate", async () => {
+    const text = turnout();
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/messages",
+      headers: { apikey: KEY, "content-type": "application/json" },
+      payload: `{"address": "0100001", "message": "${text}\\u0000 \\ud83d", "source": "pmon-json"}`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await app.db
+      .select()
+      .from(alerts)
+      .where(eq(alerts.id, Number(res.body)));
+    expect(row!.rawMessage).toBe(`${text} \uFFFD`);
+  });
+
+  it("answers 400 naming datetime when it is no date, and takes a blank one as now", async () => {
+    for (const datetime of [
+      "1e20",
+      "100000000000000000000",
+      "8640000000000001",
+      "-1",
+      "abc",
+      "10000-01-01T00:00:00Z",
+    ]) {
+      const res = await pagermonForm(
+        new URLSearchParams({ address: "0100001", message: turnout(), datetime }).toString(),
+      );
+      expect(res.statusCode, datetime).toBe(400);
+      expect(res.json().message, datetime).toContain("datetime must be unix seconds or milliseconds");
+    }
+    for (const datetime of [1e20, 8.64e15, -5]) {
+      const res = await app.inject({
+        method: "POST",
+        url: "/api/messages",
+        headers: { apikey: KEY },
+        payload: { address: "0100001", message: turnout(), datetime },
+      });
+      expect(res.statusCode, String(datetime)).toBe(400);
+    }
+    const before = Date.now();
+    const blank = await pagermonForm(
+      new URLSearchParams({ address: "0100001", message: turnout(), datetime: "" }).toString(),
+    );
+    expect(blank.statusCode).toBe(200);
+    const [row] = await app.db
+      .select()
+      .from(alerts)
+      .where(eq(alerts.id, Number(blank.body)));
+    expect(row!.sentAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it("answers a bad message with 400 as PagerMon does", async () => {
+    const res = await pagermonForm(new URLSearchParams({ address: "12ab", message: "x" }).toString());
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain("address");
+  });
+
   it("answers a bad key with 401", async () => {
     const res = await app.inject({
       method: "POST",
@@ -281,6 +497,20 @@ describe("PagerMon-compatible POST /api/messages", () => {
       payload: { address: "1", message: "x" },
     });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe("parseFormLeniently", () => {
+  it("reads plus as space and escapes as UTF-8 bytes, keeps a broken escape as text, and lets the first repeat win", () => {
+    expect(
+      parseFormLeniently(Buffer.from("message=SHED+FIRE%20%E2%9C%93&x=%zz%4&message=second&flag&&")),
+    ).toEqual({
+      message: "SHED FIRE ✓",
+      x: "%zz%4",
+      flag: "",
+    });
+    expect(parseFormLeniently(Buffer.from("a=%C3"))).toEqual({ a: "\uFFFD" });
+    expect(parseFormLeniently(Buffer.alloc(0))).toEqual({});
   });
 });
 

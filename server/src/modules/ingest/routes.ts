@@ -1,8 +1,8 @@
-import { capcodeSchema } from "@turnout/domain";
+import { capcodeSchema, storablePagerText } from "@turnout/domain";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../../errors.js";
+import { AppError, badRequest } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
 import { actorOf } from "../auth/guard.js";
 import { issueIngestKey, listIngestKeys, revokeIngestKey, verifyIngestKey } from "./keys.js";
@@ -11,51 +11,158 @@ import { type IncomingMessage, ingestMessages } from "./service.js";
 export const MAX_MESSAGE_LENGTH = 2000;
 export const MAX_BATCH = 1000;
 const FUTURE_TOLERANCE_MS = 24 * 3_600_000;
+/** The last millisecond of year 9999: the end of what ISO 8601 text (and a sane receiver clock) can say. */
+const LATEST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-const textSchema = z
-  .string()
-  .transform((v) => v.replace(/\s+$/u, ""))
-  .pipe(
-    z
-      .string()
-      .min(1, "message is required")
-      .max(MAX_MESSAGE_LENGTH, `message must be at most ${MAX_MESSAGE_LENGTH} characters`),
+/** A received string made storable (the domain rule) before it is validated, so limits see what is stored. */
+const storable = (v: unknown) => (typeof v === "string" ? storablePagerText(v) : v);
+
+const textSchema = z.preprocess(
+  storable,
+  z
+    .string()
+    .transform((v) => v.replace(/\s+$/u, ""))
+    .pipe(
+      z
+        .string()
+        .min(1, "message is required")
+        .max(MAX_MESSAGE_LENGTH, `message must be at most ${MAX_MESSAGE_LENGTH} characters`),
+    ),
+);
+
+/** An optional label (source, id): made storable and trimmed; one left blank counts as not given. */
+const labelSchema = (max: number) =>
+  z.preprocess(
+    (v) => (typeof v === "string" ? storablePagerText(v).trim() || undefined : v),
+    z.string().max(max, `must be at most ${max} characters`).optional(),
   );
 
-/** ISO text, or unix seconds (or milliseconds, told apart by size); not more than a day ahead. */
-const timeSchema = z
-  .union([z.string().datetime({ offset: true }), z.number().finite().nonnegative()])
-  .transform((v) => (typeof v === "number" ? new Date(v < 1e11 ? v * 1000 : v) : new Date(v)))
-  .refine(
-    (d) => d.getTime() <= Date.now() + FUTURE_TOLERANCE_MS,
-    "timestamp is more than a day in the future",
-  );
+const isoTimeSchema = z.string().datetime({ offset: true });
 
-const sourceSchema = z.string().trim().min(1).max(64);
+/**
+ * A sender's time: unix seconds (or milliseconds, told apart by size), or ISO 8601 text with an offset;
+ * with `numericText`, digits in text count as a number (form bodies carry nothing else). Refused, with
+ * the field named, when no date between 1970 and the end of 9999 is meant: 1e20, -1, "abc", year 10000.
+ */
+const pagerTimeSchema = (field: string, { numericText }: { numericText: boolean }) =>
+  z.union([z.number(), z.string()]).transform((v, ctx) => {
+    let ms = Number.NaN;
+    if (typeof v === "number" || (numericText && /^\s*\d+(\.\d+)?\s*$/.test(v))) {
+      const n = Number(v);
+      if (n >= 0) ms = n < 1e11 ? n * 1000 : n;
+    } else if (isoTimeSchema.safeParse(v).success) {
+      ms = Date.parse(v);
+    }
+    if (!(ms >= 0 && ms <= LATEST_TIME_MS)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${field} must be unix seconds or milliseconds, or an ISO 8601 time with an offset, between 1970 and 9999`,
+      });
+      return z.NEVER;
+    }
+    return new Date(ms);
+  });
 
 const messageSchema = z.object({
   capcode: capcodeSchema,
   message: textSchema,
-  timestamp: timeSchema.optional(),
-  source: sourceSchema.optional(),
-  id: z.string().trim().min(1).max(128).optional(),
+  timestamp: pagerTimeSchema("timestamp", { numericText: false })
+    .refine(
+      (d) => d.getTime() <= Date.now() + FUTURE_TOLERANCE_MS,
+      "timestamp is more than a day in the future",
+    )
+    .optional(),
+  source: labelSchema(64),
+  id: labelSchema(128),
 });
-const ingestBody = z.union([
-  z.object({
-    messages: z.array(messageSchema).min(1).max(MAX_BATCH, `at most ${MAX_BATCH} messages per request`),
-  }),
-  messageSchema,
-]);
+type ValidMessage = z.output<typeof messageSchema>;
+
+/**
+ * The envelope only: a batch (each message checked on its own, so one bad message cannot sink the
+ * others) or a single message (checked in the handler, a bad one answered 400).
+ */
+const ingestBody = z.looseObject({
+  messages: z
+    .array(z.unknown())
+    .min(1, "messages must hold at least one message")
+    .max(MAX_BATCH, `at most ${MAX_BATCH} messages per request`)
+    .optional(),
+});
+
+/** A message of a batch that is not stored, and why, so the sender can set it aside. */
+type Refusal = { index: number; id: string | null; reason: string };
+
+/** The sender's id of a refused message, when it gave one, as it would have been stored. */
+function givenId(item: unknown): string | null {
+  const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined;
+  return typeof id === "string" ? storablePagerText(id).trim().slice(0, 128) || null : null;
+}
+
+/** A single-message body that is not a valid message: 400 with the failing fields, as a schema failure. */
+function singleMessageError(error: z.ZodError): AppError {
+  const fields = error.issues.map((issue) => ({
+    field: ["body", ...issue.path.map(String)].join("."),
+    message: issue.message,
+  }));
+  return badRequest(`Invalid ${fields[0]?.field ?? "body"}: ${fields[0]?.message ?? "is invalid"}`, {
+    fields,
+  });
+}
+
+function reasonFor(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+}
 
 /** PagerMon's reader body (client/reader.js): form-encoded or JSON. */
 const pagermonBody = z.object({
   address: capcodeSchema,
   message: textSchema,
-  datetime: z
-    .union([z.coerce.number().finite().nonnegative(), z.string().datetime({ offset: true })])
-    .optional(),
-  source: sourceSchema.optional(),
+  datetime: z.preprocess(
+    // An empty form field means no time given, not 1970.
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    pagerTimeSchema("datetime", { numericText: true }).optional(),
+  ),
+  source: labelSchema(64),
 });
+
+/**
+ * A form body read leniently, byte by byte: `+` is a space, a percent escape is a byte, and each name
+ * and value is read as UTF-8 with U+FFFD for bytes that are not (a decoder's raw bytes). The default
+ * parser keeps a whole value percent-encoded when one escape is not UTF-8, which would store
+ * `@@ALERT+F25...%FF` as the text. The first of a repeated field wins.
+ */
+export function parseFormLeniently(body: Buffer): Record<string, string> {
+  const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  const decode = (bytes: Buffer) => {
+    const out = Buffer.alloc(bytes.length);
+    let n = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i]!;
+      const hex = byte === 0x25 ? bytes.subarray(i + 1, i + 3).toString("latin1") : "";
+      if (/^[0-9a-fA-F]{2}$/.test(hex)) {
+        out[n++] = Number.parseInt(hex, 16);
+        i += 2;
+      } else {
+        out[n++] = byte === 0x2b ? 0x20 : byte;
+      }
+    }
+    return utf8.decode(out.subarray(0, n));
+  };
+  const fields = new Map<string, string>();
+  let start = 0;
+  while (start <= body.length) {
+    const end = body.indexOf(0x26, start) < 0 ? body.length : body.indexOf(0x26, start);
+    const pair = body.subarray(start, end);
+    start = end + 1;
+    if (pair.length === 0) continue;
+    const eq = pair.indexOf(0x3d);
+    const name = decode(eq < 0 ? pair : pair.subarray(0, eq));
+    if (!fields.has(name)) fields.set(name, eq < 0 ? "" : decode(pair.subarray(eq + 1)));
+  }
+  return Object.fromEntries(fields);
+}
 
 function presentedKey(request: FastifyRequest): string | null {
   const auth = request.headers.authorization;
@@ -76,16 +183,43 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
     keyNames.set(request, key.name);
   };
   const keyName = (request: FastifyRequest) => keyNames.get(request) ?? "unknown";
-  // No user session: the ingest key is the caller's credential.
-  const INGEST = { access: "public" } as const;
+  // No user session: the ingest key is the caller's credential. rawText: decoders emit NUL and broken
+  // surrogates, which these routes make storable themselves instead of the app-wide 400.
+  const INGEST = { access: "public", rawText: true } as const;
+
+  // Only in this plugin: PagerMon's readers post forms, and a decoder's raw bytes must not garble them.
+  app.removeContentTypeParser("application/x-www-form-urlencoded");
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "buffer" },
+    (_request, body, done) => done(null, parseFormLeniently(body as Buffer)),
+  );
 
   r.post(
     "/ingest/messages",
-    { bodyLimit: 8 * 1024 * 1024, config: INGEST, onRequest: requireIngestKey, schema: { body: ingestBody } },
+    {
+      bodyLimit: 8 * 1024 * 1024,
+      onRequest: requireIngestKey,
+      config: INGEST,
+      schema: { body: ingestBody },
+    },
     async (request) => {
-      const list = "messages" in request.body ? request.body.messages : [request.body];
+      const { messages } = request.body;
+      const valid: { index: number; message: ValidMessage }[] = [];
+      const refused: Refusal[] = [];
+      if (messages === undefined) {
+        const single = messageSchema.safeParse(request.body);
+        if (!single.success) throw singleMessageError(single.error);
+        valid.push({ index: 0, message: single.data });
+      } else {
+        messages.forEach((item, index) => {
+          const parsed = messageSchema.safeParse(item);
+          if (parsed.success) valid.push({ index, message: parsed.data });
+          else refused.push({ index, id: givenId(item), reason: reasonFor(parsed.error) });
+        });
+      }
       const now = new Date();
-      const incoming: IncomingMessage[] = list.map((m) => ({
+      const incoming: IncomingMessage[] = valid.map(({ message: m }) => ({
         capcode: m.capcode,
         message: m.message,
         sentAt: m.timestamp ?? now,
@@ -98,6 +232,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
         data: results,
         created: results.filter((x) => x.status === "created").length,
         duplicates: results.filter((x) => x.status !== "created").length,
+        refused,
       };
     },
   );
@@ -105,17 +240,17 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   // PagerMon's readers reply-parse plain text: the new id, or "Ignoring duplicate".
   r.post(
     "/messages",
-    { config: INGEST, onRequest: requireIngestKey, schema: { body: pagermonBody } },
+    { onRequest: requireIngestKey, config: INGEST, schema: { body: pagermonBody } },
     async (request, reply) => {
       const b = request.body;
-      const sentAt =
-        b.datetime === undefined
-          ? new Date()
-          : typeof b.datetime === "number"
-            ? new Date(b.datetime < 1e11 ? b.datetime * 1000 : b.datetime)
-            : new Date(b.datetime);
       const [result] = await ingestMessages(app.services, [
-        { capcode: b.address, message: b.message, sentAt, source: b.source ?? keyName(request), id: null },
+        {
+          capcode: b.address,
+          message: b.message,
+          sentAt: b.datetime ?? new Date(),
+          source: b.source ?? keyName(request),
+          id: null,
+        },
       ]);
       reply.type("text/plain; charset=utf-8");
       return result!.status === "duplicate" ? "Ignoring duplicate" : String(result!.id);

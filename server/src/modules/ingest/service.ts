@@ -4,6 +4,7 @@ import {
   detectMessageType,
   displayText,
   extractAddress,
+  storablePagerText,
   UNMAPPED_AGENCY,
 } from "@turnout/domain";
 import { inArray, sql } from "drizzle-orm";
@@ -60,8 +61,9 @@ function lockKey(s: string): string {
  * migration 0007, in its own transaction): type and displayed text from the prefix, capcode to agency
  * (unknown capcodes created under UNMAPPED), duplicates suppressed (a retried id, or the same text
  * inside the window: a new capcode becomes another recipient of the same alert), job-number groups,
- * and the address. When this returns, every message is durable; the live channel hears about new
- * alerts after the commit. Results are in input order.
+ * and the address; text, source and id made storable (`storablePagerText`). When this returns, every
+ * message is durable; the live channel hears about new alerts after the commit. Results are in input
+ * order.
  */
 export async function ingestMessages(
   ctx: ServiceContext,
@@ -162,7 +164,14 @@ async function loadGrouping(db: Database): Promise<Grouping> {
 }
 
 function prepare(messages: IncomingMessage[], { settings, patterns }: Grouping): Prepared[] {
-  return messages.map((m) => {
+  return messages.map((received) => {
+    // The routes already did this; any other caller must not fail the whole batch on a NUL either.
+    const m = {
+      ...received,
+      message: storablePagerText(received.message),
+      source: storablePagerText(received.source),
+      id: received.id === null ? null : storablePagerText(received.id),
+    };
     const type = detectMessageType(m.message);
     const text = displayText(m.message);
     const grouping = settings.grouping_enabled ? jobNumberFor(text, type, patterns) : { jobNumber: null };
