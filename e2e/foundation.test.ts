@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserSession, openBrowser } from "./support/browser.js";
+import { type BrowserSession, openBrowser, takeCspViolations } from "./support/browser.js";
 import { chromiumPath } from "./support/chromium.js";
 import { type RunningServer, startServer } from "./support/server.js";
 
@@ -88,6 +88,31 @@ describe.skipIf(!chromiumPath)("the app shell in Chromium", () => {
     ).join("\n");
     // Production React throws coded errors ("Minified React error #…"); the development build never does.
     expect(code).toContain("Minified React error");
+  });
+
+  it("sends the page with a Content-Security-Policy that refuses an injected inline script", async () => {
+    const { page } = browser;
+    const response = await page.goto(`${server.url}/login`);
+    const policy = response?.headers()["content-security-policy"] ?? "";
+    expect(policy).toMatch(/(^|;) ?script-src 'self';/);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain("unsafe-eval");
+    await page.getByRole("button", { name: "Send Code" }).waitFor();
+
+    // What an HTML injection would amount to: markup with an inline script, added to the live page.
+    await page.evaluate(`(() => {
+      const script = document.createElement("script");
+      script.textContent = "window.injectedRan = true";
+      document.body.append(script);
+    })()`);
+    const seen: string[] = [];
+    await expect
+      .poll(() => {
+        seen.push(...takeCspViolations());
+        return seen.join("\n");
+      })
+      .toMatch(/^script-src-elem refused inline at /m);
+    expect(await page.evaluate("window.injectedRan")).toBeUndefined();
   });
 
   it("answers the health check", async () => {

@@ -7,6 +7,7 @@ export default defineConfig({
     exclude: ["node_modules/**"],
     environment: "node",
     globalSetup: ["./support/global-setup.ts"],
+    setupFiles: ["./support/csp-guard.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

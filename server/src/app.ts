@@ -29,6 +29,7 @@ import { sessionRoutes } from "./modules/sessions/routes.js";
 import { smsAdminRoutes } from "./modules/sms-admin/routes.js";
 import { userFilterRoutes } from "./modules/user-filters/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
+import { registerSecurityHeaders } from "./security-headers.js";
 import { SmsWorker } from "./sms/queue.js";
 import { type ConfiguredSms, createSmsProvider } from "./sms/select-provider.js";
 import { webRoutes } from "./web.js";
@@ -140,6 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandling(app);
   registerAuthGuard(app);
   registerInputGuard(app);
+  await registerSecurityHeaders(app);
   await app.register(formbody);
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(authRoutes, { prefix: "/api" });

@@ -1,3 +1,5 @@
+// First: zod must not probe eval under the page's Content-Security-Policy.
+import "./app/zod-without-eval";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
