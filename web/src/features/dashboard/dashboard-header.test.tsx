@@ -1,4 +1,4 @@
-import { decomposeColor, getContrastRatio, recomposeColor, ThemeProvider } from "@mui/material/styles";
+import { ThemeProvider } from "@mui/material/styles";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MESSAGES } from "@turnout/domain";
@@ -112,15 +112,6 @@ describe("user menu", { timeout: 15_000 }, () => {
   });
 });
 
-/** A colour painted over a background, as the eye sees it (alpha-composited). */
-function paintedOver(colour: string, background: string): string {
-  const fg = decomposeColor(colour);
-  const bg = decomposeColor(background);
-  const alpha = fg.values[3] ?? 1;
-  const mixed = [0, 1, 2].map((i) => Math.round(fg.values[i]! * alpha + bg.values[i]! * (1 - alpha)));
-  return recomposeColor({ type: "rgb", values: mixed as [number, number, number] });
-}
-
 function renderHeaderInTheme(mode: ColorMode, connection: LiveConnectionState) {
   render(
     <ThemeProvider theme={themeFor(mode)}>
@@ -131,24 +122,6 @@ function renderHeaderInTheme(mode: ColorMode, connection: LiveConnectionState) {
 }
 
 describe("live connection avatar", { timeout: 15_000 }, () => {
-  it.each([
-    ["light", "disconnected"],
-    ["light", "connected"],
-    ["dark", "disconnected"],
-    ["dark", "connected"],
-  ] as const)(
-    "in the %s theme, rings the %s avatar at 3:1 or more against the header",
-    (mode, connection) => {
-      const button = renderHeaderInTheme(mode, connection);
-      // The header is an AppBar in the primary colour; jsdom does not resolve MUI's CSS variables.
-      const header = themeFor(mode).palette.primary.main;
-      const avatar = within(button).getByText("ST");
-      const ring = paintedOver(getComputedStyle(avatar).borderTopColor, header);
-      expect(Number.parseFloat(getComputedStyle(avatar).borderTopWidth)).toBeGreaterThanOrEqual(2);
-      expect(getContrastRatio(ring, header)).toBeGreaterThanOrEqual(3);
-    },
-  );
-
   it("shows a different icon shape for up, coming up and down, and the state in words on hover", async () => {
     const shapes = (["connected", "connecting", "disconnected"] as const).map((connection) => {
       const button = renderHeaderInTheme("light", connection);
