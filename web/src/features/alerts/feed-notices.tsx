@@ -77,7 +77,6 @@ export function NoAgencyNotice({
   return (
     <Alert
       severity="info"
-      role="alert"
       sx={{ mb: 2 }}
       action={
         <Button color="inherit" onClick={onOpenSettings}>
