@@ -30,6 +30,23 @@ async function scrollToBottom(page: Page) {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
 }
 
+/** WCAG relative luminance of a computed CSS colour (`rgb(...)`, or `rgba(...)` painted over `under`). */
+function luminance(colour: string, under = "rgb(255, 255, 255)"): number {
+  const [r = 0, g = 0, b = 0, a = 1] = colour.match(/[\d.]+/g)?.map(Number) ?? [];
+  const base = under.match(/[\d.]+/g)?.map(Number) ?? [255, 255, 255];
+  const channel = (value: number, i: number) => {
+    const c = (value * a + (base[i] ?? 255) * (1 - a)) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(r, 0) + 0.7152 * channel(g, 1) + 0.0722 * channel(b, 2);
+}
+
+/** WCAG contrast ratio of two computed CSS colours; `a` may be translucent over `b`. */
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a, b), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
   let server: RunningServer;
   let browser: BrowserSession;
@@ -100,6 +117,42 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
       .toBe(1);
     expect(browser.errors).toEqual([]);
   });
+
+  it.each([
+    ["light", "connected"],
+    ["light", "down"],
+    ["dark", "connected"],
+    ["dark", "down"],
+  ] as const)(
+    "in the %s theme, rings the %s avatar at 3:1 or more against the header",
+    async (mode, state) => {
+      const own = await openBrowser({ viewport: { width: 420, height: 700 } });
+      try {
+        await own.page.emulateMedia({ colorScheme: mode });
+        // No live channel: the avatar stays red (connecting, then reconnecting).
+        if (state === "down") await own.page.route("**/socket.io/**", (route) => route.abort());
+        await openSignedIn(own.page, server, memberSession);
+        const button = own.page.locator("[data-connection]");
+        if (state === "connected") await own.page.locator('[data-connection="connected"]').waitFor();
+        const seen = await button.evaluate((element) => {
+          const ring = element.querySelector("[data-connection-ring]") as HTMLElement;
+          const header = element.closest("header") as HTMLElement;
+          return {
+            connection: element.getAttribute("data-connection"),
+            header: getComputedStyle(header).backgroundColor,
+            ring: getComputedStyle(ring).color,
+            ringShadow: getComputedStyle(ring).boxShadow,
+          };
+        });
+        expect(seen.connection === "connected").toBe(state === "connected");
+        expect(seen.ringShadow).toMatch(/0px 0px 0px 3px/);
+        expect(contrast(seen.ring, seen.header)).toBeGreaterThanOrEqual(3);
+        expect(own.errors).toEqual([]);
+      } finally {
+        await own.close();
+      }
+    },
+  );
 
   it("adds a matching live alert within 2 seconds and leaves out one that does not match", async () => {
     const { page } = browser;

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   bulkFiltersSchema,
   filterStateFromRow,
+  hidesEveryAgency,
   isAgencyVisible,
   nextFilterState,
   toBulkFilters,
@@ -28,6 +29,28 @@ describe("isAgencyVisible", () => {
     expect(isAgencyVisible("default")).toBe(true);
     expect(isAgencyVisible("show")).toBe(true);
     expect(isAgencyVisible("hide")).toBe(false);
+  });
+});
+
+describe("hidesEveryAgency", () => {
+  const hide = (filter_value: string) => ({ filter_type: "agency", filter_value, is_enabled: false });
+  const show = (filter_value: string) => ({ filter_type: "agency", filter_value, is_enabled: true });
+
+  it("is true when every agency of the user has a hiding filter", () => {
+    expect(hidesEveryAgency(["2", "3"], [hide("2"), hide("3")])).toBe(true);
+  });
+
+  it("is false while one agency is shown, explicitly or by default", () => {
+    expect(hidesEveryAgency(["2", "3"], [hide("2"), show("3")])).toBe(false);
+    expect(hidesEveryAgency(["2", "3"], [hide("2")])).toBe(false);
+  });
+
+  it("is false for a user with no agency at all", () => {
+    expect(hidesEveryAgency([], [hide("2")])).toBe(false);
+  });
+
+  it("ignores hiding rows of agencies the user no longer has", () => {
+    expect(hidesEveryAgency(["2"], [hide("9")])).toBe(false);
   });
 });
 

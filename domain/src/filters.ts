@@ -19,6 +19,20 @@ export function isAgencyVisible(state: FilterState): boolean {
   return state !== "hide";
 }
 
+/**
+ * Tells whether the user's saved filters hide every agency they may see: at least one agency, and
+ * a hiding row for each (a user with no agency at all is a different case: nobody assigned them).
+ */
+export function hidesEveryAgency(
+  agencyValues: readonly string[],
+  filters: ReadonlyArray<{ filter_type: string; filter_value: string; is_enabled: boolean }>,
+): boolean {
+  const hidden = new Set(
+    filters.filter((row) => row.filter_type === "agency" && !row.is_enabled).map((row) => row.filter_value),
+  );
+  return agencyValues.length > 0 && agencyValues.every((value) => hidden.has(value));
+}
+
 /** Turns held filter states into the rows of POST /user-filters/bulk (default states are not sent). */
 export function toBulkFilters(
   states: Readonly<Record<string, FilterState>>,

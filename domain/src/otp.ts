@@ -5,6 +5,19 @@ export function sanitizeCodeInput(raw: string): string {
   return raw.replace(/\D/g, "").slice(0, OTP_LENGTH);
 }
 
+// A run of exactly OTP_LENGTH digits, not part of a longer number. No lookbehind: Safari before
+// 16.4 cannot parse it, and this module loads on the sign-in screen.
+const WHOLE_CODE = new RegExp(`(?:^|[^0-9])([0-9]{${OTP_LENGTH}})(?![0-9])`);
+
+/**
+ * Reads a code from what reached the code field, typed or pasted: the first run of exactly
+ * OTP_LENGTH digits (the code inside a whole pasted SMS, whatever other numbers it carries), else
+ * its digits as sanitizeCodeInput keeps them.
+ */
+export function extractCodeInput(raw: string): string {
+  return WHOLE_CODE.exec(raw)?.[1] ?? sanitizeCodeInput(raw);
+}
+
 /** Tells whether the login 'Verify Code' button is enabled: the code is non-empty. */
 export function canSubmitLoginCode(code: string): boolean {
   return code.trim() !== "";

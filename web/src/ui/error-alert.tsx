@@ -14,6 +14,8 @@ const TITLE_BY_TYPE: Record<string, string> = {
   account_not_activated: "Account not verified",
   user_not_found: "Account not found",
   network_error: "Connection problem",
+  invalid_code: "Incorrect code",
+  code_expired: "Code expired",
 };
 
 /** The MUI severity for an error type: rate_limited red, account_not_activated blue, user_not_found yellow. */

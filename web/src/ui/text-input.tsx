@@ -20,6 +20,7 @@ export function TextInput({
   fullWidth = false,
   type,
   autoFocus,
+  describedBy,
   htmlInput,
 }: {
   label: string;
@@ -32,11 +33,14 @@ export function TextInput({
   fullWidth?: boolean;
   type?: string;
   autoFocus?: boolean;
+  /** Ids of other text that describes the field (read out with it when it takes focus). */
+  describedBy?: string;
   /** Attributes of the `<input>` itself (inputMode, autoComplete, pattern, ...). */
   htmlInput?: InputHTMLAttributes<HTMLInputElement>;
 }) {
   const id = useId();
   const helperTextId = helperText ? `${id}-helper-text` : undefined;
+  const descriptionIds = [describedBy, helperTextId].filter(Boolean).join(" ") || undefined;
   return (
     // Focus in blue (secondary), as the theme sets for TextField: a red outline reads as an error.
     <FormControl
@@ -57,7 +61,7 @@ export function TextInput({
         value={value}
         onChange={onChange}
         autoFocus={autoFocus}
-        aria-describedby={helperTextId}
+        aria-describedby={descriptionIds}
         slotProps={{ input: htmlInput }}
       />
       {helperText ? <FormHelperText id={helperTextId}>{helperText}</FormHelperText> : null}

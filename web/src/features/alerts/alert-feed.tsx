@@ -12,8 +12,14 @@ import IconButton from "@mui/material/IconButton";
 import Snackbar from "@mui/material/Snackbar";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
-import { useQueryClient } from "@tanstack/react-query";
-import { type AlertType, FILTERS_SAVED_POPUP_MS, formatDateTime, MESSAGES } from "@turnout/domain";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  type AlertType,
+  FILTERS_SAVED_POPUP_MS,
+  formatDateTime,
+  hidesEveryAgency,
+  MESSAGES,
+} from "@turnout/domain";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { isApiError } from "../../api/errors";
@@ -23,12 +29,12 @@ import type { AlertCardHandlers } from "./alert-card";
 import { AlertList } from "./alert-list";
 import { type AlertGroup, type FeedFilters, NO_FILTERS } from "./alerts-api";
 import type { FeedItem } from "./feed-items";
-import { LiveStatusNotice, OfflineNotice } from "./feed-notices";
+import { LiveStatusNotice, NoAgencyNotice, OfflineNotice } from "./feed-notices";
 import { FilterChipsBar } from "./filter-chips-bar";
 import { FilterSettingsDialog } from "./filter-settings-dialog";
 import { GroupedAlertDialog } from "./grouped-alert-dialog";
 import { JobDetailDialog } from "./job-detail-dialog";
-import { alertKeys } from "./queries";
+import { alertKeys, filterSettingsQueryOptions } from "./queries";
 import { SearchDialog } from "./search-dialog";
 import { useAlertFeed } from "./use-alert-feed";
 import { useLiveChannel } from "./use-live-channel";
@@ -100,6 +106,16 @@ export function AlertFeed({
   const feed = useAlertFeed(user.id, filters);
   const live = useLiveChannel(user, { onAlert: feed.receiveLiveAlert, onReconnected: feed.catchUp });
   const { query } = feed;
+
+  // The server joins no agency both for a user nobody assigned and for one whose filters hide every
+  // agency; only the saved filters tell the two apart, so they are read when that happens.
+  const settingsCheck = useQuery({ ...filterSettingsQueryOptions(), enabled: live.warning !== null });
+  const filtersHideAll =
+    settingsCheck.data !== undefined &&
+    hidesEveryAgency(
+      settingsCheck.data.agencies.map((agency) => agency.filter_value),
+      settingsCheck.data.filters,
+    );
 
   // Back online: catch up on what arrived meanwhile (the channel reconnects by itself).
   // A reader further down the list does not see a card arrive on top: offer a way up to it.
@@ -268,10 +284,12 @@ export function AlertFeed({
         {online || live.state === "connected" ? (
           <LiveStatusNotice state={live.state} online={online} onReconnect={live.reconnect} />
         ) : null}
-        {live.warning ? (
-          <Alert severity="info" sx={{ mb: 2 }}>
-            {live.warning}
-          </Alert>
+        {live.warning && !settingsCheck.isPending ? (
+          <NoAgencyNotice
+            serverWarning={live.warning}
+            filtersHideAll={filtersHideAll}
+            onOpenSettings={() => setSettingsOpen(true)}
+          />
         ) : null}
         {showCached && online ? (
           <Alert severity="warning" sx={{ mb: 2 }}>

@@ -53,3 +53,39 @@ export function OfflineNotice({ loadedAt }: { loadedAt: number | null }) {
     </Alert>
   );
 }
+
+/**
+ * Why no alerts will arrive when the live channel joined no agency: the user's own filters hide
+ * every agency they belong to (with the way out), or, as the server says, nobody assigned them one.
+ */
+export function NoAgencyNotice({
+  serverWarning,
+  filtersHideAll,
+  onOpenSettings,
+}: {
+  serverWarning: string;
+  filtersHideAll: boolean;
+  onOpenSettings: () => void;
+}) {
+  if (!filtersHideAll) {
+    return (
+      <Alert severity="info" sx={{ mb: 2 }}>
+        {serverWarning}
+      </Alert>
+    );
+  }
+  return (
+    <Alert
+      severity="info"
+      sx={{ mb: 2 }}
+      action={
+        <Button color="inherit" onClick={onOpenSettings}>
+          Open filter settings
+        </Button>
+      }
+    >
+      Your alert filters hide every agency you belong to, so no alerts will show or arrive. Open the filter
+      settings to show one again.
+    </Alert>
+  );
+}

@@ -153,3 +153,60 @@ describe("alert filter settings", { timeout: 15_000 }, () => {
     expect(within(dialog).getByRole("button", { name: "Retry" })).toBeInTheDocument();
   });
 });
+
+describe("a feed with no agency to show", { timeout: 15_000 }, () => {
+  const serverWarning =
+    "You are not assigned to any agency yet, so no alerts will arrive. Ask an administrator.";
+
+  function joinWithNoAgency(routes: Record<string, MockRoute>) {
+    const server = mockApi({
+      "GET /health": { body: { status: "ok" } },
+      "GET /alerts/search": feedPage([]),
+      ...routes,
+    });
+    storeSession();
+    const rendered = renderApp("/");
+    return { server, ...rendered };
+  }
+
+  async function serverJoinsNoAgency() {
+    // The dashboard is a lazy chunk: its first load can take a while on a busy machine.
+    await screen.findByText(MESSAGES.NO_ALERTS, {}, { timeout: 5_000 });
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+    act(() => channel.serverEmit("joined-user-agencies", { agencies: [], warning: serverWarning }));
+  }
+
+  it("tells a user whose filters hide every agency so, and opens the settings to change it", async () => {
+    const { user } = joinWithNoAgency({
+      "GET /user-filters/available": agencies,
+      "GET /user-filters": savedFilters([
+        { filter_value: "2", is_enabled: false },
+        { filter_value: "3", is_enabled: false },
+      ]),
+    });
+    await serverJoinsNoAgency();
+
+    const notice = await screen.findByText(/Your alert filters hide every agency you belong to/);
+    expect(screen.queryByText(/not assigned to any agency/)).not.toBeInTheDocument();
+    await user.click(
+      within(notice.closest("[role=alert]") as HTMLElement).getByRole("button", {
+        name: "Open filter settings",
+      }),
+    );
+    const dialog = await screen.findByRole("dialog", { name: "Alert Filter Settings" });
+    expect(
+      await within(dialog).findByRole("button", { name: "Country Fire Authority: Hidden" }),
+    ).toBeInTheDocument();
+  });
+
+  it("keeps 'not assigned' for a user with no agency at all", async () => {
+    joinWithNoAgency({
+      "GET /user-filters/available": { body: { success: true, data: [] } },
+      "GET /user-filters": savedFilters([]),
+    });
+    await serverJoinsNoAgency();
+    expect(await screen.findByText(serverWarning)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Open filter settings" })).not.toBeInTheDocument();
+  });
+});

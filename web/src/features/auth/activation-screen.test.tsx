@@ -1,4 +1,4 @@
-import { act, render, screen, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { ACTIVATION_REDIRECT_MS, MESSAGES } from "@turnout/domain";
 import { mockApi } from "../../testing/mock-api";
@@ -21,6 +21,24 @@ describe("verify your account", () => {
     expect(code).toHaveAttribute("autocomplete", "one-time-code");
     expect(screen.getByText("Code expires in 10 minutes")).toBeInTheDocument();
     expect(screen.getByText("Didn't receive the code? Check your messages")).toBeInTheDocument();
+  });
+
+  it("puts the focus in the activation code field", async () => {
+    mockApi();
+    renderActivation();
+    const code = screen.getByRole("textbox", { name: /Activation code/ });
+    await waitFor(() => expect(code).toHaveFocus());
+    expect(code).toHaveAccessibleDescription(/activation code sent to \+61412345678/);
+  });
+
+  it("takes the activation code out of a whole pasted SMS", async () => {
+    mockApi();
+    const { user } = renderActivation();
+    const code = screen.getByLabelText(/Activation code/);
+    await user.click(code);
+    await user.paste("Turnout: your activation code is 123456. It expires in 10 minutes.");
+    expect(code).toHaveValue("123456");
+    expect(screen.getByRole("button", { name: "Verify Account" })).toBeEnabled();
   });
 
   it("enables 'Verify Account' only at exactly 6 digits", async () => {
@@ -79,7 +97,9 @@ describe("verify your account", () => {
     const { user } = renderActivation();
     await user.type(screen.getByLabelText(/Activation code/), "000000");
     await user.click(screen.getByRole("button", { name: "Verify Account" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("Invalid activation code");
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Incorrect code");
+    expect(alert).toHaveTextContent("Invalid activation code");
 
     server.on("POST /auth/activate", { status: 500, body: { success: false } });
     await user.click(screen.getByRole("button", { name: "Verify Account" }));

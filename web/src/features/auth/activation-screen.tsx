@@ -17,7 +17,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
 import { authApi } from "./auth-api";
-import { AuthLayout } from "./auth-layout";
+import { AUTH_SUBTITLE_ID, AuthLayout } from "./auth-layout";
 import { CodeField } from "./code-field";
 
 /** 'Account Verified!': explains what happens next, then goes to login after 8 s. */
@@ -99,11 +99,7 @@ export function ActivationScreen({ phone, onBackToLogin }: { phone: string; onBa
   };
 
   return (
-    <AuthLayout
-      title="Verify Your Account"
-      subtitle={`Enter the 6-digit activation code sent to ${phone}.`}
-      focusTitle
-    >
+    <AuthLayout title="Verify Your Account" subtitle={`Enter the 6-digit activation code sent to ${phone}.`}>
       <Stack component="form" spacing={2} onSubmit={handleSubmit} noValidate aria-label="Verify your account">
         <ErrorAlert notice={error} onClose={() => setError(null)} />
         <CodeField
@@ -112,6 +108,7 @@ export function ActivationScreen({ phone, onBackToLogin }: { phone: string; onBa
           onChange={setCode}
           disabled={busy || verified}
           helperText={`Code expires in ${ACTIVATION_CODE_EXPIRY_MINUTES} minutes`}
+          describedBy={AUTH_SUBTITLE_ID}
           autoFocus
         />
         <Button

@@ -6,6 +6,9 @@ import Typography from "@mui/material/Typography";
 import { PRODUCT_NAME } from "@turnout/domain";
 import { type ReactNode, useEffect, useRef } from "react";
 
+/** The id of the subtitle, so the field a screen focuses can be described by it. */
+export const AUTH_SUBTITLE_ID = "auth-subtitle";
+
 /**
  * The frame of every signed-out screen. The title is the page's h1; it takes focus when the
  * screen changes so screen-reader users hear where they are.
@@ -47,7 +50,7 @@ export function AuthLayout({
             {title}
           </Typography>
           {subtitle ? (
-            <Typography color="text.secondary" sx={{ mb: 2 }}>
+            <Typography id={AUTH_SUBTITLE_ID} color="text.secondary" sx={{ mb: 2 }}>
               {subtitle}
             </Typography>
           ) : null}

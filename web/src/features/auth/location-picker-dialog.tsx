@@ -3,12 +3,16 @@ import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
-import List from "@mui/material/List";
-import ListItemButton from "@mui/material/ListItemButton";
 import ListItemText from "@mui/material/ListItemText";
+import MenuItem from "@mui/material/MenuItem";
+import MenuList from "@mui/material/MenuList";
+import { useState } from "react";
 import type { PostcodeMatch } from "./auth-api";
 
-/** 'Select Your Location': opens when a postcode or suburb matches several places. */
+/**
+ * 'Select Your Location': opens when a postcode or suburb matches several places. The matches are a
+ * listbox with roving focus (MenuList): focus starts on the first, Up/Down move, Enter picks.
+ */
 export function LocationPickerDialog({
   choices,
   onChoose,
@@ -18,23 +22,34 @@ export function LocationPickerDialog({
   onChoose: (match: PostcodeMatch) => void;
   onClose: () => void;
 }) {
+  const [activeIndex, setActiveIndex] = useState(0);
+
   return (
-    <Dialog open={choices !== null} onClose={onClose} aria-labelledby="location-picker-title" fullWidth>
+    <Dialog
+      open={choices !== null}
+      onClose={onClose}
+      aria-labelledby="location-picker-title"
+      fullWidth
+      slotProps={{ transition: { onEnter: () => setActiveIndex(0) } }}
+    >
       <DialogTitle id="location-picker-title">Select Your Location</DialogTitle>
       <DialogContent dividers sx={{ p: 0 }}>
-        <List aria-labelledby="location-picker-title">
-          {(choices ?? []).map((match) => (
-            <ListItemButton
+        <MenuList role="listbox" aria-labelledby="location-picker-title" autoFocusItem variant="menu">
+          {(choices ?? []).map((match, index) => (
+            <MenuItem
               key={`${match.postcode}-${match.suburb}-${match.state_abbreviation}`}
+              role="option"
+              aria-selected={index === activeIndex}
+              onFocus={() => setActiveIndex(index)}
               onClick={() => onChoose(match)}
             >
               <ListItemText
                 primary={match.suburb}
                 secondary={`${match.state_abbreviation} ${match.postcode}`}
               />
-            </ListItemButton>
+            </MenuItem>
           ))}
-        </List>
+        </MenuList>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>

@@ -66,6 +66,42 @@ describe("login", () => {
     expect(JSON.parse(localStorage.getItem("turnout_agency") ?? "null")).toEqual(testAgency);
   });
 
+  it("puts the focus in the code field once the code is sent, described by where it went", async () => {
+    mockApi({ "POST /sessions/check-limit": canCreate, "POST /auth/request-otp": codeSent });
+    const { user } = renderApp("/");
+    await submitPhone(user);
+    await screen.findByRole("heading", { name: "Enter Code" });
+    const codeInput = screen.getByRole("textbox", { name: /Verification code/ });
+    await waitFor(() => expect(codeInput).toHaveFocus());
+    expect(codeInput).toHaveAccessibleDescription(/We sent a 6-digit code to \+61412345678/);
+    await user.keyboard("708546");
+    expect(codeInput).toHaveValue("708546");
+  });
+
+  it("takes the code out of a whole pasted SMS", async () => {
+    const server = mockApi({
+      "POST /sessions/check-limit": canCreate,
+      "POST /auth/request-otp": codeSent,
+      "POST /auth/verify-otp": {
+        status: 400,
+        body: { success: false, errorType: "invalid_code", message: "x" },
+      },
+    });
+    const { user } = renderApp("/");
+    await submitPhone(user);
+    const codeInput = await screen.findByLabelText(/Verification code/);
+    await user.click(codeInput);
+    await user.paste("Turnout: your sign-in code is 708546. It expires in 5 minutes. Never share it.");
+    expect(codeInput).toHaveValue("708546");
+
+    // A second paste replaces the code rather than appending to it.
+    await user.paste("Turnout: your sign-in code is 111222. It expires in 5 minutes. Never share it.");
+    expect(codeInput).toHaveValue("111222");
+    await user.click(screen.getByRole("button", { name: "Verify Code" }));
+    await screen.findByRole("alert");
+    expect(server.callsTo("POST /auth/verify-otp")[0]?.body).toMatchObject({ otp_code: "111222" });
+  });
+
   it("requires a phone number", async () => {
     const server = mockApi();
     const { user } = renderApp("/");
@@ -246,8 +282,34 @@ describe("login", () => {
     await submitPhone(user);
     await user.type(await screen.findByLabelText(/Verification code/), "000000");
     await user.click(screen.getByRole("button", { name: "Verify Code" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("Invalid or expired code");
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Incorrect code");
+    expect(alert).toHaveTextContent("Invalid or expired code");
+    expect(alert).not.toHaveTextContent("Something went wrong");
     expect(localStorage.getItem("turnout_token")).toBeNull();
+  });
+
+  it("says an expired code has expired", async () => {
+    mockApi({
+      "POST /sessions/check-limit": canCreate,
+      "POST /auth/request-otp": codeSent,
+      "POST /auth/verify-otp": {
+        status: 400,
+        body: {
+          success: false,
+          errorType: "code_expired",
+          message: "This code has expired. Please request a new one.",
+        },
+      },
+    });
+    const { user } = renderApp("/");
+    await submitPhone(user);
+    await user.type(await screen.findByLabelText(/Verification code/), "123456");
+    await user.click(screen.getByRole("button", { name: "Verify Code" }));
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Code expired");
+    expect(alert).toHaveTextContent("This code has expired. Please request a new one.");
+    expect(alert).not.toHaveTextContent("Something went wrong");
   });
 
   it("says the code could not be sent when the server fails", async () => {

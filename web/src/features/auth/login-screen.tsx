@@ -6,7 +6,7 @@ import { isApiError } from "../../api/errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
 import { TextInput } from "../../ui/text-input";
 import { authApi, type DeviceSession, type SignInData } from "./auth-api";
-import { AuthLayout } from "./auth-layout";
+import { AUTH_SUBTITLE_ID, AuthLayout } from "./auth-layout";
 import { CodeField } from "./code-field";
 import { fieldErrorsFrom } from "./field-errors";
 import { MaxDevicesDialog } from "./max-devices-dialog";
@@ -201,10 +201,19 @@ export function LoginScreen({
 
   if (step === "code") {
     return (
-      <AuthLayout title="Enter Code" subtitle={`We sent a 6-digit code to ${phone}.`} focusTitle>
+      // The code field takes the focus, not the title: the user's next move is typing the code, and
+      // the field is described by the subtitle, so a screen reader still says where the code went.
+      <AuthLayout title="Enter Code" subtitle={`We sent a 6-digit code to ${phone}.`}>
         <Stack component="form" spacing={2} onSubmit={handleVerify} noValidate aria-label="Enter code">
           <ErrorAlert notice={error} onClose={() => setError(null)} />
-          <CodeField label="Verification code" value={code} onChange={setCode} disabled={busy} autoFocus />
+          <CodeField
+            label="Verification code"
+            value={code}
+            onChange={setCode}
+            disabled={busy}
+            describedBy={AUTH_SUBTITLE_ID}
+            autoFocus
+          />
           <Button type="submit" variant="contained" size="large" disabled={!canSubmitLoginCode(code) || busy}>
             Verify Code
           </Button>

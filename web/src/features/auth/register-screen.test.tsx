@@ -82,8 +82,32 @@ describe("create account", () => {
     const picker = await screen.findByRole("dialog", { name: "Select Your Location" });
     // One search for the whole word: the pause came only after the last keystroke.
     expect(locationRequests(server).map((r) => r.path)).toEqual(["/postcode/search/Richmond"]);
-    await user.click(within(picker).getByRole("button", { name: /RICHMOND\s*NSW 2753/ }));
+    await user.click(within(picker).getByRole("option", { name: /RICHMOND\s*NSW 2753/ }));
     expect(await screen.findByText("Selected: RICHMOND, NSW 2753")).toBeInTheDocument();
+  });
+
+  it("lets the user pick a location with the arrow keys and Enter, starting on the first match", async () => {
+    const { user } = await openRegister();
+    await user.type(screen.getByLabelText(/Location/), "Richmond");
+    const picker = await screen.findByRole("dialog", { name: "Select Your Location" });
+    const matches = within(picker).getByRole("listbox", { name: "Select Your Location" });
+    const options = within(matches).getAllByRole("option");
+    expect(options.map((option) => option.textContent)).toEqual([
+      "RICHMONDVIC 3121",
+      "RICHMONDNSW 2753",
+      "RICHMONDTAS 7025",
+    ]);
+    await waitFor(() => expect(options[0]).toHaveFocus());
+
+    await user.keyboard("{ArrowDown}{ArrowDown}");
+    expect(options[2]).toHaveFocus();
+    expect(options[2]).toHaveAttribute("aria-selected", "true");
+    await user.keyboard("{ArrowUp}");
+    expect(options[1]).toHaveFocus();
+    await user.keyboard("{Enter}");
+
+    expect(await screen.findByText("Selected: RICHMOND, NSW 2753")).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
   });
 
   it("clears the chosen location on any edit", async () => {

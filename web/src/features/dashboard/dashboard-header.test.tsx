@@ -1,9 +1,11 @@
-import { render, screen, within } from "@testing-library/react";
+import { ThemeProvider } from "@mui/material/styles";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MESSAGES } from "@turnout/domain";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
 import { AppProviders, createQueryClient } from "../../app/providers";
+import { type ColorMode, themeFor } from "../../app/theme";
 import { mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
 import { storeSession, testUser } from "../../testing/session-fixtures";
@@ -107,6 +109,32 @@ describe("user menu", { timeout: 15_000 }, () => {
     const menu = await openMenu(user);
     await user.click(within(menu).getByRole("menuitem", { name: "Sign out" }));
     expect(onSignOut).toHaveBeenCalledTimes(1);
+  });
+});
+
+function renderHeaderInTheme(mode: ColorMode, connection: LiveConnectionState) {
+  render(
+    <ThemeProvider theme={themeFor(mode)}>
+      <DashboardHeader user={testUser} connection={connection} onSignOut={vi.fn()} />
+    </ThemeProvider>,
+  );
+  return within(screen.getByRole("banner")).getByRole("button", { name: "User menu for Sam Taylor" });
+}
+
+describe("live connection avatar", { timeout: 15_000 }, () => {
+  it("shows a different icon shape for up, coming up and down, and the state in words on hover", async () => {
+    const shapes = (["connected", "connecting", "disconnected"] as const).map((connection) => {
+      const button = renderHeaderInTheme("light", connection);
+      const shape = button.querySelector("[data-connection-icon] path")?.getAttribute("d");
+      cleanup();
+      return shape;
+    });
+    expect(shapes.every(Boolean)).toBe(true);
+    expect(new Set(shapes).size).toBe(3);
+
+    const user = userEvent.setup();
+    await user.hover(renderHeaderInTheme("dark", "disconnected"));
+    expect(await screen.findByRole("tooltip")).toHaveTextContent("Live updates: disconnected");
   });
 });
 

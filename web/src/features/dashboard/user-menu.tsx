@@ -3,6 +3,7 @@ import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import FeedbackIcon from "@mui/icons-material/Feedback";
 import LogoutIcon from "@mui/icons-material/Logout";
 import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
+import SyncIcon from "@mui/icons-material/Sync";
 import SyncProblemIcon from "@mui/icons-material/SyncProblem";
 import Avatar from "@mui/material/Avatar";
 import Badge from "@mui/material/Badge";
@@ -33,6 +34,15 @@ export const CONNECTION_LABEL: Record<LiveConnectionState, string> = {
 /** Green when live, red otherwise; both carry white initials at AA contrast. */
 const CONNECTED_COLOUR = "#2e7d32";
 const NOT_CONNECTED_COLOUR = "#c62828";
+
+/** A shape per state, so the state reads without colour: a tick, turning arrows, arrows with a '!'. */
+const CONNECTION_ICON: Record<LiveConnectionState, typeof CheckCircleIcon> = {
+  connected: CheckCircleIcon,
+  connecting: SyncIcon,
+  reconnecting: SyncIcon,
+  disconnected: SyncProblemIcon,
+  failed: SyncProblemIcon,
+};
 
 function initialsOf(user: SessionUser): string {
   return `${user.first_name.charAt(0)}${user.last_name.charAt(0)}`.toUpperCase() || "?";
@@ -85,7 +95,8 @@ function MenuEntry({
 
 /**
  * The user menu (SPEC 2): avatar with initials, green while the live channel is connected and red
- * otherwise (plus an icon and words for those who cannot tell the colours apart); name and phone;
+ * otherwise, ringed in the header's text colour, with a state icon and words (tooltip, description)
+ * for those who cannot tell the colours apart; name and phone;
  * 'My Alerts', 'Feedback', 'Admin' (admins on non-mobile devices) and 'Sign out'.
  */
 export function UserMenu({
@@ -105,6 +116,7 @@ export function UserMenu({
   const statusId = useId();
   const fullName = `${user.first_name} ${user.last_name}`.trim();
   const connected = connection === "connected";
+  const StateIcon = CONNECTION_ICON[connection];
   const showAdmin = canOpenAdminConsole(user, navigator.userAgent);
   const unread = user.is_admin ? "" : formatBadgeCount(slots.feedbackUnread ?? 0);
 
@@ -148,21 +160,27 @@ export function UserMenu({
           color="inherit"
           data-connection={connection}
         >
+          {/*
+            The ring is the header's own text colour (currentColor: the button inherits it), white
+            on the light theme's red header and on the dark theme's grey one, so the red avatar
+            never melts into a red header (WCAG non-text contrast 3:1; e2e measures it).
+          */}
           <Badge
             overlap="circular"
             anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+            data-connection-ring=""
+            sx={{ borderRadius: "50%", boxShadow: "0 0 0 3px currentColor" }}
             badgeContent={
-              connected ? (
-                <CheckCircleIcon
-                  aria-hidden="true"
-                  sx={{ fontSize: 16, color: CONNECTED_COLOUR, bgcolor: "#fff", borderRadius: "50%" }}
-                />
-              ) : (
-                <SyncProblemIcon
-                  aria-hidden="true"
-                  sx={{ fontSize: 16, color: NOT_CONNECTED_COLOUR, bgcolor: "#fff", borderRadius: "50%" }}
-                />
-              )
+              <StateIcon
+                aria-hidden="true"
+                data-connection-icon={connection}
+                sx={{
+                  fontSize: 18,
+                  color: connected ? CONNECTED_COLOUR : NOT_CONNECTED_COLOUR,
+                  bgcolor: "#fff",
+                  borderRadius: "50%",
+                }}
+              />
             }
           >
             <Avatar
@@ -172,7 +190,6 @@ export function UserMenu({
                 fontWeight: 700,
                 color: "#fff",
                 bgcolor: connected ? CONNECTED_COLOUR : NOT_CONNECTED_COLOUR,
-                border: "2px solid #fff",
               }}
             >
               {initialsOf(user)}
