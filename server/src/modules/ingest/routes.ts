@@ -9,7 +9,6 @@ import { type IncomingMessage, ingestMessages } from "./service.js";
 
 export const MAX_MESSAGE_LENGTH = 2000;
 export const MAX_BATCH = 1000;
-const FUTURE_TOLERANCE_MS = 24 * 3_600_000;
 
 const textSchema = z
   .string()
@@ -21,14 +20,13 @@ const textSchema = z
       .max(MAX_MESSAGE_LENGTH, `message must be at most ${MAX_MESSAGE_LENGTH} characters`),
   );
 
-/** ISO text, or unix seconds (or milliseconds, told apart by size); not more than a day ahead. */
+/**
+ * ISO text, or unix seconds (or milliseconds, told apart by size). A time in the future or too old is
+ * not refused (that would leave the receiver's spool stuck on it): ingest shows the receipt time instead.
+ */
 const timeSchema = z
   .union([z.string().datetime({ offset: true }), z.number().finite().nonnegative()])
-  .transform((v) => (typeof v === "number" ? new Date(v < 1e11 ? v * 1000 : v) : new Date(v)))
-  .refine(
-    (d) => d.getTime() <= Date.now() + FUTURE_TOLERANCE_MS,
-    "timestamp is more than a day in the future",
-  );
+  .transform((v) => (typeof v === "number" ? new Date(v < 1e11 ? v * 1000 : v) : new Date(v)));
 
 const sourceSchema = z.string().trim().min(1).max(64);
 
@@ -81,11 +79,10 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
     { bodyLimit: 8 * 1024 * 1024, onRequest: requireIngestKey, schema: { body: ingestBody } },
     async (request) => {
       const list = "messages" in request.body ? request.body.messages : [request.body];
-      const now = new Date();
       const incoming: IncomingMessage[] = list.map((m) => ({
         capcode: m.capcode,
         message: m.message,
-        sentAt: m.timestamp ?? now,
+        sentAt: m.timestamp ?? null,
         source: m.source ?? keyName(request),
         id: m.id ?? null,
       }));
@@ -107,7 +104,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
       const b = request.body;
       const sentAt =
         b.datetime === undefined
-          ? new Date()
+          ? null
           : typeof b.datetime === "number"
             ? new Date(b.datetime < 1e11 ? b.datetime * 1000 : b.datetime)
             : new Date(b.datetime);
