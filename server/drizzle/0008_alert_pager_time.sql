@@ -13,7 +13,8 @@ ALTER TABLE "alerts" ALTER COLUMN "sent_at" SET DATA TYPE timestamp (3) with tim
     ELSE least("sent_at", "created_at")
   END
 );--> statement-breakpoint
-CREATE INDEX "alerts_sent_idx" ON "alerts" USING btree ("sent_at" DESC NULLS LAST,"id" DESC NULLS LAST);
+-- Ascending, read backwards by the feed's ORDER BY sent_at DESC, id DESC (see schema.ts).
+CREATE INDEX "alerts_sent_idx" ON "alerts" USING btree ("sent_at","id");
 --> statement-breakpoint
 -- The rewrite drops the column's statistics; not on an empty table (see 0006).
 DO $$

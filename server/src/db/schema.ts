@@ -217,8 +217,10 @@ export const alerts = pgTable(
   },
   (t) => [
     index("alerts_created_idx").on(t.createdAt.desc(), t.id.desc()),
-    // The feed's order and keyset cursor (alerts/service.ts pageRows).
-    index("alerts_sent_idx").on(t.sentAt.desc(), t.id.desc()),
+    // The feed's order and keyset cursor (alerts/service.ts pageRows), read backwards. Ascending on
+    // purpose: `ORDER BY sent_at DESC` means NULLS FIRST, which an index built DESC NULLS LAST (as
+    // .desc() builds it) cannot give, so the planner would sort the whole table instead.
+    index("alerts_sent_idx").on(t.sentAt, t.id),
     index("alerts_agency_created_idx").on(t.agencyId, t.createdAt.desc(), t.id.desc()),
     index("alerts_dedupe_idx").on(t.dedupeHash, t.createdAt),
     index("alerts_group_idx").on(t.groupId),
