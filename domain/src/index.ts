@@ -12,6 +12,7 @@ export * from "./keywords.js";
 export * from "./live-filter.js";
 export * from "./message.js";
 export * from "./otp.js";
+export * from "./pager-time.js";
 export * from "./phone.js";
 export * from "./registration.js";
 export * from "./request-inputs.js";

@@ -7,7 +7,7 @@ const alert = {
   agency_name: "CFA",
   area: "Bendigo",
   message: "@@ALERT F251108123 STRUC1 SHED FIRE 14 EXAMPLE RD SOMEVILLE",
-  created_at: "2026-11-22T03:05:00Z",
+  sent_at: "2026-11-22T03:05:00Z",
 };
 
 describe("buildShareText", () => {
@@ -47,11 +47,13 @@ describe("buildShareText", () => {
     expect(share.text.endsWith("\nCFA2 BURN OFF")).toBe(true);
   });
 
-  it("accepts a Date for created_at", () => {
-    const share = buildShareText(
-      { ...alert, created_at: new Date("2026-11-22T03:05:00Z") },
-      { timeZone: TZ },
-    );
+  it("gives the time it was paged, not when a replayed page was received", () => {
+    const replayed = { ...alert, created_at: "2026-11-22T03:05:00Z", received_at: "2026-11-23T09:40:00Z" };
+    expect(buildShareText(replayed, { timeZone: TZ }).text).toContain("\n2:05 pm, 22/11/2026\n");
+  });
+
+  it("accepts a Date for sent_at", () => {
+    const share = buildShareText({ ...alert, sent_at: new Date("2026-11-22T03:05:00Z") }, { timeZone: TZ });
     expect(share.text).toContain("2:05 pm, 22/11/2026");
   });
 });

@@ -1,14 +1,17 @@
 import { detectMessageType, displayText, typePresentation } from "./message.js";
 import { formatDateTime } from "./time.js";
 
-/** Builds the share title and text: '<Type> Alert - <agency> - <area>', then time and date, then the message. */
+/**
+ * Builds the share title and text: '<Type> Alert - <agency> - <area>', then the time and date it was
+ * paged (`sent_at`, the time the feed shows), then the message.
+ */
 export function buildShareText(
   alert: {
     type?: string | null;
     agency_name?: string | null;
     area?: string | null;
     message: string;
-    created_at: string | Date;
+    sent_at: string | Date;
   },
   options: { timeZone?: string } = {},
 ): { title: string; text: string } {
@@ -19,7 +22,7 @@ export function buildShareText(
   const area = alert.area?.trim();
   if (area) parts.push(area);
   const title = parts.join(" - ");
-  const when = formatDateTime(alert.created_at, options.timeZone);
+  const when = formatDateTime(alert.sent_at, options.timeZone);
   const text = [title, when, displayText(alert.message)].filter((line) => line !== "").join("\n");
   return { title, text };
 }

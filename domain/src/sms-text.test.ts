@@ -162,4 +162,16 @@ describe("ruleReviewSmsText", () => {
       "was suspended by an administrator. It sends no SMS until it is approved again.",
     );
   });
+
+  it("says when a late page was paged, and nothing for a page received as it was paged", () => {
+    const base = { type: "emergency", agency: "CFA", message: "STRUC1", publicUrl: null, alertId: 7 };
+    const pagedAt = new Date("2026-11-22T03:05:00Z");
+    const tz = { timeZone: "Australia/Melbourne" };
+    expect(ruleAlertSmsText({ ...base, ...tz, pagedAt, receivedAt: new Date("2026-11-22T09:00:00Z") })).toBe(
+      "EMERGENCY CFA (paged 2:05 pm, 22/11/2026): STRUC1",
+    );
+    expect(ruleAlertSmsText({ ...base, ...tz, pagedAt, receivedAt: new Date("2026-11-22T03:06:00Z") })).toBe(
+      "EMERGENCY CFA: STRUC1",
+    );
+  });
 });

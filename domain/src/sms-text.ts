@@ -1,4 +1,6 @@
 import { typePresentation } from "./message.js";
+import { PAGER_CLOCK_SKEW_MS } from "./pager-time.js";
+import { formatDateTime } from "./time.js";
 
 /** Characters of the GSM 03.38 default alphabet: one septet each. */
 const GSM7_BASIC =
@@ -74,6 +76,11 @@ export type RuleAlertSmsInput = {
   /** The public URL of the app, or null when unknown: then the SMS has no link. */
   publicUrl: string | null;
   alertId: number;
+  /** When it was paged (the time the feed shows) and when Turnout received it: a late page says when. */
+  pagedAt?: Date;
+  receivedAt?: Date;
+  /** The zone the paged time is written in (the runtime's when absent). */
+  timeZone?: string;
 };
 
 /** The short link to a job on the public site: `${publicUrl}/j/${id}`, or null without a public URL. */
@@ -84,11 +91,18 @@ export function jobLink(publicUrl: string | null, alertId: number): string | nul
 
 /**
  * The SMS a matching keyword rule sends: '<TYPE> <agency>: <message> <link>', whitespace runs in the
- * message collapsed, the message shortened with '...' so the whole stays within two segments (306
+ * message collapsed; a page received later than it was paged (replayed from a receiver's spool) reads
+ * '<TYPE> <agency> (paged 2:05 pm, 22/11/2026): ...', so nobody mistakes it for a new job.
+ * The message is shortened with '...' so the whole stays within two segments (306
  * GSM-7 characters, or 134 when a character outside the GSM alphabet forces UCS-2).
  */
 export function ruleAlertSmsText(input: RuleAlertSmsInput): string {
-  const head = `${typePresentation(input.type).key} ${input.agency.trim()}: `;
+  const late =
+    input.pagedAt !== undefined &&
+    input.receivedAt !== undefined &&
+    input.receivedAt.getTime() - input.pagedAt.getTime() > PAGER_CLOCK_SKEW_MS;
+  const paged = late ? ` (paged ${formatDateTime(input.pagedAt!, input.timeZone)})` : "";
+  const head = `${typePresentation(input.type).key} ${input.agency.trim()}${paged}: `;
   const link = jobLink(input.publicUrl, input.alertId);
   const message = input.message.replace(/\s+/g, " ").trim();
   return fitSms(head, message, link ? ` ${link}` : "");

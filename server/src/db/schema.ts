@@ -201,8 +201,12 @@ export const alerts = pgTable(
     sourceMessageId: varchar("source_message_id", { length: 128 }),
     /** Hash of capcode + text, for duplicate suppression inside the configured window. */
     dedupeHash: varchar("dedupe_hash", { length: 64 }).notNull(),
-    /** When the pager network sent it (decoder time). */
-    sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+    /**
+     * The time the alert is shown and ordered at: when the pager network sent it (the receiver's time),
+     * or the receipt time when that is not sane (domain pagerTime). Milliseconds, like the feed's cursor.
+     */
+    sentAt: timestamp("sent_at", { withTimezone: true, precision: 3 }).notNull(),
+    /** When Turnout received it (kept: duplicate window, capcode last seen). */
     createdAt: createdAt(),
     /**
      * The agencies of the alert's recipients, distinct and ascending ('{}' without any): what a viewer's
@@ -213,6 +217,10 @@ export const alerts = pgTable(
   },
   (t) => [
     index("alerts_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    // The feed's order and keyset cursor (alerts/service.ts pageRows), read backwards. Ascending on
+    // purpose: `ORDER BY sent_at DESC` means NULLS FIRST, which an index built DESC NULLS LAST (as
+    // .desc() builds it) cannot give, so the planner would sort the whole table instead.
+    index("alerts_sent_idx").on(t.sentAt, t.id),
     index("alerts_agency_created_idx").on(t.agencyId, t.createdAt.desc(), t.id.desc()),
     index("alerts_dedupe_idx").on(t.dedupeHash, t.createdAt),
     index("alerts_group_idx").on(t.groupId),

@@ -16,7 +16,7 @@ let cfaUserId: number;
 
 type Alert = { id: number; message: string; agency_code: string; type: string; group_id: number | null };
 
-async function ingest(messages: { capcode: string; message: string }[]) {
+async function ingest(messages: { capcode: string; message: string; timestamp?: string }[]) {
   const res = await app.inject({
     method: "POST",
     url: "/api/ingest/messages",
@@ -260,5 +260,77 @@ describe("recent alerts and stats", () => {
     expect(stats.days).toBe(7);
     expect(stats.total).toBe(2);
     expect(stats.by_type).toEqual({ emergency: 2 });
+  });
+});
+
+describe("the time shown is the pager's", () => {
+  type Timed = Alert & { created_at: string; sent_at: string; received_at: string };
+  const HOUR = 3_600_000;
+  const feed = async (words: string, extra: Record<string, string | number> = {}) =>
+    (await search(cfaToken, { search: words, ...extra })).json().data as Timed[];
+
+  it("shows a page replayed from the spool at its pager time, below newer alerts", async () => {
+    const [newer] = await ingest([{ capcode: "0300002", message: "@@ALERT SPOOLTEST NEWER PAGE" }]);
+    const pagedAt = new Date(Date.now() - 3 * HOUR).toISOString();
+    const [replayed] = await ingest([
+      { capcode: "0300002", message: "@@ALERT SPOOLTEST REPLAYED PAGE", timestamp: pagedAt },
+    ]);
+    const data = await feed("SPOOLTEST");
+    expect(data.map((a) => a.id)).toEqual([newer!.id, replayed!.id]);
+    expect(data[1]).toMatchObject({ sent_at: pagedAt, created_at: pagedAt });
+    expect(Date.now() - Date.parse(data[1]!.received_at)).toBeLessThan(60_000);
+    const one = (await get(`/api/alerts/${replayed!.id}`, cfaToken)).json().data as Timed;
+    expect(one.sent_at).toBe(pagedAt);
+  });
+
+  it("shows the receipt time for a pager time in the future or older than the spool holds", async () => {
+    const [future, ancient] = await ingest([
+      {
+        capcode: "0300002",
+        message: "@@ALERT CLOCKTEST FUTURE",
+        timestamp: new Date(Date.now() + 3 * HOUR).toISOString(),
+      },
+      {
+        capcode: "0300002",
+        message: "@@ALERT CLOCKTEST ANCIENT",
+        timestamp: new Date(Date.now() - 30 * 24 * HOUR).toISOString(),
+      },
+    ]);
+    const data = await feed("CLOCKTEST");
+    expect(data.map((a) => a.id)).toEqual([ancient!.id, future!.id]);
+    for (const a of data) {
+      expect(Math.abs(Date.parse(a.sent_at) - Date.parse(a.received_at))).toBeLessThan(1_000);
+      expect(Date.now() - Date.parse(a.sent_at)).toBeLessThan(60_000);
+    }
+  });
+
+  it("pages across mixed pager times by the time shown, every alert once", async () => {
+    // Times out of id order, with ties, over the last six days.
+    const times = Array.from({ length: 37 }, (_, i) => Date.now() - ((i * 7919) % 23) * 6 * HOUR - 1_000);
+    await ingest(
+      times.map((t, i) => ({
+        capcode: "0300002",
+        message: `@@ALERT MIXEDTIME PAGE ${i}`,
+        timestamp: new Date(t).toISOString(),
+      })),
+    );
+    const seen: Timed[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await search(cfaToken, { search: "MIXEDTIME", limit: 5, ...(cursor ? { cursor } : {}) });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      seen.push(...(body.data as Timed[]));
+      cursor = body.pagination.next_cursor;
+      pages++;
+    } while (cursor && pages < 20);
+    expect(pages).toBe(8);
+    expect(new Set(seen.map((a) => a.id)).size).toBe(37);
+    const byTime = [...seen].sort((a, b) => Date.parse(b.sent_at) - Date.parse(a.sent_at) || b.id - a.id);
+    expect(seen.map((a) => a.id)).toEqual(byTime.map((a) => a.id));
+    expect(seen.map((a) => Date.parse(a.sent_at)).sort((a, b) => b - a)).toEqual(
+      [...times].sort((a, b) => b - a),
+    );
   });
 });

@@ -44,7 +44,8 @@ beforeAll(async () => {
   handle = await openTestDatabase();
   const db = handle.db;
   // Three agencies, a capcode each; alert i is paged to agency (i % 3) and every 7th also to the next one.
-  // Texts: FIRE in 40 %, STRUC1 / ALARC1 never together, RAREVILLE in 25, ODDTOWN in 0.5 %.
+  // Texts: FIRE in 40 %, STRUC1 / ALARC1 never together, RAREVILLE in 25, ODDTOWN in 0.5 %. Every 11th
+  // was replayed late: paged 3 hours before it was received, so the feed's order is not the ids'.
   await db.execute(sql`
     INSERT INTO agencies (name, code) VALUES ('Plan A', 'PLAN-A'), ('Plan B', 'PLAN-B'), ('Plan C', 'PLAN-C')`);
   await db.execute(sql`
@@ -52,7 +53,9 @@ beforeAll(async () => {
     SELECT '09' || lpad(a.id::text, 5, '0'), a.id FROM agencies a WHERE a.code LIKE 'PLAN-%'`);
   await db.execute(sql`
     INSERT INTO alerts (type, raw_message, message, capcode, capcode_id, agency_id, dedupe_hash, sent_at, created_at)
-    SELECT 'emergency', m, m, c.capcode, c.id, c.agency_id, md5(m), now(), now() - (${ALERTS} - i) * interval '1 minute'
+    SELECT 'emergency', m, m, c.capcode, c.id, c.agency_id, md5(m),
+           now() - (${ALERTS} - i) * interval '1 minute' - (i % 11 = 0)::int * interval '3 hours',
+           now() - (${ALERTS} - i) * interval '1 minute'
       FROM generate_series(1, ${ALERTS}) AS i
       CROSS JOIN LATERAL (
         SELECT 'ALERT F25' || lpad(i::text, 7, '0') || ' ' ||
@@ -100,7 +103,7 @@ const pageQuery = (search: string) =>
     .select()
     .from(alerts)
     .where(and(...search.split(" ").map((t) => sql`${alerts.message} ILIKE ${`%${t}%`}`)))
-    .orderBy(desc(alerts.id))
+    .orderBy(desc(alerts.sentAt), desc(alerts.id))
     .limit(51);
 
 const searches = [

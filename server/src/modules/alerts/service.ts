@@ -1,5 +1,5 @@
 import { MESSAGES, normalizeAlertType, parseSearchTerms } from "@turnout/domain";
-import { and, asc, desc, eq, gte, inArray, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, alertRecipients, alerts, userAgencies } from "../../db/schema.js";
 import { AppError, badRequest, forbidden } from "../../errors.js";
@@ -56,18 +56,34 @@ export function pagedToAny(agencyIds: number[]): SQL {
   )}]::integer[]`;
 }
 
-export function encodeCursor(id: number): string {
-  return Buffer.from(JSON.stringify({ id }), "utf8").toString("base64url");
+/** The feed's keyset position: the last alert's time (sent_at, in ms) and id; opaque to clients. */
+export type FeedCursor = { at: number; id: number };
+
+export function encodeCursor(alert: { sentAt: Date; id: number }): string {
+  return Buffer.from(JSON.stringify({ at: alert.sentAt.getTime(), id: alert.id }), "utf8").toString(
+    "base64url",
+  );
 }
 
-function decodeCursor(cursor: string): number {
+function decodeCursor(cursor: string): FeedCursor {
   try {
-    const { id } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { id?: unknown };
-    if (typeof id === "number" && Number.isSafeInteger(id) && id > 0) return id;
+    const { at, id } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as {
+      at?: unknown;
+      id?: unknown;
+    };
+    const validId = typeof id === "number" && Number.isSafeInteger(id) && id > 0;
+    // A Date holds up to 8.64e15 ms either side of 1970.
+    if (validId && typeof at === "number" && Number.isInteger(at) && Math.abs(at) <= 8.64e15)
+      return { at, id };
   } catch {
     // fall through
   }
   throw badRequest("The cursor is not valid; start again without it.");
+}
+
+/** Alerts after the cursor in the feed's order, (sent_at, id) descending: one row comparison the index reads. */
+function afterCursor(cursor: FeedCursor): SQL {
+  return sql`(${alerts.sentAt}, ${alerts.id}) < (${new Date(cursor.at).toISOString()}::timestamptz, ${cursor.id})`;
 }
 
 /**
@@ -102,8 +118,8 @@ export const FIRST_ATTEMPT_TIMEOUT_MS = 20;
 
 /**
  * Planner settings for each forced plan, applied with set_config(..., true) (SET LOCAL) so they end with
- * the transaction. "walk": the primary key newest-first, no trigram index; "bitmap": the trigram index
- * (bitmap scans only), then sort the matches by id.
+ * the transaction. "walk": alerts_sent_idx (sent_at, id) newest-first, no trigram index; "bitmap": the
+ * trigram index (bitmap scans only), then sort the matches by (sent_at, id).
  */
 export const PLAN_SETTINGS = {
   walk: { enable_bitmapscan: "off", enable_seqscan: "off" },
@@ -255,7 +271,7 @@ export async function raceTransactions<T>(
 
 /**
  * Which of the two plans the planner chooses for a page query with the current settings: "bitmap" when
- * it reads the GIN index first (then sorts), else "walk" (the primary key newest-first). PostgreSQL.
+ * it reads the GIN index first (then sorts), else "walk" (alerts_sent_idx newest-first). PostgreSQL.
  */
 export async function plannerPlan(db: Database, query: SQLWrapper): Promise<"walk" | "bitmap"> {
   const result = (await db.execute(sql`EXPLAIN (FORMAT JSON) ${query}`)) as unknown as { rows: unknown[] };
@@ -263,9 +279,9 @@ export async function plannerPlan(db: Database, query: SQLWrapper): Promise<"wal
 }
 
 /**
- * The rows of one page (ordered id DESC, limited). Search terms are `ILIKE '%term%'`, and at a million
+ * The rows of one page (ordered by the time shown, sent_at DESC then id DESC, limited). Search terms are `ILIKE '%term%'`, and at a million
  * alerts on PostgreSQL no single plan serves every search:
- * - walking the primary key newest-first and testing each row stops after `limit` matches, so it is
+ * - walking alerts_sent_idx newest-first and testing each row stops after `limit` matches, so it is
  *   fast exactly when matches are dense among recent alerts, and reads the whole table when there
  *   are none (two common words never found together: seconds);
  * - the GIN index over (agency_ids, message gin_trgm_ops) finds every candidate first and sorts them,
@@ -281,7 +297,7 @@ export async function plannerPlan(db: Database, query: SQLWrapper): Promise<"wal
  * in that connection, tells which plan the planner chose; a walk joins only at WALK_HEDGE_MS); the
  * first answer wins and the other query is cancelled (raceTransactions). Both read the same WHERE, ORDER BY and LIMIT, so the page (rows,
  * order, cursor) is the same whichever plan produced it; only the time differs. PGlite, and a feed
- * without terms (which walks the key index anyway), keep the plain query.
+ * without terms (which walks alerts_sent_idx anyway), keep the plain query.
  */
 async function pageRows(
   db: Database,
@@ -295,7 +311,7 @@ async function pageRows(
       .select()
       .from(alerts)
       .where(conditions.length ? and(...conditions) : undefined)
-      .orderBy(desc(alerts.id))
+      .orderBy(desc(alerts.sentAt), desc(alerts.id))
       .limit(limit);
   const plan = options.plan ?? "auto";
   if (options.engine !== "postgres" || plan === "plain" || (!hasTerms && plan === "auto")) {
@@ -362,8 +378,9 @@ async function pageRows(
 }
 
 /**
- * One page of the feed, newest first: every search term must appear (case-insensitive), with optional
- * type, area and agency filters. Keyset pagination on the alert id through an opaque cursor.
+ * One page of the feed, newest paged first (sent_at: the pager's time, or the receipt time when that was
+ * not sane), so a page replayed late from a receiver's spool sits at its time: every search term must appear (case-insensitive), with optional
+ * type, area and agency filters. Keyset pagination on (sent_at, id) through an opaque cursor.
  * Throws 403 when asked for an agency outside the viewer's scope, 400 for a bad cursor.
  */
 export async function searchAlerts(
@@ -389,12 +406,12 @@ export async function searchAlerts(
   for (const term of terms) conditions.push(sql`${alerts.message} ILIKE ${`%${escapeLike(term)}%`}`);
   if (input.type) conditions.push(eq(alerts.type, normalizeAlertType(input.type)));
   if (input.area) conditions.push(sql`lower(${alerts.area}) = lower(${input.area})`);
-  if (input.cursor) conditions.push(lt(alerts.id, decodeCursor(input.cursor)));
+  if (input.cursor) conditions.push(afterCursor(decodeCursor(input.cursor)));
 
   const rows = await pageRows(db, conditions, input.limit + 1, terms.length > 0, options);
   const page = rows.slice(0, input.limit);
   const hasMore = rows.length > input.limit;
-  const pagination = { has_more: hasMore, next_cursor: hasMore ? encodeCursor(page.at(-1)!.id) : null };
+  const pagination = { has_more: hasMore, next_cursor: hasMore ? encodeCursor(page.at(-1)!) : null };
 
   const presented = await presentForViewer(db, page, scope);
   if (!input.grouped) return { data: presented, pagination };
@@ -422,7 +439,7 @@ export async function getAlert(db: Database, actor: Actor, id: number) {
   return presented;
 }
 
-/** The messages of an alert's job (grouped-alert dialog): oldest first, only those the viewer may read. */
+/** The messages of an alert's job (grouped-alert dialog): oldest paged first, only those the viewer may read. */
 export async function getAlertGroup(db: Database, actor: Actor, id: number) {
   const alert = await getAlert(db, actor, id);
   const scope: Scope = actor.isAdmin
@@ -433,7 +450,7 @@ export async function getAlertGroup(db: Database, actor: Actor, id: number) {
   return group!;
 }
 
-/** Counts over the last `days` days of the viewer's feed (SPEC 7 /alerts/stats/overview). */
+/** Counts over the last `days` days of the viewer's feed, by the time shown (SPEC 7 /alerts/stats/overview). */
 export async function alertStats(db: Database, actor: Actor, input: { days: number; agencyId?: number }) {
   const scope = await feedScope(db, actor, false);
   if (input.agencyId !== undefined && !scope.all && !scope.agencyIds.includes(input.agencyId)) {
@@ -442,7 +459,7 @@ export async function alertStats(db: Database, actor: Actor, input: { days: numb
   const ids = input.agencyId !== undefined ? [input.agencyId] : scope.all ? null : scope.agencyIds;
   const since = new Date(Date.now() - input.days * 86_400_000);
   if (ids && ids.length === 0) return { total: 0, days: input.days, by_type: {}, by_day: [] };
-  const where = and(gte(alerts.createdAt, since), ids ? pagedToAny(ids) : undefined);
+  const where = and(gte(alerts.sentAt, since), ids ? pagedToAny(ids) : undefined);
   const byType = await db
     .select({ type: alerts.type, count: sql<number>`count(*)::int` })
     .from(alerts)
@@ -450,7 +467,7 @@ export async function alertStats(db: Database, actor: Actor, input: { days: numb
     .groupBy(alerts.type);
   const byDay = await db
     .select({
-      day: sql<string>`to_char(date_trunc('day', ${alerts.createdAt}), 'YYYY-MM-DD')`,
+      day: sql<string>`to_char(date_trunc('day', ${alerts.sentAt}), 'YYYY-MM-DD')`,
       count: sql<number>`count(*)::int`,
     })
     .from(alerts)
@@ -512,7 +529,9 @@ async function agencyMap(db: Database, ids: number[]): Promise<Map<number, Agenc
 
 /** SPEC 3 'Alert group'. */
 function toGroup(jobNumber: string | null, messages: PresentedAlert[]) {
-  const oldestFirst = [...messages].sort((a, b) => a.id - b.id);
+  const oldestFirst = [...messages].sort(
+    (a, b) => Date.parse(a.sent_at) - Date.parse(b.sent_at) || a.id - b.id,
+  );
   const primary = oldestFirst.find((m) => m.type === "emergency") ?? oldestFirst[0]!;
   return {
     job_number: jobNumber,
@@ -529,7 +548,11 @@ function toGroup(jobNumber: string | null, messages: PresentedAlert[]) {
 async function groupPage(db: Database, page: PresentedAlert[], scope: Scope) {
   const groupIds = [...new Set(page.map((a) => a.group_id).filter((g): g is number => g !== null))];
   const members = groupIds.length
-    ? await db.select().from(alerts).where(inArray(alerts.groupId, groupIds)).orderBy(asc(alerts.id))
+    ? await db
+        .select()
+        .from(alerts)
+        .where(inArray(alerts.groupId, groupIds))
+        .orderBy(asc(alerts.sentAt), asc(alerts.id))
     : [];
   const presentedMembers = await presentForViewer(db, members, scope);
   const byGroup = new Map<number, PresentedAlert[]>();

@@ -360,17 +360,36 @@ describe("POST /api/ingest/messages", () => {
   });
 
   it("uses the sender's timestamp as the sent time (unix seconds or ISO)", async () => {
+  it("stores the sender's timestamp as the time shown (unix seconds or ISO), and the receipt time", async () => {
+    const seconds = Math.floor(Date.now() / 1000) - 3 * 3600;
+    const iso = new Date(Date.now() - 2 * 86_400_000).toISOString().replace(/\.\d+Z$/, "+00:00");
     const res = await ingest({
       messages: [
-        { capcode: "0100001", message: turnout(), timestamp: 1_763_780_645 },
-        { capcode: "0100001", message: turnout(), timestamp: "2026-11-22T03:04:05+11:00" },
+        { capcode: "0100001", message: turnout(), timestamp: seconds },
+        { capcode: "0100001", message: turnout(), timestamp: iso },
       ],
     });
     const [a, b] = res.json().data;
     const rowA = (await app.db.select().from(alerts).where(eq(alerts.id, a.id)))[0]!;
     const rowB = (await app.db.select().from(alerts).where(eq(alerts.id, b.id)))[0]!;
-    expect(rowA.sentAt.toISOString()).toBe(new Date(1_763_780_645_000).toISOString());
-    expect(rowB.sentAt.toISOString()).toBe("2026-11-21T16:04:05.000Z");
+    expect(rowA.sentAt.toISOString()).toBe(new Date(seconds * 1000).toISOString());
+    expect(rowB.sentAt.toISOString()).toBe(new Date(iso).toISOString());
+    expect(Date.now() - rowA.createdAt.getTime()).toBeLessThan(60_000);
+  });
+
+  it("stores the receipt time when the sender's time is in the future or older than a spool holds", async () => {
+    const res = await ingest({
+      messages: [
+        { capcode: "0100001", message: turnout(), timestamp: Date.now() / 1000 + 3 * 86_400 },
+        { capcode: "0100001", message: turnout(), timestamp: 1_000_000_000 },
+        { capcode: "0100001", message: turnout() },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    for (const { id } of res.json().data) {
+      const [row] = await app.db.select().from(alerts).where(eq(alerts.id, id));
+      expect(Math.abs(row!.sentAt.getTime() - row!.createdAt.getTime())).toBeLessThan(1_000);
+    }
   });
 });
 

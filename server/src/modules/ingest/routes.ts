@@ -10,7 +10,6 @@ import { type IncomingMessage, ingestMessages } from "./service.js";
 
 export const MAX_MESSAGE_LENGTH = 2000;
 export const MAX_BATCH = 1000;
-const FUTURE_TOLERANCE_MS = 24 * 3_600_000;
 /** The last millisecond of year 9999: the end of what ISO 8601 text (and a sane receiver clock) can say. */
 const LATEST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
@@ -66,12 +65,9 @@ const pagerTimeSchema = (field: string, { numericText }: { numericText: boolean 
 const messageSchema = z.object({
   capcode: capcodeSchema,
   message: textSchema,
-  timestamp: pagerTimeSchema("timestamp", { numericText: false })
-    .refine(
-      (d) => d.getTime() <= Date.now() + FUTURE_TOLERANCE_MS,
-      "timestamp is more than a day in the future",
-    )
-    .optional(),
+  // A time in the future or too old is not refused (that would leave a receiver's spool stuck on it):
+  // ingest shows the receipt time instead (domain pagerTime).
+  timestamp: pagerTimeSchema("timestamp", { numericText: false }).optional(),
   source: labelSchema(64),
   id: labelSchema(128),
 });
@@ -222,7 +218,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
       const incoming: IncomingMessage[] = valid.map(({ message: m }) => ({
         capcode: m.capcode,
         message: m.message,
-        sentAt: m.timestamp ?? now,
+        sentAt: m.timestamp ?? null,
         source: m.source ?? keyName(request),
         id: m.id ?? null,
       }));
@@ -247,7 +243,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
         {
           capcode: b.address,
           message: b.message,
-          sentAt: b.datetime ?? new Date(),
+          sentAt: b.datetime ?? null,
           source: b.source ?? keyName(request),
           id: null,
         },

@@ -4,6 +4,7 @@ import {
   detectMessageType,
   displayText,
   extractAddress,
+  pagerTime,
   storablePagerText,
   UNMAPPED_AGENCY,
 } from "@turnout/domain";
@@ -27,7 +28,8 @@ import { matchRulesAfterCommit } from "../rules/matcher.js";
 export type IncomingMessage = {
   capcode: string;
   message: string;
-  sentAt: Date;
+  /** The receiver's time for it, if it gave one; stored only when sane (domain pagerTime). */
+  sentAt: Date | null;
   source: string;
   /** The sender's idempotency key: a retried message with the same source and id is stored once. */
   id: string | null;
@@ -61,9 +63,10 @@ function lockKey(s: string): string {
  * migration 0007, in its own transaction): type and displayed text from the prefix, capcode to agency
  * (unknown capcodes created under UNMAPPED), duplicates suppressed (a retried id, or the same text
  * inside the window: a new capcode becomes another recipient of the same alert), job-number groups,
- * and the address; text, source and id made storable (`storablePagerText`). When this returns, every
- * message is durable; the live channel hears about new alerts after the commit. Results are in input
- * order.
+ * and the address; text, source and id made storable (`storablePagerText`). An alert's time (sent_at,
+ * the one shown) is the receiver's when sane, else the receipt time (domain pagerTime). When this
+ * returns, every message is durable; the live channel hears about new alerts after the commit. Results
+ * are in input order.
  */
 export async function ingestMessages(
   ctx: ServiceContext,
@@ -73,7 +76,7 @@ export async function ingestMessages(
   for (let attempt = 1; ; attempt++) {
     const grouping = groupingCache.get(ctx.db) ?? (await loadGrouping(ctx.db));
     groupingCache.set(ctx.db, grouping);
-    const outcome = await storeBatch(ctx.db, prepare(messages, grouping), grouping);
+    const outcome = await storeBatch(ctx.db, prepare(messages, grouping), grouping, new Date());
     if (outcome) {
       // After the caller has sent its reply (the receiver waits for that, nobody waits for these): the
       // live event, and a nudge to the matcher (the alerts are already queued for keyword rules by a
@@ -102,7 +105,12 @@ type Stored = {
 };
 
 /** One call of `ingest_messages`; null when the grouping settings it was prepared with are out of date. */
-async function storeBatch(db: Database, prepared: Prepared[], grouping: Grouping): Promise<Stored | null> {
+async function storeBatch(
+  db: Database,
+  prepared: Prepared[],
+  grouping: Grouping,
+  receivedAt: Date,
+): Promise<Stored | null> {
   const batch = {
     stamp: grouping.stamp,
     locks: lockKeys(prepared),
@@ -125,7 +133,8 @@ async function storeBatch(db: Database, prepared: Prepared[], grouping: Grouping
         directions_url: address.directions_url,
         latitude: address.latitude === null ? null : String(address.latitude),
         longitude: address.longitude === null ? null : String(address.longitude),
-        sent_at: p.sentAt.toISOString(),
+        // The time shown and ordered at; created_at keeps the receipt time.
+        sent_at: pagerTime(p.sentAt, receivedAt).toISOString(),
       };
     }),
   };

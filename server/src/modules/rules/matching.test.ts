@@ -1,3 +1,4 @@
+import { formatDateTime } from "@turnout/domain";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -32,7 +33,7 @@ function turnout(prefix = "@@ALERT", body = "STRUC1 SHED FIRE") {
   return `${prefix} F25${String(1_000_000 + seq)} BRAV2 ${body} ${seq} EXAMPLE RD SOMEVILLE /FIRST ST M 45 C7 (512345) CBRAV [BRAV]`;
 }
 
-async function ingest(messages: { capcode: string; message: string }[]) {
+async function ingest(messages: { capcode: string; message: string; timestamp?: string }[]) {
   const res = await app.inject({
     method: "POST",
     url: "/api/ingest/messages",
@@ -44,7 +45,7 @@ async function ingest(messages: { capcode: string; message: string }[]) {
 }
 
 /** Ingests, then waits until the matcher has drained the queue (the nudged cycle runs first). */
-async function ingestAndMatch(messages: { capcode: string; message: string }[]) {
+async function ingestAndMatch(messages: { capcode: string; message: string; timestamp?: string }[]) {
   const ids = await ingest(messages);
   await app.ruleMatcher.runOnce();
   return ids;
@@ -122,6 +123,20 @@ describe("keyword rules fire on committed alerts", () => {
         .filter((m) => m.to === user.phone)
         .map((m) => m.body),
     ).toEqual([sms[0]!.body]);
+  });
+
+  it("says in the SMS when a page replayed late from a receiver's spool was paged", async () => {
+    const user = await createUser(app, { agencyCodes: ["CFA"] });
+    await rule(user.id, ["shed"]);
+    const text = turnout();
+    const pagedAt = new Date(Date.now() - 2 * 3_600_000);
+    const [alertId] = await ingestAndMatch([
+      { capcode: CAPCODE.CFA, message: text, timestamp: pagedAt.toISOString() },
+    ]);
+    const sms = await smsTo(user.phone);
+    expect(sms.map((m) => m.body)).toEqual([
+      `EMERGENCY CFA (paged ${formatDateTime(pagedAt)}): ${text.slice(2)} ${PUBLIC_URL}/j/${alertId}`,
+    ]);
   });
 
   it("does not fire when one keyword is missing", async () => {

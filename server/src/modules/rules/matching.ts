@@ -85,7 +85,13 @@ export async function fireRules(
   if (alertIds.length === 0 || index.ruleCount === 0) return [];
   const maxAge = options.maxAlertAgeMs ?? MATCH_MAX_ALERT_AGE_MS;
   const rows = await tx
-    .select({ id: alerts.id, type: alerts.type, message: alerts.message, createdAt: alerts.createdAt })
+    .select({
+      id: alerts.id,
+      type: alerts.type,
+      message: alerts.message,
+      sentAt: alerts.sentAt,
+      createdAt: alerts.createdAt,
+    })
     .from(alerts)
     .where(
       and(
@@ -205,6 +211,8 @@ export async function fireRules(
         message: alert.message,
         publicUrl: options.publicUrl,
         alertId: alert.id,
+        pagedAt: alert.sentAt,
+        receivedAt: alert.createdAt,
       }),
     });
   }

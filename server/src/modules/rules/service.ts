@@ -215,7 +215,7 @@ export async function previewRule(db: Database, actor: Actor, input: AlertRulePr
   );
   // The scope is alerts.agency_ids, so the GIN index over (agency_ids, message) serves it with the keywords.
   const conditions: SQL[] = [
-    sql`${alerts.createdAt} >= now() - interval '3 months'`,
+    sql`${alerts.sentAt} >= now() - interval '3 months'`,
     pagedToAny(scope),
     ...input.keywords.map((k) => sql`${alerts.message} ILIKE ${`%${escapeLike(k)}%`}`),
   ];
@@ -227,7 +227,8 @@ export async function previewRule(db: Database, actor: Actor, input: AlertRulePr
     db
       .select({
         message: alerts.message,
-        createdAt: alerts.createdAt,
+        // The time the feed shows (SPEC 3 created_at of an alert is its sent_at).
+        sentAt: alerts.sentAt,
         // "alerts"."id" is spelt out: inside a subquery Drizzle writes a bare "id", which would bind to
         // the subquery's own tables (agencies has an id).
         agencyName: sql<
@@ -237,7 +238,7 @@ export async function previewRule(db: Database, actor: Actor, input: AlertRulePr
       })
       .from(alerts)
       .where(where)
-      .orderBy(desc(alerts.createdAt), desc(alerts.id))
+      .orderBy(desc(alerts.sentAt), desc(alerts.id))
       .limit(PREVIEW_SAMPLE_SIZE),
     db.execute<{ n: string | number }>(
       sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${alerts} WHERE ${where} LIMIT ${PREVIEW_COUNT_CAP + 1}) capped`,
@@ -249,7 +250,7 @@ export async function previewRule(db: Database, actor: Actor, input: AlertRulePr
     total_matches_capped: total > PREVIEW_COUNT_CAP,
     sample_messages: samples.map((s) => ({
       agency_name: s.agencyName,
-      created_at: s.createdAt,
+      created_at: s.sentAt,
       message: s.message,
     })),
   };

@@ -8,6 +8,7 @@ import Chip from "@mui/material/Chip";
 import Typography from "@mui/material/Typography";
 import { type AlertType, displayText, normalizeAlertType, typePresentation } from "@turnout/domain";
 import { memo, useId } from "react";
+import { alertTime } from "./alerts-api";
 import type { FeedItem } from "./feed-items";
 import { absoluteTimeLabel, relativeTimeLabel } from "./time-labels";
 import { touchTarget } from "./touch-target";
@@ -129,11 +130,11 @@ export const AlertCard = memo(function AlertCard({
         <Typography
           component="time"
           variant="body2"
-          dateTime={newest.created_at}
-          title={absoluteTimeLabel(newest.created_at)}
+          dateTime={alertTime(newest)}
+          title={absoluteTimeLabel(alertTime(newest))}
           sx={{ ml: "auto", color: "text.secondary", fontWeight: 600, whiteSpace: "nowrap" }}
         >
-          {relativeTimeLabel(newest.created_at, now)}
+          {relativeTimeLabel(alertTime(newest), now)}
         </Typography>
       </Box>
       <CardActionArea

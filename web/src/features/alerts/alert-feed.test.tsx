@@ -44,6 +44,19 @@ describe("alert cards", { timeout: 15_000 }, () => {
     },
   );
 
+  it("shows when a page replayed from a receiver's spool was paged, not when it was received", async () => {
+    const paged = new Date(Date.now() - 3.5 * 3_600_000).toISOString();
+    const received = new Date(Date.now() - 20_000).toISOString();
+    dashboard({
+      "GET /alerts/search": feedPage([
+        makeGroup(makeAlert({ created_at: received, sent_at: paged, received_at: received })),
+      ]),
+    });
+    const [card] = await cardsShown(1);
+    expect(within(card!).getByText("3h ago")).toBeInTheDocument();
+    expect(within(card!).queryByText("Just now")).not.toBeInTheDocument();
+  });
+
   it("shows the agency logo when the agency has one, and a date for alerts older than 7 days", async () => {
     const old = new Date(Date.UTC(2026, 0, 2, 3, 0)).toISOString();
     dashboard({
@@ -232,6 +245,33 @@ describe("live alerts", { timeout: 15_000 }, () => {
     expect(
       screen.getByText(/New Emergency alert from Country Fire Authority in Geelong/),
     ).toBeInTheDocument();
+  });
+
+  it("puts a replayed old page arriving live at its place by time, not at the top", async () => {
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+    dashboard({
+      "GET /alerts/search": feedPage([
+        makeGroup(makeAlert({ id: 1, message: "@@ALERT NEWER LOADED", sent_at: minutesAgo(5) })),
+        makeGroup(makeAlert({ id: 2, message: "@@ALERT OLDER LOADED", sent_at: minutesAgo(300) })),
+      ]),
+    });
+    await cardsShown(2);
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+    const replayed = makeAlert({
+      id: 3,
+      message: "@@ALERT REPLAYED FROM SPOOL",
+      sent_at: minutesAgo(150),
+      received_at: minutesAgo(0),
+    });
+    act(() => channel.serverEmit("new-alert", replayed));
+    const cards = await cardsShown(3);
+    expect(cards.map((c) => within(c).getByText(/^ALERT /).textContent)).toEqual([
+      "ALERT NEWER LOADED",
+      "ALERT REPLAYED FROM SPOOL",
+      "ALERT OLDER LOADED",
+    ]);
+    expect(within(cards[1]!).getByText("2h ago")).toBeInTheDocument();
   });
 
   it("ignores a live alert that does not match the active filters", async () => {

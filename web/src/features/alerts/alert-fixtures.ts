@@ -5,11 +5,14 @@ let nextId = 1000;
 /** An alert as the server presents it; anything not given is plausible and unique. */
 export function makeAlert(overrides: Partial<Alert> = {}): Alert {
   const id = overrides.id ?? nextId++;
+  const at = overrides.created_at ?? new Date(Date.now() - 5 * 60_000).toISOString();
   return {
     id,
     type: "emergency",
     message: `@@ALERT F${240000 + id} STRUCTURE FIRE 12 MAIN ST GEELONG`,
-    created_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+    created_at: at,
+    sent_at: at,
+    received_at: at,
     agency_id: 2,
     agency_name: "Country Fire Authority",
     agency_code: "CFA",

@@ -9,7 +9,12 @@ export const alertSchema = z.object({
   id: z.number(),
   type: z.string().nullish(),
   message: z.string(),
+  /** SPEC 3: the time shown; the server sends the pager's time here, as in sent_at. */
   created_at: z.string(),
+  /** The pager's time (the receipt time when the receiver gave none or an insane one). */
+  sent_at: z.string().nullish(),
+  /** When the server received it: later than sent_at for a page replayed from a receiver's spool. */
+  received_at: z.string().nullish(),
   agency_id: id.nullish(),
   agency_name: z.string().nullish(),
   agency_code: z.string().nullish(),
@@ -23,6 +28,11 @@ export const alertSchema = z.object({
   group_id: z.number().nullish(),
 });
 export type Alert = z.infer<typeof alertSchema>;
+
+/** The time an alert is shown, ordered and shared at: when it was paged (created_at from older servers). */
+export function alertTime(alert: Pick<Alert, "sent_at" | "created_at">): string {
+  return alert.sent_at ?? alert.created_at;
+}
 
 /** SPEC 3 'Alert group': one job's messages, oldest first. */
 export const alertGroupSchema = z.object({

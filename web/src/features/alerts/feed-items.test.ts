@@ -6,6 +6,7 @@ import {
   leadingItems,
   mergeFeedItems,
   missedItems,
+  placeLiveItems,
   sortNewestFirst,
   toFeedItem,
 } from "./feed-items";
@@ -46,10 +47,40 @@ describe("feed items", () => {
   });
 
   it("orders cards by their newest message and keeps at most N alerts for offline use", () => {
-    const items = [1, 5, 3].map((id) => toFeedItem(makeGroup(makeAlert({ id }))));
+    const sent_at = new Date(Date.now() - 60_000).toISOString();
+    const items = [1, 5, 3].map((id) => toFeedItem(makeGroup(makeAlert({ id, sent_at }))));
     expect(sortNewestFirst(items).map((item) => item.newest.id)).toEqual([5, 3, 1]);
     expect(leadingItems(items, 2)).toHaveLength(2);
     const big = toFeedItem(makeGroup(makeAlert({ id: 20, group_id: 1 }), makeAlert({ id: 21, group_id: 1 })));
     expect(leadingItems([big], 1)).toHaveLength(1);
+  });
+
+  it("orders cards by when they were paged, not by id, and a job's messages oldest paged first", () => {
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const replayed = toFeedItem(makeGroup(makeAlert({ id: 9, sent_at: at(180), received_at: at(0) })));
+    const recent = toFeedItem(makeGroup(makeAlert({ id: 4, sent_at: at(2) })));
+    expect(sortNewestFirst([replayed, recent]).map((item) => item.newest.id)).toEqual([4, 9]);
+    const job = cardForLiveAlert(
+      makeAlert({ id: 12, group_id: 3, sent_at: at(30) }),
+      toFeedItem(makeGroup(makeAlert({ id: 11, group_id: 3, sent_at: at(10) }))),
+    );
+    expect(job.group.messages.map((m) => m.id)).toEqual([12, 11]);
+    expect(job.newest.id).toBe(11);
+  });
+
+  it("places live cards by time among the pages, and leaves older ones to the next page", () => {
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const card = (id: number, minutesAgo: number) =>
+      toFeedItem(makeGroup(makeAlert({ id, sent_at: at(minutesAgo) })));
+    const pages = [card(1, 10), card(2, 20), card(3, 30)];
+    const live = [card(7, 1), card(8, 15), card(9, 45)];
+    expect(placeLiveItems(live, pages, true).map((item) => item.newest.id)).toEqual([7, 1, 8, 2, 3]);
+    expect(placeLiveItems(live, pages, false).map((item) => item.newest.id)).toEqual([7, 1, 8, 2, 3, 9]);
+    // A card on a page and live shows once, the live copy at its place.
+    expect(placeLiveItems([card(2, 20)], pages, true).map((item) => item.key)).toEqual([
+      "alert:1",
+      "alert:2",
+      "alert:3",
+    ]);
   });
 });

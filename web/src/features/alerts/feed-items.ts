@@ -1,10 +1,10 @@
-import type { Alert, AlertGroup } from "./alerts-api";
+import { type Alert, type AlertGroup, alertTime } from "./alerts-api";
 
 /** One card of the feed: a job's group (or a lone alert), with a key stable across pages. */
 export interface FeedItem {
   key: string;
   group: AlertGroup;
-  /** The newest message of the card: its id orders live cards, its time is the card's time. */
+  /** The newest message of the card (by the time shown, then id): it orders the card and gives its time. */
   newest: Alert;
 }
 
@@ -13,8 +13,18 @@ export function feedKey(groupId: number | null | undefined, alertId: number): st
   return groupId === null || groupId === undefined ? `alert:${alertId}` : `group:${groupId}`;
 }
 
+/** The feed's order of alerts, as the server pages it: by the time shown (when paged), then by id. */
+export function compareAlerts(a: Alert, b: Alert): number {
+  return Date.parse(alertTime(a)) - Date.parse(alertTime(b)) || a.id - b.id;
+}
+
 function newestOf(messages: readonly Alert[]): Alert {
-  return messages.reduce((newest, message) => (message.id > newest.id ? message : newest));
+  return messages.reduce((newest, message) => (compareAlerts(message, newest) > 0 ? message : newest));
+}
+
+/** Newest card first, as compareAlerts orders their newest messages. */
+function compareCards(a: FeedItem, b: FeedItem): number {
+  return compareAlerts(b.newest, a.newest);
 }
 
 export function toFeedItem(group: AlertGroup): FeedItem {
@@ -39,9 +49,36 @@ export function mergeFeedItems(...lists: ReadonlyArray<readonly FeedItem[]>): Fe
   return out;
 }
 
-/** Newest card first, by the id of each card's newest message. */
+/** Newest card first, by the time shown of each card's newest message (then its id). */
 export function sortNewestFirst(items: readonly FeedItem[]): FeedItem[] {
-  return [...items].sort((a, b) => b.newest.id - a.newest.id);
+  return [...items].sort(compareCards);
+}
+
+/**
+ * The feed: the cards that arrived live (newest first) placed by time among the loaded pages, so a page
+ * replayed late from a receiver's spool sits at its time rather than on top. A live card older than the
+ * last loaded card waits for the next page (which brings it) while there is one (`morePages`); a card
+ * in both keeps its live copy (fresher). Page order is kept as the server gave it.
+ */
+export function placeLiveItems(
+  live: readonly FeedItem[],
+  pages: readonly FeedItem[],
+  morePages: boolean,
+): FeedItem[] {
+  // A job spanning two pages is one card, where its first page put it.
+  const onPages = mergeFeedItems(pages);
+  const last = onPages.at(-1);
+  const shown = morePages && last ? live.filter((item) => compareCards(item, last) < 0) : live;
+  const liveKeys = new Set(shown.map((item) => item.key));
+  const loaded = onPages.filter((item) => !liveKeys.has(item.key));
+  const out: FeedItem[] = [];
+  let i = 0;
+  for (const page of loaded) {
+    while (i < shown.length && compareCards(shown[i]!, page) <= 0) out.push(shown[i++]!);
+    out.push(page);
+  }
+  while (i < shown.length) out.push(shown[i++]!);
+  return out;
 }
 
 /** Every alert id on the feed, for the live admission rule. */
@@ -53,7 +90,7 @@ export function alertIdsOf(items: readonly FeedItem[]): Set<number> {
 
 /** A job's group as the server builds it: oldest first; the first emergency message leads, else the oldest. */
 function groupOf(messages: readonly Alert[], jobNumber: string | null | undefined): AlertGroup {
-  const oldestFirst = [...messages].sort((a, b) => a.id - b.id);
+  const oldestFirst = [...messages].sort(compareAlerts);
   const first = oldestFirst[0]!;
   const primary = oldestFirst.find((message) => message.type === "emergency") ?? first;
   return {

@@ -8,7 +8,7 @@ import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { displayText, formatDateTime } from "@turnout/domain";
 import { Fragment, useId } from "react";
-import type { AlertGroup } from "./alerts-api";
+import { type AlertGroup, alertTime } from "./alerts-api";
 import { DialogTitleWithClose } from "./dialog-title-with-close";
 import { groupQueryOptions } from "./queries";
 import { TypeBadge } from "./type-badge";
@@ -49,7 +49,7 @@ export function GroupedAlertDialog({
                 <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, mb: 1 }}>
                   <TypeBadge type={message.type} size="small" />
                   <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                    <time dateTime={message.created_at}>{formatDateTime(message.created_at)}</time>
+                    <time dateTime={alertTime(message)}>{formatDateTime(alertTime(message))}</time>
                   </Typography>
                   {message.agency_name ? (
                     <Typography variant="body2" color="text.secondary">

@@ -6,8 +6,14 @@ import { currentLocation, renderApp } from "../../testing/render-app";
 import { storeSession } from "../../testing/session-fixtures";
 import { feedPage, makeAlert, makeGroup } from "./alert-fixtures";
 
+// Replayed from a receiver's spool: paged three hours before the server received it.
+const PAGED = new Date(Date.now() - 3 * 3_600_000).toISOString();
+const RECEIVED = new Date(Date.now() - 60_000).toISOString();
 const mappable = makeAlert({
   id: 4711,
+  created_at: PAGED,
+  sent_at: PAGED,
+  received_at: RECEIVED,
   type: "emergency",
   message: "@@ALERT F2401234 STRUCTURE FIRE 12 MAIN ST GEELONG",
   area: "Geelong",
@@ -27,14 +33,16 @@ function openJob(route: MockRoute, path = "/?job=4711") {
 }
 
 describe("job detail popup", { timeout: 15_000 }, () => {
-  it("shows 'Job #{id}', its chips, text, created time and a directions link in a new tab", async () => {
+  it("shows 'Job #{id}', its chips, text, paged time and a directions link in a new tab", async () => {
     openJob({ body: { success: true, data: mappable } });
     const dialog = await screen.findByRole("dialog", { name: "Job #4711" });
     expect(await within(dialog).findByText("ALERT F2401234 STRUCTURE FIRE 12 MAIN ST GEELONG")).toBeVisible();
     expect(within(dialog).getByText("EMERGENCY")).toBeInTheDocument();
     expect(within(dialog).getByText("Country Fire Authority")).toBeInTheDocument();
     expect(within(dialog).getByText("Geelong")).toBeInTheDocument();
-    expect(within(dialog).getByText(formatDateTime(mappable.created_at))).toBeInTheDocument();
+    expect(within(dialog).getByText(formatDateTime(PAGED))).toBeInTheDocument();
+    // A late page also says when it was received.
+    expect(within(dialog).getByText(formatDateTime(RECEIVED))).toBeInTheDocument();
     const directions = within(dialog).getByRole("link", { name: "Directions" });
     expect(directions).toHaveAttribute("href", mappable.directions_url);
     expect(directions).toHaveAttribute("target", "_blank");
@@ -91,10 +99,12 @@ describe("job detail popup", { timeout: 15_000 }, () => {
     const { user } = openJob({ body: { success: true, data: mappable } }, "/?job=4711");
     const dialog = await screen.findByRole("dialog", { name: "Job #4711" });
     await user.click(await within(dialog).findByRole("button", { name: "Share" }));
-    expect(await navigator.clipboard.readText()).toBe(buildShareText(mappable).text);
-    expect(buildShareText(mappable).text.split("\n")[0]).toBe(
+    const shared = buildShareText({ ...mappable, sent_at: PAGED }).text;
+    expect(await navigator.clipboard.readText()).toBe(shared);
+    expect(shared.split("\n").slice(0, 2)).toEqual([
       "Emergency Alert - Country Fire Authority - Geelong",
-    );
+      formatDateTime(PAGED),
+    ]);
     expect(await screen.findByText(MESSAGES.CLIPBOARD_COPIED)).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(CLIPBOARD_NOTICE_MS - 100));
     expect(screen.getByText(MESSAGES.CLIPBOARD_COPIED)).toBeInTheDocument();
@@ -111,7 +121,7 @@ describe("job detail popup", { timeout: 15_000 }, () => {
     const { user } = openJob({ body: { success: true, data: mappable } });
     const dialog = await screen.findByRole("dialog", { name: "Job #4711" });
     await user.click(await within(dialog).findByRole("button", { name: "Share" }));
-    expect(share).toHaveBeenCalledWith(buildShareText(mappable));
+    expect(share).toHaveBeenCalledWith(buildShareText({ ...mappable, sent_at: PAGED }));
     expect(screen.queryByText(MESSAGES.CLIPBOARD_COPIED)).not.toBeInTheDocument();
   });
 

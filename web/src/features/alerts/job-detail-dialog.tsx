@@ -12,11 +12,18 @@ import DialogContent from "@mui/material/DialogContent";
 import Snackbar from "@mui/material/Snackbar";
 import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
-import { CLIPBOARD_NOTICE_MS, displayText, formatDateTime, isIosSafari, MESSAGES } from "@turnout/domain";
+import {
+  CLIPBOARD_NOTICE_MS,
+  displayText,
+  formatDateTime,
+  isIosSafari,
+  MESSAGES,
+  PAGER_CLOCK_SKEW_MS,
+} from "@turnout/domain";
 import { useEffect, useId, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { safeLogoPath } from "./alert-card";
-import type { Alert as AlertData } from "./alerts-api";
+import { type Alert as AlertData, alertTime } from "./alerts-api";
 import { DialogTitleWithClose } from "./dialog-title-with-close";
 import { jobQueryOptions } from "./queries";
 import { shareAlert } from "./share";
@@ -29,6 +36,12 @@ export function jobErrorText(error: unknown): string {
     if (error.status === 404) return MESSAGES.JOB_NOT_FOUND;
   }
   return MESSAGES.JOB_LOAD_FAILED;
+}
+
+/** Whether the server received the page well after it was paged (replayed from a receiver's spool). */
+function receivedLate(alert: AlertData): boolean {
+  if (!alert.received_at) return false;
+  return Date.parse(alert.received_at) - Date.parse(alertTime(alert)) > PAGER_CLOCK_SKEW_MS;
 }
 
 function JobDetails({ alert }: { alert: AlertData }) {
@@ -53,7 +66,13 @@ function JobDetails({ alert }: { alert: AlertData }) {
         {displayText(alert.message)}
       </Typography>
       <Typography component="p" sx={{ mt: 2, color: "text.secondary" }}>
-        Created <time dateTime={alert.created_at}>{formatDateTime(alert.created_at)}</time>
+        Created <time dateTime={alertTime(alert)}>{formatDateTime(alertTime(alert))}</time>
+        {receivedLate(alert) ? (
+          <>
+            {" "}
+            (received <time dateTime={alert.received_at!}>{formatDateTime(alert.received_at!)}</time>)
+          </>
+        ) : null}
       </Typography>
       {alert.has_mappable_address && alert.primary_address ? (
         <Typography component="p" sx={{ mt: 0.5, color: "text.secondary" }}>

@@ -1,5 +1,5 @@
 import { buildShareText } from "@turnout/domain";
-import type { Alert } from "./alerts-api";
+import { type Alert, alertTime } from "./alerts-api";
 
 export type ShareOutcome = "shared" | "copied" | "cancelled" | "failed";
 
@@ -26,7 +26,7 @@ function copyWithSelection(text: string): boolean {
  * any reason but the user cancelling) copies the SPEC 9 share text to the clipboard.
  */
 export async function shareAlert(alert: Alert): Promise<ShareOutcome> {
-  const { title, text } = buildShareText(alert);
+  const { title, text } = buildShareText({ ...alert, sent_at: alertTime(alert) });
   if (typeof navigator.share === "function") {
     try {
       await navigator.share({ title, text });

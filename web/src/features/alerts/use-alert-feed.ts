@@ -10,6 +10,7 @@ import {
   feedKey,
   mergeFeedItems,
   missedItems,
+  placeLiveItems,
   sortNewestFirst,
   toFeedItem,
 } from "./feed-items";
@@ -35,7 +36,7 @@ function announcementFor(alert: Alert): string {
 
 /**
  * The feed's cards: the pages loaded from the server (50 cards each, a job once however many pages
- * it spans) under the cards that arrived live or were caught up after a reconnect. Live alerts are
+ * it spans) with the cards that arrived live or were caught up after a reconnect placed by time. Live alerts are
  * admitted by the SPEC 5 rule. The leading cards of the unfiltered feed are kept for offline use.
  */
 export function useAlertFeed(userId: number | string, filters: FeedFilters) {
@@ -54,7 +55,11 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters) {
     () => query.data?.pages.flatMap((page) => page.data.map(toFeedItem)) ?? NO_ITEMS,
     [query.data],
   );
-  const items = useMemo(() => mergeFeedItems(liveItems, pageItems), [liveItems, pageItems]);
+  const morePages = query.hasNextPage;
+  const items = useMemo(
+    () => placeLiveItems(liveItems, pageItems, morePages),
+    [liveItems, pageItems, morePages],
+  );
   // Ids admitted since the last render are added here at once, so a second copy of the same
   // alert (paged to two of the user's agencies) arriving in the same tick is still a duplicate.
   const knownIds = useMemo(() => alertIdsOf(items), [items]);
@@ -95,7 +100,10 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters) {
     });
   }, []);
 
-  /** A `new-alert` from the live channel: added at the top if it matches the filters and is new. */
+  /**
+   * A `new-alert` from the live channel, if it matches the filters and is new: placed by its time (the
+   * top for a page just paged; a replayed old one at its place, or with the next page if older).
+   */
   const receiveLiveAlert = useCallback(
     (alert: Alert) => {
       const { filters: current, filtersKey: forKey, knownIds: ids } = latest.current;
