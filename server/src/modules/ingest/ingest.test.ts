@@ -359,7 +359,6 @@ describe("POST /api/ingest/messages", () => {
     expect(single.json().message).toContain("timestamp must be unix seconds or milliseconds");
   });
 
-  it("uses the sender's timestamp as the sent time (unix seconds or ISO)", async () => {
   it("stores the sender's timestamp as the time shown (unix seconds or ISO), and the receipt time", async () => {
     const seconds = Math.floor(Date.now() / 1000) - 3 * 3600;
     const iso = new Date(Date.now() - 2 * 86_400_000).toISOString().replace(/\.\d+Z$/, "+00:00");
