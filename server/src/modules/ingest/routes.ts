@@ -214,7 +214,6 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
           else refused.push({ index, id: givenId(item), reason: reasonFor(parsed.error) });
         });
       }
-      const now = new Date();
       const incoming: IncomingMessage[] = valid.map(({ message: m }) => ({
         capcode: m.capcode,
         message: m.message,
