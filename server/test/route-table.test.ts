@@ -2,7 +2,7 @@ import type { InjectOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeAccess } from "../src/modules/auth/guard.js";
 import { buildTestApp, type TestApp } from "./build-app.js";
-import { createUser, signIn } from "./factories.js";
+import { createUser, signIn, smsCount, waitForCode } from "./factories.js";
 
 /**
  * Tests generated from the app's own route table, so a route added later is covered without anyone
@@ -344,4 +344,20 @@ describe("the route table", () => {
     expect(health.statusCode).toBe(200);
     expect(health.json().status).toBe("ok");
   }, 600_000);
+
+  it("signs in through a device-info header carrying NUL or a lone surrogate, ignoring the header", async () => {
+    const phone = (await createUser(app)).phone;
+    for (const info of ['{"browser":"\\u0000"}', '{"os":"\\ud800","device":"Mobile"}']) {
+      const before = smsCount(app, phone);
+      await app.inject({ method: "POST", url: "/api/auth/request-otp", payload: { phone } });
+      const code = await waitForCode(app, phone, before);
+      const res = await app.inject({
+        method: "POST",
+        url: "/api/auth/verify-otp",
+        headers: { "x-device-id": "device-b", "x-device-info": info },
+        payload: { phone, otp_code: code },
+      });
+      expect(res.statusCode, `${info}: ${res.body}`).toBe(200);
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { deviceInfoSchema } from "@turnout/domain";
+import { deviceInfoSchema, findUnstorableText } from "@turnout/domain";
 import type { FastifyRequest } from "fastify";
 import type { RequestMeta } from "../../context.js";
 import { badRequest } from "../../errors.js";
@@ -11,7 +11,8 @@ export function requestMeta(request: FastifyRequest): RequestMeta {
 
 /**
  * The device a sign-in comes from: `X-Device-ID` (or `deviceId` in the body) is required; the
- * `X-Device-Info` JSON is kept when it is well formed and ignored otherwise.
+ * `X-Device-Info` JSON is kept when it is well formed and storable, and ignored otherwise (a header is
+ * the client's description of itself: a bad one must not stop a sign-in).
  */
 export function deviceMeta(request: FastifyRequest, bodyDeviceId?: string): DeviceMeta {
   const header = request.headers["x-device-id"];
@@ -26,7 +27,7 @@ function parseDeviceInfo(raw: string | string[] | undefined) {
   if (typeof raw !== "string" || raw.length > 4096) return {};
   try {
     const parsed = deviceInfoSchema.partial().safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : {};
+    return parsed.success && !findUnstorableText(parsed.data, "x-device-info") ? parsed.data : {};
   } catch {
     return {};
   }
