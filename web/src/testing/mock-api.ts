@@ -94,7 +94,11 @@ export function hangingFetch(): void {
     vi.fn(
       (_input: RequestInfo | URL, init: RequestInit = {}) =>
         new Promise<Response>((_resolve, reject) => {
-          init.signal?.addEventListener("abort", () => reject(new DOMException("Aborted", "AbortError")));
+          // Like the real fetch, a signal aborted before the call rejects at once: under load the
+          // client's time-out can fire while it still derives the device id, before fetch is called.
+          const abort = () => reject(new DOMException("Aborted", "AbortError"));
+          if (init.signal?.aborted) abort();
+          else init.signal?.addEventListener("abort", abort);
         }),
     ),
   );
