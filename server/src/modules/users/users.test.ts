@@ -534,6 +534,31 @@ describe("agencies take effect at once", () => {
   });
 });
 
+describe("admin rights take effect at once", () => {
+  it("a user who loses admin rights leaves the admin channel", async () => {
+    const other = await createUser(app, { isAdmin: true, agencyCodes: [] });
+    const joinAdmin = async (token: string) => {
+      const s = open(token);
+      const joined = once(s, "joined-admin");
+      s.emit("join-admin");
+      await joined;
+      const got: number[] = [];
+      s.on("new-alert", (a: { id: number }) => got.push(a.id));
+      return got;
+    };
+    const mine = await joinAdmin(adminToken);
+    const theirs = await joinAdmin(await signIn(app, other.phone));
+
+    const res = await call("PUT", `/admin/users/${other.id}`, { is_admin: false });
+    expect(res.json().data.is_admin).toBe(false);
+    // The admin channel gets every alert, an unknown capcode's too: the remaining admin's proves it was sent.
+    await new Promise((r) => setTimeout(r, 300));
+    const alert = await ingest("0799999", "QDADMIN CHANNEL CHECK AFTER DEMOTION");
+    await expect.poll(() => mine, { timeout: 5000 }).toContain(alert);
+    expect(theirs).not.toContain(alert);
+  });
+});
+
 describe("install-banner reset", () => {
   it("shows in the chosen users' profiles, and reset-all covers everyone", async () => {
     const user = await createUser(app);
