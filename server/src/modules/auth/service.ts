@@ -238,6 +238,7 @@ export type DeviceMeta = RequestMeta & { deviceId: string; deviceInfo: Partial<D
  * Signs in with a one-time code: opens a device session and returns `{ token, user, agency }`.
  * Throws 400 invalid_code / code_expired (a code is voided after too many wrong guesses), 429 when
  * this address made too many wrong guesses (the address, not the phone, is locked out),
+ * 403 account_inactive when an admin deactivated the account after the code was sent,
  * 409 session_limit (with the sessions to choose from) when the device may not open another session;
  * the code stays usable in that case, so the user can choose a session and try again.
  */
@@ -256,6 +257,10 @@ export async function verifyLoginCode(
     settings.otp_request_window_seconds,
   );
   const user = await findUserByPhone(ctx.db, phone);
+  // A code sent before an admin deactivated the account: say so rather than 'wrong code'.
+  if (user && !user.isActive && user.activatedAt) {
+    throw new AppError(403, "account_inactive", ACCOUNT_DEACTIVATED_MESSAGE);
+  }
   const allowance = await guessAllowance(ctx.db, phone, settings);
   const checked = user?.isActive ? await checkCode(ctx, user, "login", input.code, allowance) : "invalid";
   if (!user || checked !== "ok") {

@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
-import { createUser, signIn, smsCount } from "../../../test/factories.js";
+import { createUser, signIn, smsCount, waitForCode } from "../../../test/factories.js";
 import { agencies, capcodes, securityConfig, systemLogs, userAlertRules, users } from "../../db/schema.js";
 
 const KEY = "users-test-ingest-key-000000";
@@ -401,7 +401,20 @@ describe("deactivation and sessions take effect at once", () => {
 
   it("a deactivated user asking for a code is told so clearly, and no SMS is sent; reactivated, they sign in", async () => {
     const user = await createUser(app);
+    const sent = smsCount(app, user.phone);
+    await app.inject({ method: "POST", url: "/api/auth/request-otp", payload: { phone: user.phone } });
+    const code = await waitForCode(app, user.phone, sent);
     await call("PATCH", `/admin/users/${user.id}/toggle-active`, { is_active: false });
+    // A code that arrived before the deactivation does not sign in either, and says why.
+    const late = await app.inject({
+      method: "POST",
+      url: "/api/auth/verify-otp",
+      headers: { "x-device-id": "late" },
+      payload: { phone: user.phone, otp_code: code },
+    });
+    expect(late.statusCode).toBe(403);
+    expect(late.json().errorType).toBe("account_inactive");
+
     const before = smsCount(app, user.phone);
     const res = await app.inject({
       method: "POST",
