@@ -5,6 +5,7 @@ export const ERROR_TYPES = [
   "validation_error",
   "rate_limited",
   "account_not_activated",
+  "account_inactive",
   "user_not_found",
   "invalid_code",
   "code_expired",

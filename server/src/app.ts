@@ -28,6 +28,7 @@ import { securityRoutes } from "./modules/security/routes.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
 import { smsAdminRoutes } from "./modules/sms-admin/routes.js";
 import { userFilterRoutes } from "./modules/user-filters/routes.js";
+import { userRoutes } from "./modules/users/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
 import { registerSecurityHeaders } from "./security-headers.js";
 import { SmsWorker } from "./sms/queue.js";
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userAlertRoutes, { prefix: "/api" });
   await app.register(adminUserAlertRoutes, { prefix: "/api" });
   await app.register(smsAdminRoutes, { prefix: "/api" });
+  await app.register(userRoutes, { prefix: "/api" });
   await app.register(webRoutes);
 
   return app;

@@ -159,8 +159,10 @@ describe("the live channel", () => {
 });
 
 describe.skipIf(!process.env.REDIS_URL)("two server instances sharing Redis", () => {
-  it("delivers an alert ingested on one instance to a client connected to the other", async () => {
-    // A second instance on the same database and the same Redis rooms.
+  /** Two instances on one database and the same Redis rooms; `run` gets them listening. */
+  async function withTwoInstances(
+    run: (a: TestApp, b: TestApp, urlOf: (x: TestApp) => string) => Promise<void>,
+  ): Promise<void> {
     const database = await openTestDatabase();
     const config = testConfig({
       INGEST_API_KEY: KEY,
@@ -174,20 +176,11 @@ describe.skipIf(!process.env.REDIS_URL)("two server instances sharing Redis", ()
     try {
       await a.listen({ port: 0, host: "127.0.0.1" });
       await b.listen({ port: 0, host: "127.0.0.1" });
-      const portOf = (x: typeof a) => {
+      const urlOf = (x: TestApp) => {
         const ad = x.server.address();
-        return typeof ad === "object" && ad ? ad.port : 0;
+        return `http://127.0.0.1:${typeof ad === "object" && ad ? ad.port : 0}`;
       };
-      const [cfa] = await a.db.select().from(agencies).where(eq(agencies.code, "CFA"));
-      await a.db.insert(capcodes).values({ capcode: "0600001", agencyId: cfa!.id });
-      const user = await createUser(b as TestApp, { agencyCodes: ["CFA"] });
-      const token = await signIn(Object.assign(b, { config: b.config }) as TestApp, user.phone);
-      const s = open(token, `http://127.0.0.1:${portOf(b)}`);
-      await once(s, "connect");
-      await joinedAgencies(s);
-      const got = collect(s);
-      const created = await ingest("0600001", "@@ALERT F251100009 ACROSS INSTANCES", a as TestApp);
-      await expect.poll(() => got.map((x) => x.id), { timeout: 5000 }).toContain(created.id);
+      await run(a as TestApp, b as TestApp, urlOf);
     } finally {
       for (const x of sockets.splice(0)) x.disconnect();
       await a.close();
@@ -196,5 +189,49 @@ describe.skipIf(!process.env.REDIS_URL)("two server instances sharing Redis", ()
       await cacheB.close();
       await database.close();
     }
+  }
+
+  it("delivers an alert ingested on one instance to a client connected to the other", async () => {
+    await withTwoInstances(async (a, b, urlOf) => {
+      const [cfa] = await a.db.select().from(agencies).where(eq(agencies.code, "CFA"));
+      await a.db.insert(capcodes).values({ capcode: "0600001", agencyId: cfa!.id });
+      const user = await createUser(b, { agencyCodes: ["CFA"] });
+      const s = open(await signIn(b, user.phone), urlOf(b));
+      await once(s, "connect");
+      await joinedAgencies(s);
+      const got = collect(s);
+      const created = await ingest("0600001", "@@ALERT F251100009 ACROSS INSTANCES", a);
+      await expect.poll(() => got.map((x) => x.id), { timeout: 5000 }).toContain(created.id);
+    });
+  });
+
+  it("moves a client on one instance to its new agencies when an admin changes them on the other", async () => {
+    await withTwoInstances(async (a, b, urlOf) => {
+      const rows = await a.db.select().from(agencies);
+      const id = (code: string) => rows.find((x) => x.code === code)!.id;
+      await a.db.insert(capcodes).values([
+        { capcode: "0600011", agencyId: id("CFA") },
+        { capcode: "0600012", agencyId: id("SES") },
+      ]);
+      const user = await createUser(b, { agencyCodes: ["CFA"] });
+      const s = open(await signIn(b, user.phone), urlOf(b));
+      await once(s, "connect");
+      await joinedAgencies(s);
+      const got = collect(s);
+      const adminToken = await signIn(a, (await createUser(a, { isAdmin: true })).phone);
+      const rejoined = once<{ agencies: { code: string }[] }>(s, "joined-user-agencies");
+      const res = await a.inject({
+        method: "PUT",
+        url: `/api/admin/users/${user.id}/agencies`,
+        headers: { authorization: `Bearer ${adminToken}` },
+        payload: { agency_ids: [id("SES")] },
+      });
+      expect(res.statusCode).toBe(200);
+      expect((await rejoined).agencies.map((x) => x.code)).toEqual(["SES"]);
+      const cfa = await ingest("0600011", "@@ALERT F251100010 NO LONGER MINE", a);
+      const ses = await ingest("0600012", "@@ALERT S251100011 NOW MINE", a);
+      await expect.poll(() => got.map((x) => x.id), { timeout: 5000 }).toContain(ses.id);
+      expect(got.map((x) => x.id)).not.toContain(cfa.id);
+    });
   });
 });

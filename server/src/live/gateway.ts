@@ -15,10 +15,19 @@ export type LiveEvents = {
   alertsCommitted(items: { alert: AlertRow; agencyIds: number[]; isNew: boolean }[]): void;
   /** Sessions that just ended: their pages show 'Session Ended' and their sockets close. */
   sessionsEnded(sessionIds: string[], reason: "terminated" | "logged_out_by_admin"): void;
+  /**
+   * A user's agencies or admin right changed: their sockets (on every instance) leave the agency rooms
+   * they may no longer read, pages following their agencies join the new set and get
+   * `joined-user-agencies` again, and a user who is no longer an admin leaves the admin room.
+   */
+  userAccessChanged(userId: number): void;
 };
 
 export const agencyRoom = (id: number) => `agency:${id}`;
 const sessionRoom = (id: string) => `session:${id}`;
+const userRoom = (id: number) => `user:${id}`;
+/** Marks the sockets of a user that asked for all their agencies (join-user-agencies). */
+const followingRoom = (id: number) => `user-agencies:${id}`;
 const ADMIN_ROOM = "admin";
 
 type SocketData = { actor: Actor };
@@ -62,26 +71,19 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
 
   io.on("connection", (socket: Socket) => {
     const { actor } = socket.data as SocketData;
-    void socket.join([`user:${actor.userId}`, sessionRoom(actor.sessionId)]);
+    void socket.join([userRoom(actor.userId), sessionRoom(actor.sessionId)]);
 
     socket.on("join-user-agencies", async () => {
       const rooms = [...socket.rooms].filter((r) => r.startsWith("agency:"));
       for (const r of rooms) await socket.leave(r);
       const joined = await visibleAgencies(app, actor.userId);
-      await socket.join(joined.map((a) => agencyRoom(a.id)));
-      socket.emit("joined-user-agencies", {
-        agencies: joined.map((a) => ({ id: a.id, name: a.name, code: a.code })),
-        ...(joined.length === 0
-          ? {
-              warning:
-                "You are not assigned to any agency yet, so no alerts will arrive. Ask an administrator.",
-            }
-          : {}),
-      });
+      await socket.join([...joined.map((a) => agencyRoom(a.id)), followingRoom(actor.userId)]);
+      socket.emit("joined-user-agencies", joinedNotice(joined));
     });
 
     socket.on("leave-user-agencies", async () => {
       for (const r of [...socket.rooms].filter((r) => r.startsWith("agency:"))) await socket.leave(r);
+      await socket.leave(followingRoom(actor.userId));
     });
 
     socket.on("join-agency", async (agencyId: unknown) => {
@@ -137,6 +139,30 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
         io.in(sessionRoom(id)).disconnectSockets(true);
       }
     },
+    userAccessChanged(userId) {
+      void (async () => {
+        const isAdmin = await isAdminNow(app, userId);
+        const assigned = new Set((await assignedAgencies(app, userId)).map((a) => a.id));
+        const visible = await visibleAgencies(app, userId);
+        const visibleRooms = new Set(visible.map((a) => agencyRoom(a.id)));
+        // fetchSockets reaches the user's sockets on every instance (through the Redis adapter).
+        for (const s of await io.in(userRoom(userId)).fetchSockets()) {
+          const following = s.rooms.has(followingRoom(userId));
+          for (const room of [...s.rooms]) {
+            if (!room.startsWith("agency:")) continue;
+            const keep = following
+              ? visibleRooms.has(room)
+              : isAdmin || assigned.has(Number(room.slice("agency:".length)));
+            if (!keep) s.leave(room);
+          }
+          if (!isAdmin && s.rooms.has(ADMIN_ROOM)) s.leave(ADMIN_ROOM);
+          if (following) {
+            s.join([...visibleRooms]);
+            s.emit("joined-user-agencies", joinedNotice(visible));
+          }
+        }
+      })().catch((err: unknown) => app.log.error({ err }, "live: could not update a user's rooms"));
+    },
   };
 
   // Long-polling requests would hold a graceful shutdown open for up to the ping interval.
@@ -165,15 +191,32 @@ class AgencyCache {
   }
 }
 
-/** The user's agencies minus those they chose to hide (user filters). */
-async function visibleAgencies(app: FastifyInstance, userId: number) {
-  const assigned = await app.db
+/** What `joined-user-agencies` tells a page: its agencies, and a warning when there are none. */
+function joinedNotice(joined: (typeof agencies.$inferSelect)[]) {
+  return {
+    agencies: joined.map((a) => ({ id: a.id, name: a.name, code: a.code })),
+    ...(joined.length === 0
+      ? {
+          warning: "You are not assigned to any agency yet, so no alerts will arrive. Ask an administrator.",
+        }
+      : {}),
+  };
+}
+
+async function assignedAgencies(app: FastifyInstance, userId: number) {
+  const rows = await app.db
     .select({ agency: agencies })
     .from(userAgencies)
     .innerJoin(agencies, eq(agencies.id, userAgencies.agencyId))
     .where(eq(userAgencies.userId, userId));
+  return rows.map((r) => r.agency);
+}
+
+/** The user's agencies minus those they chose to hide (user filters). */
+async function visibleAgencies(app: FastifyInstance, userId: number) {
+  const assigned = await assignedAgencies(app, userId);
   const hidden = await hiddenAgencyIds(app.db, userId);
-  return assigned.map((r) => r.agency).filter((a) => !hidden.includes(a.id));
+  return assigned.filter((a) => !hidden.includes(a.id));
 }
 
 async function mayJoinAgency(app: FastifyInstance, actor: Actor, agencyId: number): Promise<boolean> {

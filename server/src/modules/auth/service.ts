@@ -27,11 +27,15 @@ import {
 import { getSecuritySettings, type SecuritySettings } from "../security/settings.js";
 import { openSession, presentSession, sessionLimitState } from "../sessions/service.js";
 import { codeMatches, generateCode, hashCode } from "./codes.js";
-import { presentAgency, presentUser } from "./present.js";
+import { presentAgency, presentProfileUser, presentUser } from "./present.js";
 import { signSessionToken } from "./tokens.js";
 
 type Purpose = "login" | "activation";
 type UserRow = typeof users.$inferSelect;
+
+/** What a deactivated user is told when they ask for a sign-in code. */
+export const ACCOUNT_DEACTIVATED_MESSAGE =
+  "Your account has been deactivated. Please contact your administrator.";
 
 /** The client address that failures and requests are counted against. */
 const addressOf = (meta: RequestMeta) => meta.ip ?? "unknown";
@@ -158,7 +162,8 @@ export async function isAutoActivationEnabled(db: Database): Promise<boolean> {
   return value?.enabled !== false;
 }
 
-function accountReadySms(ctx: ServiceContext): string {
+/** The SMS that tells a user their account is active and they can sign in. */
+export function accountReadySms(ctx: Pick<ServiceContext, "config">): string {
   const where = ctx.config.publicUrl ? ` at ${ctx.config.publicUrl}` : "";
   return `Turnout: your account is ready. Sign in${where} with your phone number.`;
 }
@@ -168,7 +173,8 @@ function accountReadySms(ctx: ServiceContext): string {
 // ---------------------------------------------------------------------------
 
 /**
- * Texts a one-time sign-in code. Throws 404 user_not_found for an unknown phone and 429 when this
+ * Texts a one-time sign-in code. Throws 404 user_not_found for an unknown phone, 403 account_inactive
+ * for an account an admin deactivated (account_not_activated for one still awaiting review), and 429 when this
  * address asks too often or is locked out of the phone, or the phone is asked for too often from
  * everywhere. An unverified account gets a fresh activation code instead and `needsVerification`.
  */
@@ -199,6 +205,18 @@ export async function requestLoginCode(ctx: ServiceContext, input: { phone: stri
     };
   }
   if (!user.isActive) {
+    // An account that was active once has been switched off by an admin; one never activated waits for review.
+    if (user.activatedAt) {
+      await recordOtpAttempt(ctx.db, {
+        kind: "request",
+        phone,
+        userId: user.id,
+        ip: meta.ip,
+        success: false,
+        reason: "account_inactive",
+      });
+      throw new AppError(403, "account_inactive", ACCOUNT_DEACTIVATED_MESSAGE);
+    }
     throw new AppError(
       403,
       "account_not_activated",
@@ -220,6 +238,7 @@ export type DeviceMeta = RequestMeta & { deviceId: string; deviceInfo: Partial<D
  * Signs in with a one-time code: opens a device session and returns `{ token, user, agency }`.
  * Throws 400 invalid_code / code_expired (a code is voided after too many wrong guesses), 429 when
  * this address made too many wrong guesses (the address, not the phone, is locked out),
+ * 403 account_inactive when an admin deactivated the account after the code was sent,
  * 409 session_limit (with the sessions to choose from) when the device may not open another session;
  * the code stays usable in that case, so the user can choose a session and try again.
  */
@@ -238,6 +257,10 @@ export async function verifyLoginCode(
     settings.otp_request_window_seconds,
   );
   const user = await findUserByPhone(ctx.db, phone);
+  // A code sent before an admin deactivated the account: say so rather than 'wrong code'.
+  if (user && !user.isActive && user.activatedAt) {
+    throw new AppError(403, "account_inactive", ACCOUNT_DEACTIVATED_MESSAGE);
+  }
   const allowance = await guessAllowance(ctx.db, phone, settings);
   const checked = user?.isActive ? await checkCode(ctx, user, "login", input.code, allowance) : "invalid";
   if (!user || checked !== "ok") {
@@ -307,7 +330,7 @@ export async function getProfile(db: Database, userId: number) {
   const assigned = await userAgencyRows(db, userId);
   return {
     success: true as const,
-    user: presentUser(user),
+    user: presentProfileUser(user),
     agency: assigned[0] ? presentAgency(assigned[0]) : null,
     agencies: assigned.map(presentAgency),
   };

@@ -20,7 +20,16 @@ export type SecurityEventType =
   | "admin_config_changed"
   | "admin_lockout_cleared"
   | "admin_otp_reset"
-  | "admin_cleanup";
+  | "admin_cleanup"
+  | "admin_user_created"
+  | "admin_user_updated"
+  | "admin_user_deleted"
+  | "admin_user_activated"
+  | "admin_user_deactivated"
+  | "admin_session_limit_changed"
+  | "admin_sessions_terminated"
+  | "admin_user_agencies_changed"
+  | "admin_pwa_banner_reset";
 
 /** Records a security event for the admin Security tab; the phone is stored masked. */
 export async function recordSecurityEvent(

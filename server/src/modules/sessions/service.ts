@@ -39,18 +39,25 @@ export async function endSession(
   return rows.length > 0;
 }
 
-/** Ends every active session of a user; returns how many. */
-export async function endAllSessions(
+/** Ends every active session of a user, or only `sessionId` when given; returns the ids it ended. */
+export async function endUserSessions(
   db: Database,
   userId: number,
   reason: SessionEndReason,
-): Promise<number> {
+  sessionId?: string,
+): Promise<string[]> {
   const rows = await db
     .update(deviceSessions)
     .set({ endedAt: new Date(), endReason: reason })
-    .where(and(eq(deviceSessions.userId, userId), isNull(deviceSessions.endedAt)))
+    .where(
+      and(
+        eq(deviceSessions.userId, userId),
+        isNull(deviceSessions.endedAt),
+        sessionId ? eq(deviceSessions.id, sessionId) : undefined,
+      ),
+    )
     .returning({ id: deviceSessions.id });
-  return rows.length;
+  return rows.map((r) => r.id);
 }
 
 /**

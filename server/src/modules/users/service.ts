@@ -1,6 +1,24 @@
-import { sql } from "drizzle-orm";
+import { maskPhone, UNMAPPED_AGENCY } from "@turnout/domain";
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, or, type SQL, sql } from "drizzle-orm";
+import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
-import { users } from "../../db/schema.js";
+import { agencies, deviceSessions, smsQueue, systemLogs, userAgencies, users } from "../../db/schema.js";
+import { badRequest, conflict, notFound } from "../../errors.js";
+import { enqueueSms } from "../../sms/queue.js";
+import type { Actor } from "../auth/guard.js";
+import { accountReadySms } from "../auth/service.js";
+import { rulesChanged } from "../rules/matcher.js";
+import { recordSecurityEvent, type SecurityEventType } from "../security/events.js";
+import { endUserSessions, listActiveSessions } from "../sessions/service.js";
+import { type AdminUser, type UserStatus, userStatus } from "./present.js";
+
+type UserRow = typeof users.$inferSelect;
+type AgencyRow = typeof agencies.$inferSelect;
+
+export const USER_NOT_FOUND = "User not found.";
+export const PHONE_TAKEN = "A user with this phone number already exists.";
+export const LAST_ADMIN =
+  "This is the last active admin: make another user an admin first, so someone can still run Turnout.";
 
 /**
  * Makes each phone an active, verified admin: creates the user (first and last name 'Admin')
@@ -30,4 +48,519 @@ export async function ensureAdmins(db: Database, phones: readonly string[]): Pro
         },
       });
   }
+}
+
+// ---------------------------------------------------------------------------
+// Reading users (admin view)
+// ---------------------------------------------------------------------------
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function statusCondition(status: UserStatus): SQL {
+  switch (status) {
+    case "unverified":
+      return eq(users.isVerified, false);
+    case "active":
+      return and(eq(users.isVerified, true), eq(users.isActive, true))!;
+    case "pending_review":
+      return and(eq(users.isVerified, true), eq(users.isActive, false), isNull(users.activatedAt))!;
+    case "inactive":
+      return and(eq(users.isVerified, true), eq(users.isActive, false), isNotNull(users.activatedAt))!;
+  }
+}
+
+/** Name text anywhere in 'first last'; a phone typed the way people write it ('0412 345', '+61412'). */
+function searchCondition(search: string): SQL | undefined {
+  const text = search.trim();
+  if (text === "") return undefined;
+  const conditions = [sql`(${users.firstName} || ' ' || ${users.lastName}) ILIKE ${`%${escapeLike(text)}%`}`];
+  const digits = text.replace(/\D/g, "");
+  if (digits.length >= 3 && /^[\d\s()+.-]+$/.test(text)) {
+    // Phones are stored +61...: a national leading 0 stands for 61.
+    const stored = digits.startsWith("0") ? `61${digits.slice(1)}` : digits;
+    conditions.push(like(users.phone, `%${stored}%`));
+  }
+  return or(...conditions);
+}
+
+// Plain SQL: drizzle leaves columns unqualified in a one-table select, which a correlated subquery
+// on device_sessions (also with an id) would misread.
+const activeSessionCount = sql<number>`(select count(*) from device_sessions ds
+  where ds.user_id = "users"."id" and ds.ended_at is null and ds.expires_at > now())`.mapWith(Number);
+/** The latest of any session's last use and the last sign-in. */
+const lastActivity = sql<Date | null>`greatest(
+  (select max(ds.last_activity) from device_sessions ds where ds.user_id = "users"."id"),
+  "users"."last_login_at")`.mapWith(deviceSessions.lastActivity);
+
+/** Each user's agencies, first assigned first (the first is their primary agency). */
+async function agenciesByUser(db: Database, userIds: number[]): Promise<Map<number, AgencyRow[]>> {
+  const byUser = new Map<number, AgencyRow[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .select({ userId: userAgencies.userId, agency: agencies })
+    .from(userAgencies)
+    .innerJoin(agencies, eq(agencies.id, userAgencies.agencyId))
+    .where(inArray(userAgencies.userId, userIds))
+    .orderBy(asc(userAgencies.createdAt), asc(agencies.id));
+  for (const r of rows) byUser.get(r.userId)?.push(r.agency);
+  return byUser;
+}
+
+async function loadAdminUsers(
+  db: Database,
+  where: SQL | undefined,
+  page: { limit: number; offset: number },
+): Promise<AdminUser[]> {
+  const rows = await db
+    .select({ user: users, activeSessions: activeSessionCount, lastActivity })
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const byUser = await agenciesByUser(
+    db,
+    rows.map((r) => r.user.id),
+  );
+  return rows.map((r) => ({
+    ...r.user,
+    activeSessions: r.activeSessions,
+    lastActivity: r.lastActivity,
+    agencies: byUser.get(r.user.id) ?? [],
+  }));
+}
+
+/** A page of users, newest first, matching a name or phone search and a status; with the total. */
+export async function listUsers(
+  db: Database,
+  query: { limit: number; offset: number; search?: string; status?: UserStatus },
+): Promise<{ users: AdminUser[]; total: number }> {
+  const where = and(
+    query.search ? searchCondition(query.search) : undefined,
+    query.status ? statusCondition(query.status) : undefined,
+  );
+  const [total] = await db.select({ n: count() }).from(users).where(where);
+  return { users: await loadAdminUsers(db, where, query), total: Number(total?.n ?? 0) };
+}
+
+/** One user in the admin view. Throws 404 when there is no such user. */
+export async function getAdminUser(db: Database, userId: number): Promise<AdminUser> {
+  const [user] = await loadAdminUsers(db, eq(users.id, userId), { limit: 1, offset: 0 });
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return user;
+}
+
+/** A user's active device sessions, oldest first. Throws 404 when there is no such user. */
+export async function listUserSessions(db: Database, userId: number) {
+  await findUser(db, userId);
+  return listActiveSessions(db, userId);
+}
+
+/** A user's agencies, first assigned first. Throws 404 when there is no such user. */
+export async function listUserAgencies(db: Database, userId: number): Promise<AgencyRow[]> {
+  await findUser(db, userId);
+  return (await agenciesByUser(db, [userId])).get(userId) ?? [];
+}
+
+// ---------------------------------------------------------------------------
+// Changing users: every change is recorded, and its live effect follows the commit
+// ---------------------------------------------------------------------------
+
+async function findUser(db: Database, userId: number, lock = false): Promise<UserRow> {
+  const query = db.select().from(users).where(eq(users.id, userId));
+  const [user] = lock ? await query.for("update") : await query;
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return user;
+}
+
+/**
+ * Serialises the changes that can remove an active admin (taken first, before any row lock, so two of
+ * them never deadlock): two admins removing each other at the same moment cannot leave nobody.
+ */
+async function lockAdminSet(tx: Database): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('turnout.users.admin-set'))`);
+}
+
+/** Throws 409 unless an active admin other than `userId` remains. Call after lockAdminSet. */
+async function assertAnotherActiveAdmin(tx: Database, userId: number): Promise<void> {
+  const admins = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.isAdmin, true), eq(users.isActive, true)));
+  if (!admins.some((a) => a.id !== userId)) throw conflict(LAST_ADMIN);
+}
+
+/** Throws 400 unless every id is an agency a user may be assigned (not the UNMAPPED placeholder). */
+async function assertAssignableAgencies(db: Database, agencyIds: number[]): Promise<void> {
+  if (agencyIds.length === 0) return;
+  const found = await db.select().from(agencies).where(inArray(agencies.id, agencyIds));
+  const missing = agencyIds.filter((id) => !found.some((a) => a.id === id));
+  if (missing.length > 0) throw badRequest(`Unknown agency: ${[...new Set(missing)].join(", ")}`);
+  if (found.some((a) => a.code === UNMAPPED_AGENCY.code)) {
+    throw badRequest(`The ${UNMAPPED_AGENCY.name} placeholder cannot be assigned to a user.`);
+  }
+}
+
+/**
+ * Records an admin's action where the Security tab's actions list reads it (a security event of type
+ * admin_*, by the admin) and as an info row of the system log (category admin). Phones are masked.
+ */
+async function recordAdminAction(
+  tx: Database,
+  actor: Actor,
+  meta: RequestMeta,
+  action: { type: SecurityEventType; text: string; target?: UserRow; details?: Record<string, unknown> },
+): Promise<void> {
+  const details = {
+    admin_id: actor.userId,
+    ...(action.target
+      ? { target_user_id: action.target.id, target_phone: maskPhone(action.target.phone) }
+      : {}),
+    ...action.details,
+  };
+  await recordSecurityEvent(tx, {
+    type: action.type,
+    userId: actor.userId,
+    phone: action.target?.phone ?? null,
+    ip: meta.ip,
+    details,
+  });
+  const who = action.target ? ` user #${action.target.id} (${maskPhone(action.target.phone)})` : "";
+  await tx.insert(systemLogs).values({
+    level: "info",
+    category: "admin",
+    message: `Admin #${actor.userId} ${action.text}${who}`,
+    details,
+    ipAddress: meta.ip,
+  });
+}
+
+export type NewUser = {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  isAdmin?: boolean;
+  agencyIds?: number[];
+  maxSessions?: number | null;
+};
+
+/**
+ * Adds an active, verified user who can sign in at once. The phone must be normalised.
+ * Throws 409 when the phone is taken, 400 for an unknown agency or the UNMAPPED placeholder.
+ */
+export async function createUser(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: NewUser,
+  meta: RequestMeta,
+): Promise<AdminUser> {
+  const agencyIds = [...new Set(input.agencyIds ?? [])];
+  const created = await ctx.db.transaction(async (tx) => {
+    await assertAssignableAgencies(tx, agencyIds);
+    const [user] = await tx
+      .insert(users)
+      .values({
+        firstName: input.firstName,
+        lastName: input.lastName,
+        phone: input.phone,
+        isAdmin: input.isAdmin ?? false,
+        isVerified: true,
+        isActive: true,
+        activatedAt: new Date(),
+        maxSessions: input.maxSessions ?? null,
+      })
+      .onConflictDoNothing({ target: users.phone })
+      .returning();
+    if (!user) throw conflict(PHONE_TAKEN);
+    if (agencyIds.length > 0) {
+      await tx.insert(userAgencies).values(agencyIds.map((agencyId) => ({ userId: user.id, agencyId })));
+    }
+    await recordAdminAction(tx, actor, meta, {
+      type: "admin_user_created",
+      text: "created",
+      target: user,
+      details: { is_admin: user.isAdmin, agency_ids: agencyIds },
+    });
+    return user;
+  });
+  return getAdminUser(ctx.db, created.id);
+}
+
+export type UserChanges = { firstName?: string; lastName?: string; phone?: string; isAdmin?: boolean };
+
+/**
+ * Changes a user's names, phone (already normalised) or admin right. Throws 404 for an unknown user,
+ * 409 when the phone is taken, when admins would remove their own admin right, or when the last
+ * active admin would lose it.
+ */
+export async function updateUser(
+  ctx: ServiceContext,
+  actor: Actor,
+  userId: number,
+  changes: UserChanges,
+  meta: RequestMeta,
+): Promise<AdminUser> {
+  const adminChanged = await ctx.db.transaction(async (tx) => {
+    if (changes.isAdmin === false) await lockAdminSet(tx);
+    const user = await findUser(tx, userId, true);
+    const losesAdmin = changes.isAdmin === false && user.isAdmin;
+    if (losesAdmin && userId === actor.userId) throw conflict("You cannot remove your own admin rights.");
+    if (losesAdmin && user.isActive) await assertAnotherActiveAdmin(tx, userId);
+    if (changes.phone !== undefined && changes.phone !== user.phone) {
+      const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.phone, changes.phone));
+      if (taken) throw conflict(PHONE_TAKEN);
+    }
+    const set = {
+      ...(changes.firstName !== undefined ? { firstName: changes.firstName } : {}),
+      ...(changes.lastName !== undefined ? { lastName: changes.lastName } : {}),
+      ...(changes.phone !== undefined ? { phone: changes.phone } : {}),
+      ...(changes.isAdmin !== undefined ? { isAdmin: changes.isAdmin } : {}),
+    };
+    const changed = Object.entries(set)
+      .filter(([key, value]) => user[key as keyof typeof set] !== value)
+      .map(([key]) => key);
+    if (changed.length === 0) return false;
+    await tx
+      .update(users)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await recordAdminAction(tx, actor, meta, {
+      type: "admin_user_updated",
+      text: "updated",
+      target: user,
+      details: {
+        changed,
+        ...(changed.includes("phone") ? { new_phone: maskPhone(changes.phone!) } : {}),
+        ...(changed.includes("isAdmin") ? { is_admin: changes.isAdmin } : {}),
+      },
+    });
+    return changed.includes("isAdmin");
+  });
+  if (adminChanged) ctx.live.userAccessChanged(userId);
+  return getAdminUser(ctx.db, userId);
+}
+
+/**
+ * Deletes a user with their agencies, filters, keyword rules, device sessions, feedback conversations
+ * and unsent SMS; their open pages are told the session ended. Security events and the admin log
+ * keep their rows, unlinked. Throws 404 for an unknown user, 409 for oneself or the last active admin.
+ */
+export async function deleteUser(
+  ctx: ServiceContext,
+  actor: Actor,
+  userId: number,
+  meta: RequestMeta,
+): Promise<void> {
+  if (userId === actor.userId) throw conflict("You cannot delete your own account.");
+  const endedSessionIds = await ctx.db.transaction(async (tx) => {
+    await lockAdminSet(tx);
+    const user = await findUser(tx, userId, true);
+    if (user.isAdmin && user.isActive) await assertAnotherActiveAdmin(tx, userId);
+    const ended = await endUserSessions(tx, userId, "admin");
+    await tx.delete(smsQueue).where(and(eq(smsQueue.userId, userId), eq(smsQueue.status, "pending")));
+    await recordAdminAction(tx, actor, meta, { type: "admin_user_deleted", text: "deleted", target: user });
+    await tx.delete(users).where(eq(users.id, userId));
+    return ended;
+  });
+  ctx.live.sessionsEnded(endedSessionIds, "logged_out_by_admin");
+  rulesChanged(ctx);
+}
+
+/**
+ * Activates or deactivates a user (`isActive` absent: the opposite of now). Deactivating ends every
+ * session of the user at once; activating an account that waited for review texts 'account ready'.
+ * Throws 404 for an unknown user, 409 for deactivating oneself or the last active admin.
+ */
+export async function setUserActive(
+  ctx: ServiceContext,
+  actor: Actor,
+  userId: number,
+  isActive: boolean | undefined,
+  meta: RequestMeta,
+): Promise<AdminUser> {
+  const outcome = await ctx.db.transaction(async (tx) => {
+    if (isActive !== true) await lockAdminSet(tx);
+    const user = await findUser(tx, userId, true);
+    const next = isActive ?? !user.isActive;
+    if (next === user.isActive) return { ended: [] as string[], texted: false };
+    if (!next && userId === actor.userId) throw conflict("You cannot deactivate your own account.");
+    if (!next && user.isAdmin) await assertAnotherActiveAdmin(tx, userId);
+    const wasPending = userStatus(user) === "pending_review";
+    // activated_at stays set once an account was active: it tells 'deactivated' from 'pending review'.
+    await tx
+      .update(users)
+      .set({ isActive: next, activatedAt: sql`coalesce(${users.activatedAt}, now())`, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    const ended = next ? [] : await endUserSessions(tx, userId, "admin");
+    if (next && wasPending) {
+      await enqueueSms(tx, { to: user.phone, body: accountReadySms(ctx), kind: "account", userId });
+    }
+    await recordAdminAction(tx, actor, meta, {
+      type: next ? "admin_user_activated" : "admin_user_deactivated",
+      text: next ? "activated" : "deactivated",
+      target: user,
+      details: next ? {} : { sessions_ended: ended.length },
+    });
+    return { ended, texted: next && wasPending };
+  });
+  ctx.live.sessionsEnded(outcome.ended, "logged_out_by_admin");
+  if (outcome.texted) ctx.nudgeSms();
+  return getAdminUser(ctx.db, userId);
+}
+
+/**
+ * Sets how many devices the user may be signed in on (null: the security configuration's default);
+ * it applies from their next sign-in. Throws 404 for an unknown user.
+ */
+export async function setSessionLimit(
+  ctx: ServiceContext,
+  actor: Actor,
+  userId: number,
+  maxSessions: number | null,
+  meta: RequestMeta,
+): Promise<AdminUser> {
+  await ctx.db.transaction(async (tx) => {
+    const user = await findUser(tx, userId, true);
+    await tx.update(users).set({ maxSessions, updatedAt: new Date() }).where(eq(users.id, userId));
+    await recordAdminAction(tx, actor, meta, {
+      type: "admin_session_limit_changed",
+      text: `set the session limit to ${maxSessions ?? "the default"} for`,
+      target: user,
+      details: { max_sessions: maxSessions },
+    });
+  });
+  return getAdminUser(ctx.db, userId);
+}
+
+/**
+ * Ends one session of the user (`sessionId`) or all of them; their pages show 'Session Ended' (logged
+ * out by an administrator) at once. Returns how many ended. Throws 404 for an unknown user, or a
+ * session that is not an active session of theirs.
+ */
+export async function terminateUserSessions(
+  ctx: ServiceContext,
+  actor: Actor,
+  userId: number,
+  sessionId: string | undefined,
+  meta: RequestMeta,
+): Promise<number> {
+  const ended = await ctx.db.transaction(async (tx) => {
+    const user = await findUser(tx, userId);
+    const ids = await endUserSessions(tx, userId, "admin", sessionId);
+    if (sessionId && ids.length === 0) throw notFound("Session not found.");
+    await recordAdminAction(tx, actor, meta, {
+      type: "admin_sessions_terminated",
+      text: `ended ${ids.length} session(s) of`,
+      target: user,
+      details: { session_ids: ids },
+    });
+    return ids;
+  });
+  ctx.live.sessionsEnded(ended, "logged_out_by_admin");
+  return ended.length;
+}
+
+/**
+ * Replaces, adds to or removes from a user's agencies, then moves their live sockets to match.
+ * Agencies kept keep their place (the first assigned is the primary agency).
+ */
+async function changeUserAgencies(
+  ctx: ServiceContext,
+  actor: Actor,
+  userId: number,
+  meta: RequestMeta,
+  change: (current: number[]) => number[],
+): Promise<AgencyRow[]> {
+  const changed = await ctx.db.transaction(async (tx) => {
+    const user = await findUser(tx, userId, true);
+    const current = (
+      await tx.select({ id: userAgencies.agencyId }).from(userAgencies).where(eq(userAgencies.userId, userId))
+    ).map((r) => r.id);
+    const next = [...new Set(change(current))];
+    const added = next.filter((id) => !current.includes(id));
+    const removed = current.filter((id) => !next.includes(id));
+    if (added.length === 0 && removed.length === 0) return false;
+    await assertAssignableAgencies(tx, added);
+    if (removed.length > 0) {
+      await tx
+        .delete(userAgencies)
+        .where(and(eq(userAgencies.userId, userId), inArray(userAgencies.agencyId, removed)));
+    }
+    if (added.length > 0) {
+      await tx.insert(userAgencies).values(added.map((agencyId) => ({ userId, agencyId })));
+    }
+    await recordAdminAction(tx, actor, meta, {
+      type: "admin_user_agencies_changed",
+      text: "changed the agencies of",
+      target: user,
+      details: { added, removed },
+    });
+    return true;
+  });
+  if (changed) ctx.live.userAccessChanged(userId);
+  return listUserAgencies(ctx.db, userId);
+}
+
+/** Assigns one more agency. Throws 404 for an unknown user, 400 for an unknown or placeholder agency. */
+export function addUserAgency(
+  ctx: ServiceContext,
+  actor: Actor,
+  userId: number,
+  agencyId: number,
+  meta: RequestMeta,
+): Promise<AgencyRow[]> {
+  return changeUserAgencies(ctx, actor, userId, meta, (current) => [...current, agencyId]);
+}
+
+/** Makes `agencyIds` the user's whole set. Throws 404 for an unknown user, 400 for an unknown agency. */
+export function setUserAgencies(
+  ctx: ServiceContext,
+  actor: Actor,
+  userId: number,
+  agencyIds: number[],
+  meta: RequestMeta,
+): Promise<AgencyRow[]> {
+  return changeUserAgencies(ctx, actor, userId, meta, (current) => [
+    ...current.filter((id) => agencyIds.includes(id)),
+    ...agencyIds,
+  ]);
+}
+
+/** Removes one agency. Throws 404 for an unknown user or an agency the user does not have. */
+export async function removeUserAgency(
+  ctx: ServiceContext,
+  actor: Actor,
+  userId: number,
+  agencyId: number,
+  meta: RequestMeta,
+): Promise<AgencyRow[]> {
+  const current = await listUserAgencies(ctx.db, userId);
+  if (!current.some((a) => a.id === agencyId)) throw notFound("That agency is not assigned to this user.");
+  return changeUserAgencies(ctx, actor, userId, meta, (ids) => ids.filter((id) => id !== agencyId));
+}
+
+/**
+ * Makes the install banner show again on the chosen users' next app start (all users for "all"):
+ * their profile's pwa_banner_reset_at becomes now. Returns how many users were reset.
+ */
+export async function resetPwaBanner(
+  ctx: ServiceContext,
+  actor: Actor,
+  userIds: number[] | "all",
+  meta: RequestMeta,
+): Promise<number> {
+  return ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(users)
+      .set({ pwaBannerResetAt: new Date() })
+      .where(userIds === "all" ? undefined : inArray(users.id, userIds))
+      .returning({ id: users.id });
+    await recordAdminAction(tx, actor, meta, {
+      type: "admin_pwa_banner_reset",
+      text:
+        userIds === "all" ? "reset the install banner of every user" : "reset the install banner of users",
+      details: { user_ids: userIds === "all" ? "all" : rows.map((r) => r.id), reset: rows.length },
+    });
+    return rows.length;
+  });
 }
