@@ -12,6 +12,7 @@ export const STORAGE_KEYS = {
   deviceId: `${STORAGE_PREFIX}device_id`,
   installPreference: `${STORAGE_PREFIX}install_preference`,
   installDismissed: `${STORAGE_PREFIX}install_dismissed`,
+  installBannerResetAt: `${STORAGE_PREFIX}install_banner_reset_at`,
 } as const;
 
 /** Every API call is aborted after this many milliseconds. */

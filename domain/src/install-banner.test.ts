@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { INSTALL_REMIND_LATER_MS } from "./constants.js";
 import {
   installedPreference,
+  isInstallChoiceReset,
   neverRemindPreference,
   parseInstallPreference,
   remindLaterPreference,
@@ -35,7 +36,7 @@ describe("shouldShowInstallBanner", () => {
   });
 
   it("hides for never-remind and installed preferences", () => {
-    expect(shouldShowInstallBanner({ ...base, preference: neverRemindPreference() })).toBe(false);
+    expect(shouldShowInstallBanner({ ...base, preference: neverRemindPreference(NOW) })).toBe(false);
     expect(shouldShowInstallBanner({ ...base, preference: installedPreference(NOW) })).toBe(false);
   });
 
@@ -67,7 +68,10 @@ describe("preferences", () => {
   it("records when Remind Later was pressed and when the app was installed", () => {
     expect(remindLaterPreference(NOW)).toEqual({ remindLater: "2026-11-22T03:00:00.000Z" });
     expect(installedPreference(NOW)).toEqual({ installed: true, installDate: "2026-11-22T03:00:00.000Z" });
-    expect(neverRemindPreference()).toEqual({ neverRemind: true });
+    expect(neverRemindPreference(NOW)).toEqual({
+      neverRemind: true,
+      neverRemindDate: "2026-11-22T03:00:00.000Z",
+    });
   });
 
   it("round-trips through stored JSON", () => {
@@ -83,5 +87,40 @@ describe("preferences", () => {
       neverRemind: undefined,
       installed: true,
     });
+  });
+});
+
+describe("isInstallChoiceReset", () => {
+  const before = new Date(NOW - 60_000).toISOString();
+  const after = new Date(NOW + 60_000).toISOString();
+
+  it("forgets a Remind Later, never-remind or installed choice made before the admin's reset", () => {
+    expect(isInstallChoiceReset(remindLaterPreference(NOW), after)).toBe(true);
+    expect(isInstallChoiceReset(neverRemindPreference(NOW), after)).toBe(true);
+    expect(isInstallChoiceReset(installedPreference(NOW), after)).toBe(true);
+  });
+
+  it("keeps a choice made after the reset, so one reset shows the banner once", () => {
+    expect(isInstallChoiceReset(remindLaterPreference(NOW), before)).toBe(false);
+    expect(isInstallChoiceReset(neverRemindPreference(NOW), before)).toBe(false);
+    expect(isInstallChoiceReset(installedPreference(NOW), before)).toBe(false);
+    expect(isInstallChoiceReset(remindLaterPreference(NOW), new Date(NOW).toISOString())).toBe(false);
+  });
+
+  it("counts a stored choice without a time (saved by an older version) as older than any reset", () => {
+    expect(isInstallChoiceReset({ neverRemind: true }, before)).toBe(true);
+    expect(isInstallChoiceReset({ neverRemind: true, neverRemindDate: "soon" }, before)).toBe(true);
+  });
+
+  it("is no reset without a reset time, with an unreadable one, or with no stored choice", () => {
+    expect(isInstallChoiceReset(neverRemindPreference(NOW), null)).toBe(false);
+    expect(isInstallChoiceReset(neverRemindPreference(NOW), undefined)).toBe(false);
+    expect(isInstallChoiceReset(neverRemindPreference(NOW), "not a date")).toBe(false);
+    expect(isInstallChoiceReset(null, after)).toBe(false);
+  });
+
+  it("reads a Remind Later stored as epoch milliseconds", () => {
+    expect(isInstallChoiceReset({ remindLater: NOW }, after)).toBe(true);
+    expect(isInstallChoiceReset({ remindLater: String(NOW) }, before)).toBe(false);
   });
 });

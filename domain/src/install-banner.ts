@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { INSTALL_REMIND_LATER_MS } from "./constants.js";
 
-/** The stored install-banner choice: when Remind Later was pressed, never remind, or installed. */
+/** The stored install-banner choice: when Remind Later was pressed, never remind (and when), or installed. */
 export type InstallPreference = {
   remindLater?: string | number | null;
   neverRemind?: boolean;
+  /** When never-remind was chosen, so an admin's later reset can undo it. */
+  neverRemindDate?: string | null;
   installed?: boolean;
   installDate?: string | null;
 };
@@ -13,6 +15,7 @@ export type InstallPreference = {
 export const installPreferenceSchema = z.object({
   remindLater: z.union([z.string(), z.number()]).nullish().catch(undefined),
   neverRemind: z.boolean().optional().catch(undefined),
+  neverRemindDate: z.string().nullish().catch(undefined),
   installed: z.boolean().optional().catch(undefined),
   installDate: z.string().nullish().catch(undefined),
 });
@@ -28,8 +31,8 @@ export function parseInstallPreference(raw: string | null | undefined): InstallP
   }
 }
 
-/** Epoch milliseconds of a stored remindLater value (ISO date, epoch ms or numeric text); null if unreadable. */
-function remindLaterMs(value: string | number | null | undefined): number | null {
+/** Epoch milliseconds of a stored time (ISO date, epoch ms or numeric text); null if unreadable. */
+function storedTimeMs(value: string | number | null | undefined): number | null {
   if (value === null || value === undefined || value === "") return null;
   const ms = typeof value === "number" || /^\d+$/.test(value) ? Number(value) : Date.parse(value);
   return Number.isFinite(ms) ? ms : null;
@@ -46,7 +49,7 @@ export function shouldShowInstallBanner(s: {
   if (s.isStandalone || !s.isLoggedIn || s.dismissedThisSession) return false;
   const preference = s.preference ?? {};
   if (preference.neverRemind === true || preference.installed === true) return false;
-  const remindedAt = remindLaterMs(preference.remindLater);
+  const remindedAt = storedTimeMs(preference.remindLater);
   return remindedAt === null || s.now - remindedAt >= INSTALL_REMIND_LATER_MS;
 }
 
@@ -55,12 +58,37 @@ export function remindLaterPreference(now: number): InstallPreference {
   return { remindLater: new Date(now).toISOString() };
 }
 
-/** The preference stored when the user dismisses the banner for good. */
-export function neverRemindPreference(): InstallPreference {
-  return { neverRemind: true };
+/** The preference stored when the user dismisses the banner for good at `now`. */
+export function neverRemindPreference(now: number): InstallPreference {
+  return { neverRemind: true, neverRemindDate: new Date(now).toISOString() };
 }
 
 /** The preference stored once the app has been installed at `now`. */
 export function installedPreference(now: number): InstallPreference {
   return { installed: true, installDate: new Date(now).toISOString() };
+}
+
+/** When the stored choice was made (Remind Later, never remind or installed), in epoch ms; null when it says no time. */
+function choiceMadeAtMs(preference: InstallPreference): number | null {
+  const times = [preference.remindLater, preference.neverRemindDate, preference.installDate]
+    .map(storedTimeMs)
+    .filter((ms): ms is number => ms !== null);
+  return times.length > 0 ? Math.max(...times) : null;
+}
+
+/**
+ * Tells whether an admin's install-banner reset (`resetAt`, ISO, from the profile's
+ * `pwa_banner_reset_at`) came after the stored choice, so the choice is to be forgotten and the
+ * banner offered again. A choice that records no time counts as older; no reset, an unreadable
+ * reset time or no stored choice is never a reset.
+ */
+export function isInstallChoiceReset(
+  preference: InstallPreference | null,
+  resetAt: string | null | undefined,
+): boolean {
+  if (!preference || !resetAt) return false;
+  const resetMs = Date.parse(resetAt);
+  if (!Number.isFinite(resetMs)) return false;
+  const chosenMs = choiceMadeAtMs(preference);
+  return chosenMs === null || resetMs > chosenMs;
 }

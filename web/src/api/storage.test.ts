@@ -64,6 +64,16 @@ describe("storage", () => {
     expect(storage.getDeviceId()).toBe("ab".repeat(32));
   });
 
+  it("keeps the admin's install-banner reset time until sign-out, and forgets it when the profile has none", () => {
+    storage.setInstallBannerResetAt("2026-11-22T08:00:00.000Z");
+    expect(storage.getInstallBannerResetAt()).toBe("2026-11-22T08:00:00.000Z");
+    storage.setInstallBannerResetAt(null);
+    expect(storage.getInstallBannerResetAt()).toBeNull();
+    storage.setInstallBannerResetAt("2026-11-22T08:00:00.000Z");
+    storage.clearSession();
+    expect(storage.getInstallBannerResetAt()).toBeNull();
+  });
+
   it("keeps the install preference and drops an unreadable one", () => {
     storage.setInstallPreference({ neverRemind: true });
     expect(storage.getInstallPreference(installPreferenceSchema)).toEqual({ neverRemind: true });

@@ -138,6 +138,7 @@ export const storage = {
     remove("local", STORAGE_KEYS.token);
     remove("local", STORAGE_KEYS.user);
     remove("local", STORAGE_KEYS.agency);
+    remove("local", STORAGE_KEYS.installBannerResetAt);
     removeAlertCaches();
   },
   /** The user's offline copy of the alert feed, if it is there and of the expected shape. */
@@ -176,5 +177,20 @@ export const storage = {
 
   setInstallBannerDismissed(): void {
     writeRaw("session", STORAGE_KEYS.installDismissed, "true");
+  },
+
+  clearInstallBannerDismissed(): void {
+    remove("session", STORAGE_KEYS.installDismissed);
+  },
+
+  /** When an admin last reset the signed-in user's install banner (the profile's pwa_banner_reset_at). */
+  getInstallBannerResetAt(): string | null {
+    const value = readRaw("local", STORAGE_KEYS.installBannerResetAt);
+    return value && value.length <= 64 ? value : null;
+  },
+
+  setInstallBannerResetAt(resetAt: string | null): void {
+    if (resetAt) writeRaw("local", STORAGE_KEYS.installBannerResetAt, resetAt);
+    else remove("local", STORAGE_KEYS.installBannerResetAt);
   },
 };

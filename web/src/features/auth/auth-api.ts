@@ -90,7 +90,11 @@ export const authApi = {
     return api.post("/auth/logout", undefined, { ignoreUnauthorized: true, handlesForbidden: true });
   },
 
-  profile(): Promise<{ success: boolean; user: SessionUser; agency?: SessionAgency | null }> {
+  profile(): Promise<{
+    success: boolean;
+    user: SessionUser & { pwa_banner_reset_at?: string | null };
+    agency?: SessionAgency | null;
+  }> {
     return api.get("/auth/profile");
   },
 

@@ -146,7 +146,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         return;
       }
       // A 401 here (session terminated or expired on the server) raises the dialog via the client.
-      authApi.profile().catch(() => undefined);
+      // The reply also says when an admin last reset this user's install banner; the install
+      // feature compares it with the stored choice (features do not import each other).
+      authApi
+        .profile()
+        .then((reply) => {
+          const resetAt = reply.user?.pwa_banner_reset_at;
+          storage.setInstallBannerResetAt(typeof resetAt === "string" ? resetAt : null);
+        })
+        .catch(() => undefined);
     };
     const handleVisibilityChange = () => {
       if (document.visibilityState === "visible") checkSession();

@@ -3,12 +3,12 @@ import Stack from "@mui/material/Stack";
 import { canSubmitLoginCode, MESSAGES, retryAfterMinutes, validateLoginPhone } from "@turnout/domain";
 import { type FormEvent, useState } from "react";
 import { isApiError } from "../../api/errors";
+import { fieldErrorsFrom } from "../../api/field-errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
 import { TextInput } from "../../ui/text-input";
 import { authApi, type DeviceSession, type SignInData } from "./auth-api";
 import { AUTH_SUBTITLE_ID, AuthLayout } from "./auth-layout";
 import { CodeField } from "./code-field";
-import { fieldErrorsFrom } from "./field-errors";
 import { MaxDevicesDialog } from "./max-devices-dialog";
 import { SecurityLockDialog } from "./security-lock-dialog";
 

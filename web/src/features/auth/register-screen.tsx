@@ -15,10 +15,10 @@ import {
 } from "@turnout/domain";
 import { type FormEvent, useRef, useState } from "react";
 import { isApiError } from "../../api/errors";
+import { fieldErrorsFrom } from "../../api/field-errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
 import { authApi } from "./auth-api";
 import { AuthLayout } from "./auth-layout";
-import { fieldErrorsFrom } from "./field-errors";
 import { LocationPickerDialog } from "./location-picker-dialog";
 import { AccountExistsDialog, AccountNeedsVerificationDialog } from "./register-dialogs";
 import { useLocationSearch } from "./use-location-search";

@@ -97,11 +97,41 @@ describe("InstallBanner", () => {
     const { events } = renderBanner();
     await events.click(screen.getByRole("button", { name: "Don't remind me again" }));
     expect(banner()).not.toBeInTheDocument();
-    expect(storedPreference()).toEqual({ neverRemind: true });
+    expect(storedPreference()).toEqual({ neverRemind: true, neverRemindDate: justNow });
     expect(sessionStorage.getItem(STORAGE_KEYS.installDismissed)).toBe("true");
     vi.setSystemTime(NOW + 10 * INSTALL_REMIND_LATER_MS);
     act(() => vi.advanceTimersByTime(STANDALONE_CHECK_INTERVAL_MS));
     expect(banner()).not.toBeInTheDocument();
+  });
+
+  it("shows again within a second once an admin's reset is newer than the never-remind choice", async () => {
+    const { events } = renderBanner();
+    await events.click(screen.getByRole("button", { name: "Don't remind me again" }));
+    expect(banner()).not.toBeInTheDocument();
+
+    // What the auth feature stores from the profile after the admin's reset.
+    localStorage.setItem(STORAGE_KEYS.installBannerResetAt, new Date(NOW + 60_000).toISOString());
+    vi.setSystemTime(NOW + 120_000);
+    act(() => vi.advanceTimersByTime(STANDALONE_CHECK_INTERVAL_MS));
+    expect(banner()).toBeInTheDocument();
+    expect(localStorage.getItem(STORAGE_KEYS.installPreference)).toBeNull();
+    expect(sessionStorage.getItem(STORAGE_KEYS.installDismissed)).toBeNull();
+
+    // A choice made after the reset holds: the same reset does not bring the banner back twice.
+    await events.click(screen.getByRole("button", { name: "Remind Later" }));
+    act(() => vi.advanceTimersByTime(STANDALONE_CHECK_INTERVAL_MS));
+    expect(banner()).not.toBeInTheDocument();
+  });
+
+  it("keeps the choice when the admin's reset is older than it", () => {
+    localStorage.setItem(
+      STORAGE_KEYS.installPreference,
+      JSON.stringify({ installed: true, installDate: "2026-11-01T00:00:00.000Z" }),
+    );
+    localStorage.setItem(STORAGE_KEYS.installBannerResetAt, "2026-10-31T00:00:00.000Z");
+    renderBanner();
+    expect(banner()).not.toBeInTheDocument();
+    expect(storedPreference()).toMatchObject({ installed: true });
   });
 
   it("stays hidden for the rest of a browser session in which it was dismissed", () => {

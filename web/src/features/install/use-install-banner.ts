@@ -2,6 +2,7 @@ import {
   type InstallPreference,
   installedPreference,
   installPreferenceSchema,
+  isInstallChoiceReset,
   neverRemindPreference,
   remindLaterPreference,
   STANDALONE_CHECK_INTERVAL_MS,
@@ -25,17 +26,23 @@ export function useInstallBanner(isLoggedIn: boolean) {
   const chosen = useRef<InstallPreference | null>(null);
   const [help, setHelp] = useState<InstallHelp>(null);
 
-  const evaluate = useCallback(
-    () =>
-      shouldShowInstallBanner({
-        isStandalone: isRunningStandalone(),
-        isLoggedIn,
-        preference: storage.getInstallPreference(installPreferenceSchema) ?? chosen.current,
-        dismissedThisSession: storage.isInstallBannerDismissed(),
-        now: Date.now(),
-      }),
-    [isLoggedIn],
-  );
+  const evaluate = useCallback(() => {
+    let preference = storage.getInstallPreference(installPreferenceSchema) ?? chosen.current;
+    // An admin reset the banner after this choice (the time comes with the profile): offer it again.
+    if (isInstallChoiceReset(preference, storage.getInstallBannerResetAt())) {
+      storage.clearInstallPreference();
+      storage.clearInstallBannerDismissed();
+      chosen.current = null;
+      preference = null;
+    }
+    return shouldShowInstallBanner({
+      isStandalone: isRunningStandalone(),
+      isLoggedIn,
+      preference,
+      dismissedThisSession: storage.isInstallBannerDismissed(),
+      now: Date.now(),
+    });
+  }, [isLoggedIn]);
   const [visible, setVisible] = useState(evaluate);
 
   useEffect(() => {
@@ -69,7 +76,10 @@ export function useInstallBanner(isLoggedIn: boolean) {
   const remindLater = useCallback(() => store(remindLaterPreference(Date.now())), [store]);
 
   // The session flag as well, so the banner stays away this session even if localStorage is refused.
-  const neverRemind = useCallback(() => store(neverRemindPreference(), { forSession: true }), [store]);
+  const neverRemind = useCallback(
+    () => store(neverRemindPreference(Date.now()), { forSession: true }),
+    [store],
+  );
 
   const install = useCallback(async () => {
     const prompt = getInstallPrompt();

@@ -1,0 +1,270 @@
+import Alert from "@mui/material/Alert";
+import Autocomplete from "@mui/material/Autocomplete";
+import Button from "@mui/material/Button";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogTitle from "@mui/material/DialogTitle";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import Stack from "@mui/material/Stack";
+import Switch from "@mui/material/Switch";
+import TextField from "@mui/material/TextField";
+import { DEFAULT_MAX_DEVICE_SESSIONS, phoneInputSchema, UNMAPPED_AGENCY } from "@turnout/domain";
+import { type FormEvent, useId, useState } from "react";
+import { isApiError } from "../../../api/errors";
+import { fieldErrorsFrom } from "../../../api/field-errors";
+import { type UserEdit, useAgencyChoices, useCreateUser, useUpdateUser } from "./queries";
+import type { AdminUser, NewUser, UserAgency } from "./users-api";
+
+/** The contract's bounds of a per-user session limit. */
+const MAX_SESSIONS_MIN = 1;
+const MAX_SESSIONS_MAX = 20;
+
+type FieldName = "first_name" | "last_name" | "phone" | "max_sessions" | "agency_ids";
+type FieldErrors = Partial<Record<FieldName, string>>;
+
+interface Draft {
+  first_name: string;
+  last_name: string;
+  phone: string;
+  is_admin: boolean;
+  max_sessions: string;
+  agencies: UserAgency[];
+}
+
+function draftOf(user: AdminUser | null): Draft {
+  return {
+    first_name: user?.first_name ?? "",
+    last_name: user?.last_name ?? "",
+    phone: user?.phone ?? "",
+    is_admin: user?.is_admin ?? false,
+    max_sessions: user?.max_sessions === null || user === null ? "" : String(user.max_sessions),
+    agencies: user?.agencies ?? [],
+  };
+}
+
+type Checked =
+  | { ok: true; first_name: string; last_name: string; phone: string; max_sessions: number | null }
+  | { ok: false; errors: FieldErrors };
+
+/** The same checks the server makes, so most mistakes are named before anything is sent. */
+function check(draft: Draft): Checked {
+  const errors: FieldErrors = {};
+  const first_name = draft.first_name.trim();
+  const last_name = draft.last_name.trim();
+  if (first_name === "") errors.first_name = "First name is required";
+  if (last_name === "") errors.last_name = "Last name is required";
+  const phone = phoneInputSchema.safeParse(draft.phone);
+  if (!phone.success) errors.phone = phone.error.issues[0]?.message ?? "Please enter a valid phone number";
+  const limitText = draft.max_sessions.trim();
+  const limit = limitText === "" ? null : Number(limitText);
+  if (limit !== null && (!/^\d+$/.test(limitText) || limit < MAX_SESSIONS_MIN || limit > MAX_SESSIONS_MAX)) {
+    errors.max_sessions = `A whole number from ${MAX_SESSIONS_MIN} to ${MAX_SESSIONS_MAX}, or blank for the default`;
+  }
+  if (Object.keys(errors).length > 0 || !phone.success) return { ok: false, errors };
+  return { ok: true, first_name, last_name, phone: phone.data, max_sessions: limit };
+}
+
+/** The server names fields as `first_name`, `agency_ids.0` and so on: each goes to its input. */
+function serverFieldErrors(body: Record<string, unknown> | undefined): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [field, message] of Object.entries(fieldErrorsFrom(body))) {
+    const name = field.split(".")[0] as FieldName;
+    if (["first_name", "last_name", "phone", "max_sessions", "agency_ids"].includes(name)) {
+      errors[name] ??= message;
+    }
+  }
+  return errors;
+}
+
+function sameIds(a: UserAgency[], b: UserAgency[]): boolean {
+  const left = a.map((agency) => agency.id).sort((x, y) => x - y);
+  const right = b.map((agency) => agency.id).sort((x, y) => x - y);
+  return left.length === right.length && left.every((id, index) => id === right[index]);
+}
+
+/** Only what the admin changed is sent: an unchanged phone is not re-checked, a list not rewritten. */
+function editOf(user: AdminUser, draft: Draft, checked: Extract<Checked, { ok: true }>): UserEdit {
+  const changes: UserEdit["changes"] = {};
+  if (checked.first_name !== user.first_name) changes.first_name = checked.first_name;
+  if (checked.last_name !== user.last_name) changes.last_name = checked.last_name;
+  if (checked.phone !== user.phone) changes.phone = checked.phone;
+  if (draft.is_admin !== user.is_admin) changes.is_admin = draft.is_admin;
+  const edit: UserEdit = { changes };
+  if (!sameIds(draft.agencies, user.agencies)) edit.agencyIds = draft.agencies.map((agency) => agency.id);
+  if (checked.max_sessions !== user.max_sessions) edit.maxSessions = checked.max_sessions;
+  return edit;
+}
+
+/**
+ * Add User (no user) or Edit User: names, phone (normalised as the domain says), admin, session
+ * limit and agencies. Field errors from the server's 400 land under their fields.
+ */
+export function UserFormDialog({
+  open,
+  user,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  /** The user to edit; null adds a new one. */
+  user: AdminUser | null;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm">
+      {/* Mounted per opening, so each one starts from the user as they are now. */}
+      {open && <UserForm user={user} onClose={onClose} onSaved={onSaved} />}
+    </Dialog>
+  );
+}
+
+function UserForm({
+  user,
+  onClose,
+  onSaved,
+}: {
+  user: AdminUser | null;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}) {
+  const formId = useId();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(user));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const agencies = useAgencyChoices();
+  const createUser = useCreateUser();
+  const updateUser = useUpdateUser();
+  const busy = createUser.isPending || updateUser.isPending;
+  // The placeholder for unmapped capcodes is no agency a person belongs to.
+  const choices = (agencies.data ?? []).filter((agency) => agency.code !== UNMAPPED_AGENCY.code);
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => {
+    setDraft((current) => ({ ...current, [key]: value }));
+    if (key in errors) setErrors((current) => ({ ...current, [key]: undefined }));
+  };
+
+  const handleFailure = (error: unknown) => {
+    const fields = isApiError(error) && error.status === 400 ? serverFieldErrors(error.body) : {};
+    setErrors(fields);
+    setFailure(error instanceof Error ? error.message : "The user could not be saved.");
+  };
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const checked = check(draft);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    const name = `${checked.first_name} ${checked.last_name}`;
+    if (user === null) {
+      const input: NewUser = {
+        first_name: checked.first_name,
+        last_name: checked.last_name,
+        phone: checked.phone,
+        is_admin: draft.is_admin,
+        agency_ids: draft.agencies.map((agency) => agency.id),
+      };
+      if (checked.max_sessions !== null) input.max_sessions = checked.max_sessions;
+      createUser.mutate(input, {
+        onSuccess: () => onSaved(`${name} was added and can sign in now.`),
+        onError: handleFailure,
+      });
+      return;
+    }
+    updateUser.mutate(
+      { user, edit: editOf(user, draft, checked) },
+      { onSuccess: () => onSaved(`${name} was saved.`), onError: handleFailure },
+    );
+  };
+
+  return (
+    <>
+      <DialogTitle>{user === null ? "Add User" : `Edit ${user.first_name} ${user.last_name}`}</DialogTitle>
+      <DialogContent>
+        <Stack component="form" id={formId} noValidate onSubmit={handleSubmit} spacing={2} sx={{ pt: 1 }}>
+          {failure && <Alert severity="error">{failure}</Alert>}
+          <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+            <TextField
+              label="First name"
+              value={draft.first_name}
+              onChange={(event) => set("first_name", event.target.value)}
+              error={Boolean(errors.first_name)}
+              helperText={errors.first_name}
+              required
+              fullWidth
+              autoFocus
+            />
+            <TextField
+              label="Last name"
+              value={draft.last_name}
+              onChange={(event) => set("last_name", event.target.value)}
+              error={Boolean(errors.last_name)}
+              helperText={errors.last_name}
+              required
+              fullWidth
+            />
+          </Stack>
+          <TextField
+            label="Phone"
+            type="tel"
+            value={draft.phone}
+            onChange={(event) => set("phone", event.target.value)}
+            error={Boolean(errors.phone)}
+            helperText={errors.phone ?? "Australian mobile, e.g. 0412 345 678"}
+            required
+            fullWidth
+          />
+          <Autocomplete
+            multiple
+            disableCloseOnSelect
+            options={choices}
+            value={draft.agencies}
+            onChange={(_event, value) => set("agencies", value)}
+            getOptionLabel={(agency) => `${agency.name} (${agency.code})`}
+            isOptionEqualToValue={(option, value) => option.id === value.id}
+            loading={agencies.isPending}
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                label="Agencies"
+                error={Boolean(errors.agency_ids) || agencies.isError}
+                helperText={
+                  errors.agency_ids ?? (agencies.isError ? "The agencies could not be loaded." : undefined)
+                }
+              />
+            )}
+          />
+          <TextField
+            label="Session limit"
+            value={draft.max_sessions}
+            onChange={(event) => set("max_sessions", event.target.value)}
+            error={Boolean(errors.max_sessions)}
+            helperText={
+              errors.max_sessions ??
+              `Devices signed in at once. Blank: the default (${DEFAULT_MAX_DEVICE_SESSIONS}).`
+            }
+            slotProps={{ htmlInput: { inputMode: "numeric" } }}
+            fullWidth
+          />
+          <FormControlLabel
+            control={
+              <Switch checked={draft.is_admin} onChange={(event) => set("is_admin", event.target.checked)} />
+            }
+            label="Administrator"
+          />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button type="submit" form={formId} variant="contained" disabled={busy}>
+          {user === null ? "Add User" : "Save"}
+        </Button>
+      </DialogActions>
+    </>
+  );
+}
