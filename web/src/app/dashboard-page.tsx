@@ -38,9 +38,10 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   const mayOpenConsole = canOpenAdminConsole(user, navigator.userAgent);
   const inConsole = isConsolePath(pathname);
 
-  // SPEC 6: the system dashboard is fetched as soon as an admin is in, so the monitor opens filled.
+  // SPEC 6: the system dashboard is fetched as soon as an admin is in, so the monitor opens filled;
+  // if that fails (offline, say) the monitor's own loads try again.
   useEffect(() => {
-    if (mayOpenConsole) void prefetchSystemDashboard(queryClient);
+    if (mayOpenConsole) prefetchSystemDashboard(queryClient).catch(() => undefined);
   }, [mayOpenConsole, queryClient]);
 
   // A phone always gets the alerts view, admin or not (SPEC 2).

@@ -1,4 +1,4 @@
-import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { type LogLevelFilter, monitorApi } from "./monitor-api";
 
 /** The monitor refreshes every minute (SPEC 9). */
@@ -68,14 +68,6 @@ export function systemLogsQueryOptions(level: LogLevelFilter) {
     queryFn: ({ signal }) => monitorApi.logs(level, signal),
     ...shared,
   });
-}
-
-/**
- * Loads the system dashboard into the cache after an admin signs in (SPEC 6), so the monitor opens
- * with figures; a failure is left for the monitor's own loads to meet.
- */
-export function prefetchSystemDashboard(queryClient: QueryClient): Promise<void> {
-  return queryClient.prefetchQuery(systemDashboardQueryOptions());
 }
 
 /** Clear every system log, then load the logs afresh. */
