@@ -138,6 +138,15 @@ describe("the foundation app", () => {
       expect(res.headers["cache-control"]).toBe("no-cache");
     });
 
+    it.each(["/admin/system", "/admin/user-alerts"])(
+      "serves the shell for the admin console's tab address %s, so a reload keeps the tab",
+      async (url) => {
+        const res = await app.inject({ method: "GET", url });
+        expect(res.statusCode).toBe(200);
+        expect(res.body).toContain("<title>Turnout</title>");
+      },
+    );
+
     it("redirects /j/{digits} to /?job={id}", async () => {
       const res = await app.inject({ method: "GET", url: "/j/12345" });
       expect(res.statusCode).toBe(302);

@@ -73,6 +73,9 @@ export function AppRoutes() {
     <AuthProvider>
       <Routes>
         <Route path="/" element={<RootPage />} />
+        {/* The admin console's tabs (/admin/system, /admin/users...): the same page as `/`, so the
+            dashboard, its feed and its live channel stay mounted when an admin goes in or out. */}
+        <Route path="/admin/:tab?" element={<RootPage />} />
         <Route path="/login" element={<LoginPage />} />
         <Route path="/j/:jobId" element={<ShortJobRedirect />} />
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -1,32 +1,84 @@
-import { useState } from "react";
+import ArrowBackIcon from "@mui/icons-material/ArrowBack";
+import Button from "@mui/material/Button";
+import { useQueryClient } from "@tanstack/react-query";
+import { canOpenAdminConsole } from "@turnout/domain";
+import { Suspense, useEffect, useState } from "react";
+import { Navigate, useLocation, useNavigate } from "react-router";
 import type { SessionUser } from "../api/types";
+import {
+  ADMIN_BASE_PATH,
+  AdminConsole,
+  adminTabPath,
+  DEFAULT_ADMIN_TAB,
+  prefetchSystemDashboard,
+} from "../features/admin";
 import { AlertFeed } from "../features/alerts/alert-feed";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
 import { useServerEnvironment } from "../features/dashboard/use-server-environment";
 import { InstallBanner } from "../features/install";
 import { MyAlertsDialog } from "../features/rules/my-alerts-dialog";
+import { LoadingScreen } from "../ui/loading-screen";
+
+function isConsolePath(pathname: string): boolean {
+  return pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`);
+}
 
 /**
  * The dashboard: the alerts view under the dashboard header, with the install banner and the My Alerts
- * dialog composed in. Every user, and every mobile device, gets this view; the admin console (admins on
- * non-mobile devices) arrives with its own issue. Loaded on demand, so the login screen stays small.
+ * dialog composed in, or at /admin/{tab} the admin console under the same header (admins on non-mobile
+ * devices; SPEC 2). The feed and its live channel stay behind the console, which joins the admin room
+ * while it is open. Loaded on demand, so the login screen stays small.
  */
 export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: () => Promise<void> }) {
   const isDevelopment = useServerEnvironment() === "development";
   const [myAlertsOpen, setMyAlertsOpen] = useState(false);
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const mayOpenConsole = canOpenAdminConsole(user, navigator.userAgent);
+  const inConsole = isConsolePath(pathname);
+
+  // SPEC 6: the system dashboard is fetched as soon as an admin is in, so the monitor opens filled;
+  // if that fails (offline, say) the monitor's own loads try again.
+  useEffect(() => {
+    if (mayOpenConsole) prefetchSystemDashboard(queryClient).catch(() => undefined);
+  }, [mayOpenConsole, queryClient]);
+
+  // A phone always gets the alerts view, admin or not (SPEC 2).
+  if (inConsole && user.is_admin && !mayOpenConsole) return <Navigate to="/" replace />;
+
+  const handleBackToAlerts = () => navigate("/");
+  const backButton = (
+    <Button color="inherit" startIcon={<ArrowBackIcon aria-hidden="true" />} onClick={handleBackToAlerts}>
+      Back to Alerts
+    </Button>
+  );
+
   return (
     <AlertFeed
       user={user}
       onSignOut={onSignOut}
+      joinAdmin={inConsole && mayOpenConsole}
+      view={
+        inConsole ? (
+          <Suspense fallback={<LoadingScreen label="Loading admin console" />}>
+            <AdminConsole isAdmin={user.is_admin} />
+          </Suspense>
+        ) : undefined
+      }
       renderHeader={(feed) => (
         <>
           <DashboardHeader
             user={user}
             connection={feed.connection}
-            actions={feed.actions}
+            actions={inConsole ? backButton : feed.actions}
             onSignOut={feed.signOut}
             isDevelopment={isDevelopment}
-            slots={{ onOpenMyAlerts: () => setMyAlertsOpen(true) }}
+            slots={{
+              onOpenMyAlerts: () => setMyAlertsOpen(true),
+              onOpenAdmin: () => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug)),
+              onBackToAlerts: inConsole ? handleBackToAlerts : undefined,
+            }}
             dialogs={<MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />}
           />
           <InstallBanner user={user} />

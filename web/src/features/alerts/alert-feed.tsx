@@ -81,15 +81,22 @@ function FeedLoading() {
  * The alerts view of the dashboard (SPEC 2): the live feed with its filter chips, search and filter
  * settings, the grouped-alert dialog and the job popup of `?job={id}`. The page header is the
  * caller's (`renderHeader`), fed with this view's buttons and live connection state.
+ * `view` (the admin console) is shown instead of the feed under the same header: the feed and its
+ * live channel stay, so going back shows the alerts that arrived meanwhile without a new connection;
+ * `joinAdmin` puts that channel in the admin room.
  */
 export function AlertFeed({
   user,
   onSignOut,
   renderHeader,
+  view,
+  joinAdmin = false,
 }: {
   user: SessionUser;
   onSignOut: () => Promise<void>;
   renderHeader: (controls: FeedHeaderControls) => ReactNode;
+  view?: ReactNode;
+  joinAdmin?: boolean;
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -104,7 +111,11 @@ export function AlertFeed({
   const [openGroup, setOpenGroup] = useState<AlertGroup | null>(null);
 
   const feed = useAlertFeed(user.id, filters);
-  const live = useLiveChannel(user, { onAlert: feed.receiveLiveAlert, onReconnected: feed.catchUp });
+  const live = useLiveChannel(
+    user,
+    { onAlert: feed.receiveLiveAlert, onReconnected: feed.catchUp },
+    { joinAdmin },
+  );
   const { query } = feed;
 
   // The server joins no agency both for a user nobody assigned and for one whose filters hide every
@@ -273,6 +284,26 @@ export function AlertFeed({
     );
   }
 
+  const serverErrorNotice = (
+    <Snackbar
+      open={live.serverError !== null}
+      autoHideDuration={6_000}
+      onClose={live.dismissServerError}
+      anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+      message={live.serverError ?? ""}
+    />
+  );
+
+  if (view) {
+    return (
+      <Box sx={{ minHeight: "100dvh", display: "flex", flexDirection: "column" }}>
+        {renderHeader({ actions: null, connection: live.state, signOut })}
+        {view}
+        {serverErrorNotice}
+      </Box>
+    );
+  }
+
   return (
     <Box sx={{ minHeight: "100dvh", display: "flex", flexDirection: "column" }}>
       {renderHeader({ actions, connection: live.state, signOut })}
@@ -351,13 +382,7 @@ export function AlertFeed({
         message="Filter settings saved"
         slotProps={{ content: { role: "status" } }}
       />
-      <Snackbar
-        open={live.serverError !== null}
-        autoHideDuration={6_000}
-        onClose={live.dismissServerError}
-        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
-        message={live.serverError ?? ""}
-      />
+      {serverErrorNotice}
     </Box>
   );
 }

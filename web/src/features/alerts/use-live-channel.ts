@@ -29,11 +29,14 @@ export interface LiveChannelState {
 /**
  * The page's one live channel for the signed-in user: joins their agencies on every connect, hands
  * each valid `new-alert` to `onAlert`, calls `onReconnected` after a reconnect so the feed can catch
- * up, and hands a session the server ended to the Session Ended flow.
+ * up, and hands a session the server ended to the Session Ended flow. While `joinAdmin` is true (an
+ * admin in the admin console) it also joins the admin channel, on every connect, and leaves it when
+ * `joinAdmin` turns false (SPEC 4: admins returning to alerts leave the admin channel).
  */
 export function useLiveChannel(
   user: SessionUser,
   callbacks: { onAlert: (alert: Alert) => void; onReconnected: () => void },
+  { joinAdmin = false }: { joinAdmin?: boolean } = {},
 ): LiveChannelState {
   const [state, setState] = useState<LiveConnectionState>("connecting");
   const [warning, setWarning] = useState<string | null>(null);
@@ -41,6 +44,10 @@ export function useLiveChannel(
   const channelRef = useRef<LiveChannel | null>(null);
   const latest = useRef(callbacks);
   latest.current = callbacks;
+  const wantsAdmin = useRef(joinAdmin);
+  wantsAdmin.current = joinAdmin;
+  // Whether join-admin was sent on the current connection (a new connection starts outside the room).
+  const inAdminRoom = useRef(false);
   const userId = user.id;
   const isAdmin = user.is_admin;
 
@@ -51,8 +58,15 @@ export function useLiveChannel(
       {
         onState: (next, { recovered }) => {
           setState(next);
-          if (next !== "connected") return;
+          if (next !== "connected") {
+            inAdminRoom.current = false;
+            return;
+          }
           channel?.emit("join-user-agencies");
+          if (wantsAdmin.current) {
+            channel?.emit("join-admin");
+            inAdminRoom.current = true;
+          }
           if (recovered) latest.current.onReconnected();
         },
         onNewAlert: (payload) => {
@@ -79,6 +93,14 @@ export function useLiveChannel(
       if (channelRef.current === channel) channelRef.current = null;
     };
   }, [userId, isAdmin]);
+
+  // Entering or leaving the admin console on an open connection; a closed one joins on connect.
+  useEffect(() => {
+    const channel = channelRef.current;
+    if (!channel || state !== "connected" || joinAdmin === inAdminRoom.current) return;
+    channel.emit(joinAdmin ? "join-admin" : "leave-admin");
+    inAdminRoom.current = joinAdmin;
+  }, [joinAdmin, state]);
 
   // Back online after giving up: try again at once rather than waiting for a reload.
   useEffect(() => {

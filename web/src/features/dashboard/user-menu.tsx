@@ -2,6 +2,7 @@ import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import FeedbackIcon from "@mui/icons-material/Feedback";
 import LogoutIcon from "@mui/icons-material/Logout";
+import NotificationsIcon from "@mui/icons-material/Notifications";
 import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
 import SyncIcon from "@mui/icons-material/Sync";
 import SyncProblemIcon from "@mui/icons-material/SyncProblem";
@@ -55,6 +56,8 @@ export interface UserMenuSlots {
   /** Unread feedback messages (non-admins): the badge shows 1 to 9, then '9+'. */
   feedbackUnread?: number | undefined;
   onOpenAdmin?: (() => void) | undefined;
+  /** Set while the admin console is open: the admin item then reads 'Back to Alerts' (SPEC 2). */
+  onBackToAlerts?: (() => void) | undefined;
 }
 
 function MenuEntry({
@@ -248,7 +251,13 @@ export function UserMenu({
           onClick={run(slots.onOpenFeedback)}
           badge={unread}
         />
-        {showAdmin ? (
+        {showAdmin && slots.onBackToAlerts ? (
+          <MenuEntry
+            icon={<NotificationsIcon fontSize="small" />}
+            label="Back to Alerts"
+            onClick={run(slots.onBackToAlerts)}
+          />
+        ) : showAdmin ? (
           <MenuEntry
             icon={<AdminPanelSettingsIcon fontSize="small" />}
             label="Admin"

@@ -1,0 +1,115 @@
+import ConstructionIcon from "@mui/icons-material/Construction";
+import Alert from "@mui/material/Alert";
+import AlertTitle from "@mui/material/AlertTitle";
+import Badge from "@mui/material/Badge";
+import Box from "@mui/material/Box";
+import Container from "@mui/material/Container";
+import Tab from "@mui/material/Tab";
+import Tabs from "@mui/material/Tabs";
+import Typography from "@mui/material/Typography";
+import { formatBadgeCount } from "@turnout/domain";
+import type { ReactNode } from "react";
+import { Link, Navigate, useParams } from "react-router";
+import { MonitorAccessDenied, SystemMonitor } from "../system-monitor/system-monitor";
+import { ADMIN_TABS, type AdminTab, adminTabPath, DEFAULT_ADMIN_TAB, findAdminTab } from "./admin-tabs";
+import { usePendingUserAlerts } from "./queries";
+
+/** What the console shows of a tab no issue has built yet: honestly that, and what it will hold. */
+function PlaceholderTab({ tab }: { tab: AdminTab }) {
+  return (
+    <Alert severity="info" icon={<ConstructionIcon aria-hidden="true" />}>
+      <AlertTitle>This tab is not built yet</AlertTitle>
+      {`${tab.label} will hold: ${tab.purpose}`}
+    </Alert>
+  );
+}
+
+/** The content of each tab; a tab without an entry shows its placeholder. */
+const TAB_CONTENT: Record<string, (tab: AdminTab) => ReactNode> = {
+  system: () => <SystemMonitor />,
+  users: (tab) => <PlaceholderTab tab={tab} />, // mount point: <UsersTab /> from ../users/users-tab
+};
+
+/** An orange count beside a tab's label ('9+' above 9); nothing at 0. */
+function TabLabel({ label, count }: { label: string; count: string }) {
+  return (
+    <Badge
+      color="warning"
+      badgeContent={count}
+      invisible={count === ""}
+      sx={{ "& .MuiBadge-badge": { right: -12 } }}
+      slotProps={{ badge: { "aria-hidden": true } }}
+    >
+      {label}
+    </Badge>
+  );
+}
+
+/**
+ * The admin console (SPEC 2): the nine tabs in their order, each at its own address
+ * (/admin/{tab}), the System Monitor first and by default. User Alerts carries the pending-rules
+ * badge; Feedback carries `feedbackUnread`, which the feedback feature supplies.
+ * A signed-in user who is not an admin gets the SPEC 6 refusal and nothing is asked of the server.
+ */
+export function AdminConsole({
+  isAdmin,
+  feedbackUnread = 0,
+}: {
+  isAdmin: boolean;
+  /** Unread feedback for admins (the Feedback tab's badge): filled in by the feedback issue. */
+  feedbackUnread?: number;
+}) {
+  const { tab: slug } = useParams();
+  const tab = findAdminTab(slug);
+  const pending = formatBadgeCount(usePendingUserAlerts(isAdmin));
+  const unread = formatBadgeCount(feedbackUnread);
+
+  if (!isAdmin) {
+    return (
+      <Container component="main" maxWidth="md" sx={{ py: 3 }}>
+        <Typography variant="h5" component="h1" gutterBottom>
+          Admin Console
+        </Typography>
+        <MonitorAccessDenied />
+      </Container>
+    );
+  }
+  if (!tab) return <Navigate to={adminTabPath(DEFAULT_ADMIN_TAB.slug)} replace />;
+
+  const countOf = (candidate: AdminTab) =>
+    candidate.slug === "user-alerts" ? pending : candidate.slug === "feedback" ? unread : "";
+  const accessibleName = (candidate: AdminTab) => {
+    const count = countOf(candidate);
+    if (!count) return candidate.label;
+    return `${candidate.label}, ${count} ${candidate.slug === "feedback" ? "unread" : "pending"}`;
+  };
+  const content = TAB_CONTENT[tab.slug] ?? ((current: AdminTab) => <PlaceholderTab tab={current} />);
+
+  return (
+    <Container component="main" maxWidth="xl" sx={{ py: 2 }}>
+      <Typography variant="h5" component="h1" sx={{ mb: 1 }}>
+        Admin Console
+      </Typography>
+      <Box sx={{ borderBottom: 1, borderColor: "divider", mb: 2 }}>
+        <Tabs value={tab.slug} variant="scrollable" scrollButtons="auto" aria-label="Admin console sections">
+          {ADMIN_TABS.map((candidate) => (
+            <Tab
+              key={candidate.slug}
+              value={candidate.slug}
+              component={Link}
+              to={adminTabPath(candidate.slug)}
+              id={`admin-tab-${candidate.slug}`}
+              aria-controls="admin-tab-panel"
+              aria-label={accessibleName(candidate)}
+              label={<TabLabel label={candidate.label} count={countOf(candidate)} />}
+              sx={{ pr: countOf(candidate) ? 3.5 : undefined }}
+            />
+          ))}
+        </Tabs>
+      </Box>
+      <Box role="tabpanel" id="admin-tab-panel" aria-labelledby={`admin-tab-${tab.slug}`}>
+        {content(tab)}
+      </Box>
+    </Container>
+  );
+}

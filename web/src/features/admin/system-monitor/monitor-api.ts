@@ -1,0 +1,403 @@
+import type { HealthStatus } from "@turnout/domain";
+import { api } from "../../../api/client";
+
+// Read by hand rather than with zod: the dashboard is prefetched by the signed-in page right after an
+// admin signs in, and zod in that chunk would weigh more than these readers. Every reader is lenient:
+// a figure the server leaves out or sends in another type reads as null ('n/a' on screen), never as an
+// error that blanks a whole card.
+
+type Json = Record<string, unknown>;
+
+function record(value: unknown): Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function num(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+function texts(value: unknown): string[] {
+  return list(value).filter((item): item is string => typeof item === "string");
+}
+
+/** One CPU core's load. */
+export interface CoreUsage {
+  core_id: number;
+  usage: number | null;
+}
+
+/** GET /admin/system/metrics `data` (the contract of issue 11); null where a figure does not apply. */
+export interface SystemMetrics {
+  system: {
+    load_average: number[];
+    cpu_usage: number | null;
+    total_cores: number | null;
+    cores: CoreUsage[];
+    memory: {
+      usage_percent: number | null;
+      used: number | null;
+      total: number | null;
+      available: number | null;
+    };
+    hostname: string | null;
+    platform: string | null;
+    host_uptime: number | null;
+  };
+  application: {
+    version: string | null;
+    environment: string | null;
+    port: number | null;
+    process_id: number | null;
+    node_version: string | null;
+    memory_usage: {
+      heapUsed: number | null;
+      heapTotal: number | null;
+      rss: number | null;
+      external: number | null;
+    };
+    start_time: string | null;
+    last_compile: string | null;
+    build_time: string | null;
+    uptime: number | null;
+  };
+  database: {
+    status: string | null;
+    engine: string | null;
+    version: string | null;
+    database_size: number | null;
+    connections_ratio: number | null;
+    active_connections: number | null;
+    max_connections: number | null;
+    cache_hit_ratio: number | null;
+    query_time: number | null;
+    slow_queries: number | null;
+    not_applicable: string[];
+  };
+  redis: {
+    status: string | null;
+    version: string | null;
+    connected_clients: number | null;
+    max_clients: number | null;
+    memory_usage_percent: number | null;
+    memory_usage: number | null;
+    memory_peak: number | null;
+    hit_ratio: number | null;
+    operations_per_sec: number | null;
+    keyspace_hits: number | null;
+    keyspace_misses: number | null;
+  };
+}
+
+/** GET /admin/system/sessions `data`. */
+export interface SessionMetrics {
+  total_active_sessions: number | null;
+  unique_users: number | null;
+  recent_activity: { last_hour: number | null; last_24h: number | null };
+  sessions_by_device: {
+    mobile: number | null;
+    desktop: number | null;
+    tablet: number | null;
+    unknown: number | null;
+  };
+  agency_distribution: Array<{ agency_name: string; active_sessions: number | null }>;
+}
+
+/** GET /admin/system/messages `data`; `estimated` names the figures that are estimates. */
+export interface MessageMetrics {
+  total_messages: number | null;
+  messages_today: number | null;
+  messages_this_hour: number | null;
+  average_per_day: number | null;
+  type_distribution: Array<{ type: string; count: number | null; percentage: number | null }>;
+  agency_distribution: Array<{
+    agency_name: string;
+    message_count: number | null;
+    percentage: number | null;
+  }>;
+  estimated: string[];
+}
+
+/** GET /admin/system/sms `data`: the SMS provider's state and the queue's totals. */
+export interface SmsMetrics {
+  status: string | null;
+  is_enabled: boolean;
+  provider: string | null;
+  sender_address: string | null;
+  last_api_check: string | null;
+  api_response_time: number | null;
+  detail: string | null;
+  success_rate: number | null;
+  total_sent: number | null;
+  pending: number | null;
+  failed: number | null;
+}
+
+/** One system log entry, newest first. */
+export interface LogEntry {
+  id: string;
+  level: string;
+  category: string | null;
+  message: string;
+  timestamp: string | null;
+  ip_address: string | null;
+}
+
+/** A page of logs and how many match in all. */
+export interface LogPage {
+  data: LogEntry[];
+  total: number;
+}
+
+/** The monitor's overall state (SPEC 3 'Health'). */
+export interface SystemHealth {
+  overall: HealthStatus;
+  issues: string[];
+  warnings: string[];
+  environment: "development" | "production";
+}
+
+/** GET /admin/system/dashboard `data`: everything the monitor shows, in one answer. */
+export interface SystemDashboard {
+  health: SystemHealth;
+  metrics: SystemMetrics;
+  sessions: SessionMetrics;
+  messages: MessageMetrics;
+  sms: SmsMetrics;
+  logs: LogPage;
+}
+
+/** The log levels the filter offers (SPEC 2 'System logs view'). */
+export const LOG_LEVELS = ["critical", "error", "warn", "info"] as const;
+/** A log level, or every level. */
+export type LogLevelFilter = (typeof LOG_LEVELS)[number] | "all";
+
+/** How many log entries are asked for and shown (SPEC 9). */
+export const LOG_PAGE_SIZE = 50;
+
+export function readMetrics(value: unknown): SystemMetrics {
+  const data = record(value);
+  const system = record(data.system);
+  const memory = record(system.memory);
+  const application = record(data.application);
+  const heap = record(application.memory_usage);
+  const database = record(data.database);
+  const redis = record(data.redis);
+  return {
+    system: {
+      load_average: list(system.load_average).map((n) => num(n) ?? 0),
+      cpu_usage: num(system.cpu_usage),
+      total_cores: num(system.total_cores),
+      cores: list(system.cores).map((core, index) => ({
+        core_id: num(record(core).core_id) ?? index,
+        usage: num(record(core).usage),
+      })),
+      memory: {
+        usage_percent: num(memory.usage_percent),
+        used: num(memory.used),
+        total: num(memory.total),
+        available: num(memory.available),
+      },
+      hostname: text(system.hostname),
+      platform: text(system.platform),
+      host_uptime: num(system.host_uptime),
+    },
+    application: {
+      version: text(application.version),
+      environment: text(application.environment),
+      port: num(application.port),
+      process_id: num(application.process_id),
+      node_version: text(application.node_version),
+      memory_usage: {
+        heapUsed: num(heap.heapUsed),
+        heapTotal: num(heap.heapTotal),
+        rss: num(heap.rss),
+        external: num(heap.external),
+      },
+      start_time: text(application.start_time),
+      last_compile: text(application.last_compile),
+      build_time: text(application.build_time),
+      uptime: num(application.uptime),
+    },
+    database: {
+      status: text(database.status),
+      engine: text(database.engine),
+      version: text(database.version),
+      database_size: num(database.database_size),
+      connections_ratio: num(database.connections_ratio),
+      active_connections: num(database.active_connections),
+      max_connections: num(database.max_connections),
+      cache_hit_ratio: num(database.cache_hit_ratio),
+      query_time: num(database.query_time),
+      slow_queries: num(database.slow_queries),
+      not_applicable: texts(database.not_applicable),
+    },
+    redis: {
+      status: text(redis.status),
+      version: text(redis.version),
+      connected_clients: num(redis.connected_clients),
+      max_clients: num(redis.max_clients),
+      memory_usage_percent: num(redis.memory_usage_percent),
+      memory_usage: num(redis.memory_usage),
+      memory_peak: num(redis.memory_peak),
+      hit_ratio: num(redis.hit_ratio),
+      operations_per_sec: num(redis.operations_per_sec),
+      keyspace_hits: num(redis.keyspace_hits),
+      keyspace_misses: num(redis.keyspace_misses),
+    },
+  };
+}
+
+export function readSessionMetrics(value: unknown): SessionMetrics {
+  const data = record(value);
+  const recent = record(data.recent_activity);
+  const devices = record(data.sessions_by_device);
+  return {
+    total_active_sessions: num(data.total_active_sessions),
+    unique_users: num(data.unique_users),
+    recent_activity: { last_hour: num(recent.last_hour), last_24h: num(recent.last_24h) },
+    sessions_by_device: {
+      mobile: num(devices.mobile),
+      desktop: num(devices.desktop),
+      tablet: num(devices.tablet),
+      unknown: num(devices.unknown),
+    },
+    agency_distribution: list(data.agency_distribution).map((row) => ({
+      agency_name: text(record(row).agency_name) ?? "Unknown agency",
+      active_sessions: num(record(row).active_sessions),
+    })),
+  };
+}
+
+export function readMessageMetrics(value: unknown): MessageMetrics {
+  const data = record(value);
+  return {
+    total_messages: num(data.total_messages),
+    messages_today: num(data.messages_today),
+    messages_this_hour: num(data.messages_this_hour),
+    average_per_day: num(data.average_per_day),
+    type_distribution: list(data.type_distribution).map((row) => ({
+      type: text(record(row).type) ?? "unknown",
+      count: num(record(row).count),
+      percentage: num(record(row).percentage),
+    })),
+    agency_distribution: list(data.agency_distribution).map((row) => ({
+      agency_name: text(record(row).agency_name) ?? "Unknown agency",
+      message_count: num(record(row).message_count),
+      percentage: num(record(row).percentage),
+    })),
+    estimated: texts(data.estimated),
+  };
+}
+
+export function readSmsMetrics(value: unknown): SmsMetrics {
+  const data = record(value);
+  return {
+    status: text(data.status),
+    is_enabled: data.is_enabled === true,
+    provider: text(data.provider),
+    sender_address: text(data.sender_address),
+    last_api_check: text(data.last_api_check),
+    api_response_time: num(data.api_response_time),
+    detail: text(data.detail),
+    success_rate: num(data.success_rate),
+    total_sent: num(data.total_sent),
+    pending: num(data.pending),
+    failed: num(data.failed),
+  };
+}
+
+export function readLogPage(value: unknown, total: unknown): LogPage {
+  const data = list(value).map((row, index) => {
+    const entry = record(row);
+    const id = entry.id;
+    return {
+      id: typeof id === "string" || typeof id === "number" ? String(id) : `row-${index}`,
+      level: text(entry.level) ?? "info",
+      category: text(entry.category),
+      message: text(entry.message) ?? "",
+      timestamp: text(entry.timestamp),
+      ip_address: text(entry.ip_address),
+    };
+  });
+  return { data, total: num(total) ?? data.length };
+}
+
+const HEALTH_STATES: readonly HealthStatus[] = ["healthy", "warning", "critical"];
+
+export function readHealth(value: unknown): SystemHealth {
+  const data = record(value);
+  const overall = HEALTH_STATES.find((state) => state === data.overall) ?? "warning";
+  return {
+    overall,
+    issues: texts(data.issues),
+    warnings: texts(data.warnings),
+    environment: data.environment === "development" ? "development" : "production",
+  };
+}
+
+export function readDashboard(value: unknown): SystemDashboard {
+  const data = record(value);
+  const logs = record(data.logs);
+  return {
+    health: readHealth(data.health),
+    metrics: readMetrics(data.metrics),
+    sessions: readSessionMetrics(data.sessions),
+    messages: readMessageMetrics(data.messages),
+    sms: readSmsMetrics(data.sms),
+    logs: readLogPage(logs.data, logs.total),
+  };
+}
+
+interface Envelope {
+  success: boolean;
+  data: unknown;
+  total?: unknown;
+}
+
+// A 403 here means the signed-in user is no longer an admin: the monitor says so in its own words
+// (SPEC 6) rather than through the general 'not authorised' dialog.
+const quiet = { handlesForbidden: true } as const;
+
+/** The system monitor's calls (SPEC 7 'Admin: sessions and system'). */
+export const monitorApi = {
+  async dashboard(signal?: AbortSignal): Promise<SystemDashboard> {
+    const reply = await api.get<Envelope>("/admin/system/dashboard", { ...quiet, signal });
+    return readDashboard(reply.data);
+  },
+  async metrics(signal?: AbortSignal): Promise<SystemMetrics> {
+    const reply = await api.get<Envelope>("/admin/system/metrics", { ...quiet, signal });
+    return readMetrics(reply.data);
+  },
+  async sessions(signal?: AbortSignal): Promise<SessionMetrics> {
+    const reply = await api.get<Envelope>("/admin/system/sessions", { ...quiet, signal });
+    return readSessionMetrics(reply.data);
+  },
+  async messages(signal?: AbortSignal): Promise<MessageMetrics> {
+    const reply = await api.get<Envelope>("/admin/system/messages", { ...quiet, signal });
+    return readMessageMetrics(reply.data);
+  },
+  async sms(signal?: AbortSignal): Promise<SmsMetrics> {
+    const reply = await api.get<Envelope>("/admin/system/sms", { ...quiet, signal });
+    return readSmsMetrics(reply.data);
+  },
+  async logs(level: LogLevelFilter, signal?: AbortSignal): Promise<LogPage> {
+    const reply = await api.get<Envelope>("/admin/system/logs", {
+      ...quiet,
+      signal,
+      query: { limit: LOG_PAGE_SIZE, offset: 0, level: level === "all" ? undefined : level },
+    });
+    return readLogPage(reply.data, reply.total);
+  },
+  async clearLogs(): Promise<number> {
+    const reply = await api.post<Envelope>("/admin/system/logs/clear", undefined, quiet);
+    return num(record(reply.data).cleared) ?? 0;
+  },
+};
