@@ -1,9 +1,13 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 import { resetSessionEndNotice } from "../api/client";
 import { resetDeviceIdCache } from "../api/device";
 import { fakeLiveChannels } from "./fake-live-channel";
+
+// findBy/waitFor wait up to 5 s, not 1 s: lazily loaded screens take longer than a second to appear on
+// a busy 2-core machine (CI runs every suite at once). A screen that never appears still fails.
+configure({ asyncUtilTimeout: 5_000 });
 
 // No test opens a real socket: the live channel is a fake each test drives (fake-live-channel.ts).
 vi.mock("../api/live-socket", async () => ({

@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { MESSAGES } from "@turnout/domain";
 import type { SessionUser } from "../../../api/types";
 import { fakeLiveChannels, latestLiveChannel } from "../../../testing/fake-live-channel";
@@ -9,7 +9,6 @@ import { adminRoutes, adminUser, DESKTOP_UA, IPHONE_UA } from "../testing/admin-
 import { ADMIN_TABS } from "./admin-tabs";
 
 // The dashboard and the console are lazy chunks: on a busy machine their first load takes seconds.
-configure({ asyncUtilTimeout: 5_000 });
 
 function signedIn(
   path: string,

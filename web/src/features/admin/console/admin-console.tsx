@@ -11,6 +11,7 @@ import { formatBadgeCount } from "@turnout/domain";
 import type { ReactNode } from "react";
 import { Link, Navigate, useParams } from "react-router";
 import { MonitorAccessDenied, SystemMonitor } from "../system-monitor/system-monitor";
+import { UsersTab } from "../users/users-tab";
 import { ADMIN_TABS, type AdminTab, adminTabPath, DEFAULT_ADMIN_TAB, findAdminTab } from "./admin-tabs";
 import { usePendingUserAlerts } from "./queries";
 
@@ -27,7 +28,7 @@ function PlaceholderTab({ tab }: { tab: AdminTab }) {
 /** The content of each tab; a tab without an entry shows its placeholder. */
 const TAB_CONTENT: Record<string, (tab: AdminTab) => ReactNode> = {
   system: () => <SystemMonitor />,
-  users: (tab) => <PlaceholderTab tab={tab} />, // mount point: <UsersTab /> from ../users/users-tab
+  users: () => <UsersTab />,
 };
 
 /** An orange count beside a tab's label ('9+' above 9); nothing at 0. */

@@ -1,4 +1,4 @@
-import { act, configure, screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import { HEALTH_ALL_OK_TEXT, MESSAGES } from "@turnout/domain";
 import { type MockRoute, mockApi, type RecordedRequest } from "../../../testing/mock-api";
 import { renderApp } from "../../../testing/render-app";
@@ -13,7 +13,6 @@ import {
 } from "../testing/admin-fixtures";
 
 // The dashboard and the console are lazy chunks: on a busy machine their first load takes seconds.
-configure({ asyncUtilTimeout: 5_000 });
 
 function openMonitor(routes: Record<string, MockRoute> = {}, options: { fakeTimers?: boolean } = {}) {
   vi.spyOn(navigator, "userAgent", "get").mockReturnValue(DESKTOP_UA);

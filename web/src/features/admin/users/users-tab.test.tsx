@@ -1,4 +1,4 @@
-import { configure, render, screen, waitFor, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { AppProviders, createQueryClient } from "../../../app/providers";
 import { type MockApi, type MockReply, mockApi, type RecordedRequest } from "../../../testing/mock-api";
@@ -134,7 +134,6 @@ function fakeServer(initial: FakeUser[]): MockApi {
 // Journeys through dialogs type and click a lot; a loaded machine needs more than the default 5 s
 // for a test and 1 s for a screen to update.
 vi.setConfig({ testTimeout: 30_000 });
-configure({ asyncUtilTimeout: 5_000 });
 
 function renderTab(onError?: (message: string) => void) {
   const user = userEvent.setup({ delay: null });
