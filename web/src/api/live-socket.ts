@@ -6,6 +6,7 @@ import {
 } from "@turnout/domain";
 import { io } from "socket.io-client";
 import { config } from "../config";
+import { publishLiveEvent, RELAYED_LIVE_EVENTS } from "./live-events";
 import { storage } from "./storage";
 
 /** The live connection states of SPEC 4. */
@@ -88,6 +89,9 @@ export function openLiveChannel(
   socket.on("joined-user-agencies", (payload: unknown) => handlers.onJoinedUserAgencies?.(payload));
   socket.on("error", (payload: unknown) => handlers.onError?.(payload));
   socket.on("session-ended", (payload: unknown) => handlers.onSessionEnded?.(payload));
+  for (const event of RELAYED_LIVE_EVENTS) {
+    socket.on(event, (payload: unknown) => publishLiveEvent(event, payload));
+  }
 
   handlers.onState("connecting", { recovered: false });
 

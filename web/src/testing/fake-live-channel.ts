@@ -1,3 +1,4 @@
+import { publishLiveEvent, type RelayedLiveEvent } from "../api/live-events";
 import type { LiveChannel, LiveChannelHandlers, LiveClientEvent } from "../api/live-socket";
 
 /** A live channel under test control: nothing connects until the test says so. */
@@ -42,9 +43,10 @@ export class FakeLiveChannel implements LiveChannel {
 
   /** The server sent an event. */
   serverEmit(
-    event: "new-alert" | "joined-user-agencies" | "error" | "session-ended",
+    event: "new-alert" | "joined-user-agencies" | "error" | "session-ended" | RelayedLiveEvent,
     payload: unknown,
   ): void {
+    if (event === "user-alerts:pending") publishLiveEvent(event, payload);
     if (event === "new-alert") this.handlers.onNewAlert(payload);
     if (event === "joined-user-agencies") this.handlers.onJoinedUserAgencies?.(payload);
     if (event === "error") this.handlers.onError?.(payload);

@@ -1,0 +1,29 @@
+/**
+ * Server events on the live channel that screens other than the alert feed listen to (the admin
+ * badges). The page keeps one channel (`openLiveChannel`); it relays these here, so a screen can
+ * listen without owning the socket.
+ */
+export const RELAYED_LIVE_EVENTS = ["user-alerts:pending"] as const;
+export type RelayedLiveEvent = (typeof RELAYED_LIVE_EVENTS)[number];
+
+type Listener = (payload: unknown) => void;
+
+const listeners = new Map<RelayedLiveEvent, Set<Listener>>();
+
+/** Listen to one relayed event; returns the unsubscribe function. */
+export function subscribeLiveEvent(event: RelayedLiveEvent, listener: Listener): () => void {
+  let set = listeners.get(event);
+  if (!set) {
+    set = new Set();
+    listeners.set(event, set);
+  }
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+  };
+}
+
+/** Hand an event the server sent to every listener; used by the live channel (and its test fake). */
+export function publishLiveEvent(event: RelayedLiveEvent, payload: unknown): void {
+  for (const listener of listeners.get(event) ?? []) listener(payload);
+}

@@ -1,0 +1,151 @@
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogTitle from "@mui/material/DialogTitle";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import Stack from "@mui/material/Stack";
+import Switch from "@mui/material/Switch";
+import TextField from "@mui/material/TextField";
+import { type FormEvent, useState } from "react";
+import type { GroupingPattern, PatternInput } from "./grouping-api";
+
+/** The server's limits (it answers 400 beyond them). */
+const PATTERN_MAX_LENGTH = 200;
+const PRIORITY_MAX = 10_000;
+const DEFAULT_PRIORITY = 100;
+
+interface Draft {
+  name: string;
+  pattern: string;
+  description: string;
+  priority: string;
+  is_active: boolean;
+}
+
+function draftOf(pattern: GroupingPattern | null): Draft {
+  return {
+    name: pattern?.name ?? "",
+    pattern: pattern?.pattern ?? "",
+    description: pattern?.description ?? "",
+    priority: String(pattern?.priority ?? DEFAULT_PRIORITY),
+    is_active: pattern?.is_active ?? true,
+  };
+}
+
+function errorsOf(draft: Draft): Partial<Record<keyof Draft, string>> {
+  const errors: Partial<Record<keyof Draft, string>> = {};
+  if (draft.name.trim() === "") errors.name = "A name is required.";
+  if (draft.pattern === "") errors.pattern = "A pattern is required.";
+  const priority = Number(draft.priority);
+  if (!/^\d+$/.test(draft.priority.trim()) || priority > PRIORITY_MAX) {
+    errors.priority = `A whole number from 0 to ${PRIORITY_MAX}.`;
+  }
+  return errors;
+}
+
+/**
+ * Create or edit a job-number pattern. The first capture group (or the whole match) is the job
+ * number; the server refuses a pattern that does not compile, and its message is shown here.
+ */
+export function PatternDialog({
+  open,
+  pattern,
+  busy,
+  error,
+  onCancel,
+  onSave,
+}: {
+  open: boolean;
+  /** The pattern to edit; null to create one. */
+  pattern: GroupingPattern | null;
+  busy: boolean;
+  error: string | null;
+  onCancel: () => void;
+  onSave: (input: PatternInput) => void;
+}) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(pattern));
+  const [submitted, setSubmitted] = useState(false);
+  const errors = errorsOf(draft);
+  const shown = submitted ? errors : {};
+  const set = (field: keyof Draft) => (value: string | boolean) =>
+    setDraft((current) => ({ ...current, [field]: value }));
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (Object.keys(errors).length > 0) return;
+    onSave({
+      name: draft.name.trim(),
+      pattern: draft.pattern,
+      description: draft.description.trim() === "" ? null : draft.description.trim(),
+      priority: Number(draft.priority),
+      is_active: draft.is_active,
+    });
+  };
+
+  const title = pattern ? "Edit Pattern" : "New Pattern";
+  return (
+    <Dialog open={open} onClose={onCancel} aria-labelledby="pattern-dialog-title" fullWidth maxWidth="sm">
+      <form onSubmit={handleSubmit} noValidate>
+        <DialogTitle id="pattern-dialog-title">{title}</DialogTitle>
+        <DialogContent>
+          <Stack sx={{ gap: 2, pt: 1 }}>
+            {error && <Alert severity="error">{error}</Alert>}
+            <TextField
+              label="Name"
+              required
+              value={draft.name}
+              onChange={(event) => set("name")(event.target.value)}
+              error={Boolean(shown.name)}
+              helperText={shown.name ?? " "}
+              slotProps={{ htmlInput: { maxLength: 100 } }}
+            />
+            <TextField
+              label="Pattern"
+              required
+              value={draft.pattern}
+              onChange={(event) => set("pattern")(event.target.value)}
+              error={Boolean(shown.pattern)}
+              helperText={
+                shown.pattern ??
+                "A regular expression; its first group (or the whole match) is the job number."
+              }
+              slotProps={{ htmlInput: { maxLength: PATTERN_MAX_LENGTH, spellCheck: false } }}
+            />
+            <TextField
+              label="Description"
+              value={draft.description}
+              onChange={(event) => set("description")(event.target.value)}
+              slotProps={{ htmlInput: { maxLength: 500 } }}
+            />
+            <TextField
+              label="Priority"
+              value={draft.priority}
+              onChange={(event) => set("priority")(event.target.value)}
+              error={Boolean(shown.priority)}
+              helperText={shown.priority ?? "Lower numbers are tried first."}
+              slotProps={{ htmlInput: { inputMode: "numeric" } }}
+            />
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={draft.is_active}
+                  onChange={(event) => set("is_active")(event.target.checked)}
+                />
+              }
+              label="Enabled"
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onCancel}>Cancel</Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            Save
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { api } from "../../../api/client";
+
+/** One security setting: its key, the value in force, its default and what it means. */
+export const securityConfigEntrySchema = z.object({
+  key: z.string(),
+  value: z.number(),
+  default_value: z.number().nullish(),
+  description: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ""),
+  updated_at: z.string().nullish(),
+});
+export type SecurityConfigEntry = z.output<typeof securityConfigEntrySchema>;
+
+export const securityStatsSchema = z.object({
+  active_lockouts: z.number(),
+  attempts_24h: z.object({ succeeded: z.number(), failed: z.number() }),
+  events_24h: z.record(z.string(), z.number()),
+});
+export type SecurityStats = z.output<typeof securityStatsSchema>;
+
+/** A brute-force lock; `identifier` is what the server clears, `display` is it with any phone masked. */
+export const bruteForceLockSchema = z.object({
+  identifier: z.string(),
+  display: z.string(),
+  kind: z.string(),
+  failures: z.number(),
+  locked_until: z.string().nullish(),
+  is_locked: z.boolean(),
+  updated_at: z.string().nullish(),
+});
+export type BruteForceLock = z.output<typeof bruteForceLockSchema>;
+
+export const otpAttemptSchema = z.object({
+  id: z.number(),
+  phone: z.string(),
+  ip_address: z.string().nullish(),
+  kind: z.string(),
+  success: z.boolean(),
+  reason: z.string().nullish(),
+  created_at: z.string().nullish(),
+});
+export type OtpAttempt = z.output<typeof otpAttemptSchema>;
+
+export const securityEventSchema = z.object({
+  id: z.number(),
+  event_type: z.string(),
+  severity: z.string().nullish(),
+  user_id: z.number().nullish(),
+  identifier: z.string().nullish(),
+  ip_address: z.string().nullish(),
+  details: z.unknown().optional(),
+  created_at: z.string().nullish(),
+});
+export type SecurityEvent = z.output<typeof securityEventSchema>;
+
+export const userSecurityStatusSchema = z.object({
+  user_id: z.number(),
+  is_active: z.boolean(),
+  is_verified: z.boolean(),
+  failures: z.number(),
+  locked_until: z.string().nullish(),
+  is_locked: z.boolean(),
+  recent_attempts: z
+    .array(
+      z.object({
+        kind: z.string(),
+        success: z.boolean(),
+        reason: z.string().nullish(),
+        created_at: z.string().nullish(),
+      }),
+    )
+    .nullish()
+    .transform((value) => value ?? []),
+});
+export type UserSecurityStatus = z.output<typeof userSecurityStatusSchema>;
+
+export const cleanupResultSchema = z.object({
+  retention_days: z.number(),
+  otp_attempts: z.number(),
+  security_events: z.number(),
+  lockouts: z.number(),
+  codes: z.number(),
+});
+export type CleanupResult = z.output<typeof cleanupResultSchema>;
+
+interface Envelope {
+  success: boolean;
+  message?: string;
+  data?: unknown;
+}
+
+const get = async <T extends z.ZodType>(path: string, schema: T, signal?: AbortSignal) =>
+  schema.parse((await api.get<Envelope>(path, { signal })).data) as z.output<T>;
+
+export const securityApi = {
+  config: (signal?: AbortSignal) => get("/admin/security/config", z.array(securityConfigEntrySchema), signal),
+  stats: (signal?: AbortSignal) => get("/admin/security/stats", securityStatsSchema, signal),
+  bruteForce: (signal?: AbortSignal) =>
+    get("/admin/security/brute-force", z.array(bruteForceLockSchema), signal),
+  otpAttempts: (signal?: AbortSignal) =>
+    get("/admin/security/otp-attempts", z.array(otpAttemptSchema), signal),
+  events: (signal?: AbortSignal) => get("/admin/security/events", z.array(securityEventSchema), signal),
+  actions: (signal?: AbortSignal) => get("/admin/security/actions", z.array(securityEventSchema), signal),
+  userStatus: (id: number, signal?: AbortSignal) =>
+    get(`/admin/security/users/${id}/status`, userSecurityStatusSchema, signal),
+
+  async updateConfig(key: string, value: number, description?: string): Promise<void> {
+    await api.put(`/admin/security/config/${encodeURIComponent(key)}`, { value, description });
+  },
+
+  async clearLock(identifier: string): Promise<string> {
+    const reply = await api.post<Envelope>("/admin/security/brute-force/clear", { identifier });
+    return reply.message ?? "Lockout cleared.";
+  },
+
+  async resetUserOtp(id: number): Promise<string> {
+    const reply = await api.post<Envelope>(`/admin/security/users/${id}/reset-otp`);
+    return reply.message ?? "Sign-in attempts reset.";
+  },
+
+  async resetPhoneOtp(phone: string): Promise<string> {
+    const reply = await api.post<Envelope>(`/admin/security/phone/${encodeURIComponent(phone)}/reset-otp`);
+    return reply.message ?? "Sign-in attempts reset.";
+  },
+
+  async cleanup(): Promise<CleanupResult> {
+    return cleanupResultSchema.parse((await api.post<Envelope>("/admin/security/cleanup")).data);
+  },
+};

@@ -1,0 +1,225 @@
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Chip from "@mui/material/Chip";
+import CircularProgress from "@mui/material/CircularProgress";
+import LinearProgress from "@mui/material/LinearProgress";
+import MenuItem from "@mui/material/MenuItem";
+import Snackbar from "@mui/material/Snackbar";
+import Stack from "@mui/material/Stack";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableContainer from "@mui/material/TableContainer";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { smsSuccessColor, TOAST_MS } from "@turnout/domain";
+import { useState } from "react";
+import { ConfirmDialog } from "../../../ui/confirm-dialog";
+import { useSmsAction, useSmsQueue, useSmsService } from "./queries";
+import { SMS_QUEUE_STATUSES, type SmsQueueItem, type SmsQueueStatus, type SmsService } from "./sms-api";
+
+/** SPEC 4: connected, error, not_configured, anything else reads as disconnected. */
+const SERVICE_STATUS: Record<string, { label: string; color: "success" | "error" | "default" | "warning" }> =
+  {
+    connected: { label: "Connected", color: "success" },
+    error: { label: "Error", color: "error" },
+    not_configured: { label: "Not configured", color: "default" },
+    disconnected: { label: "Disconnected", color: "warning" },
+  };
+
+/** Kinds whose body is a one-time code: the server sends none, and they are never sent again. */
+const CODE_KINDS = new Set(["otp", "activation"]);
+
+function formatTime(value: string | null | undefined): string {
+  if (!value) return "Never";
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString("en-AU");
+}
+
+function ServiceCard({ service }: { service: SmsService }) {
+  const status = SERVICE_STATUS[service.status] ?? SERVICE_STATUS.disconnected!;
+  const rate = service.success_rate;
+  return (
+    <Card variant="outlined" component="section" aria-labelledby="sms-service-heading" sx={{ mb: 3 }}>
+      <CardContent>
+        <Stack direction="row" sx={{ alignItems: "center", gap: 1, mb: 1 }}>
+          <Typography id="sms-service-heading" variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+            SMS Service
+          </Typography>
+          <Chip size="small" color={status.color} label={status.label} />
+        </Stack>
+        <Typography variant="body2">Sender: {service.sender_address || "Not set"}</Typography>
+        <Typography variant="body2">Last check: {formatTime(service.last_api_check)}</Typography>
+        <Typography variant="body2">
+          Response time: {service.api_response_time == null ? "Unknown" : `${service.api_response_time} ms`}
+        </Typography>
+        <Typography variant="body2">Total sent: {service.total_sent}</Typography>
+        {rate == null ? (
+          <Typography variant="body2">Success rate: no SMS finished yet</Typography>
+        ) : (
+          <Box sx={{ mt: 1, maxWidth: 360 }}>
+            <Typography variant="body2" id="sms-success-rate">{`Success rate: ${rate}%`}</Typography>
+            <LinearProgress
+              variant="determinate"
+              value={Math.min(100, Math.max(0, rate))}
+              color={smsSuccessColor(rate)}
+              aria-labelledby="sms-success-rate"
+            />
+          </Box>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function QueueTable({
+  items,
+  busy,
+  onRetry,
+}: {
+  items: SmsQueueItem[];
+  busy: boolean;
+  onRetry: (item: SmsQueueItem) => void;
+}) {
+  return (
+    <TableContainer>
+      <Table size="small" aria-label="SMS queue">
+        <TableHead>
+          <TableRow>
+            <TableCell>To</TableCell>
+            <TableCell>Kind</TableCell>
+            <TableCell>Status</TableCell>
+            <TableCell>Message</TableCell>
+            <TableCell>Attempts</TableCell>
+            <TableCell>Last error</TableCell>
+            <TableCell>Queued</TableCell>
+            <TableCell>Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {items.map((item) => (
+            <TableRow key={item.id}>
+              <TableCell>{item.to}</TableCell>
+              <TableCell>{item.kind}</TableCell>
+              <TableCell>{item.status}</TableCell>
+              <TableCell sx={{ maxWidth: 360, overflowWrap: "anywhere" }}>
+                {item.body ?? <em>Hidden: carries a sign-in or activation code</em>}
+              </TableCell>
+              <TableCell>{`${item.attempts} of ${item.max_attempts}`}</TableCell>
+              <TableCell sx={{ maxWidth: 240, overflowWrap: "anywhere" }}>{item.last_error ?? ""}</TableCell>
+              <TableCell>{formatTime(item.created_at)}</TableCell>
+              <TableCell>
+                {item.status === "failed" && !CODE_KINDS.has(item.kind) && (
+                  <Button
+                    size="small"
+                    disabled={busy}
+                    onClick={() => onRetry(item)}
+                    aria-label={`Retry SMS ${item.id} to ${item.to}`}
+                  >
+                    Retry
+                  </Button>
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/**
+ * The SMS tab (issue 12): the SMS service card (status, sender, last check, response time, success
+ * rate in the SPEC 9 colours, total sent) and the queue, filterable by status, with retry one, retry
+ * all failed (confirmed first) and release of stuck messages. Code SMS bodies are never shown.
+ */
+export function SmsTab() {
+  const [status, setStatus] = useState<SmsQueueStatus | null>(null);
+  const queue = useSmsQueue(status);
+  const service = useSmsService();
+  const action = useSmsAction();
+  const [confirmRetryAll, setConfirmRetryAll] = useState(false);
+  const [notice, setNotice] = useState<{ id: number; message: string; error: boolean } | null>(null);
+
+  const run = (target: number | "all" | "stuck") =>
+    action.mutate(target, {
+      onSuccess: (message) => setNotice({ id: Date.now(), message, error: false }),
+      onError: (error) => setNotice({ id: Date.now(), message: error.message, error: true }),
+      onSettled: () => setConfirmRetryAll(false),
+    });
+
+  return (
+    <Box component="section" aria-labelledby="sms-heading">
+      <Typography id="sms-heading" variant="h6" component="h2" sx={{ mb: 2 }}>
+        SMS
+      </Typography>
+      {service.isError && <Alert severity="error">{service.error.message}</Alert>}
+      {service.data && <ServiceCard service={service.data} />}
+
+      <Stack direction="row" sx={{ alignItems: "center", gap: 1, mb: 2, flexWrap: "wrap" }}>
+        <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, mr: "auto" }}>
+          Queue
+        </Typography>
+        <TextField
+          select
+          size="small"
+          label="Status"
+          value={status ?? "all"}
+          onChange={(event) =>
+            setStatus(event.target.value === "all" ? null : (event.target.value as SmsQueueStatus))
+          }
+          sx={{ minWidth: 140 }}
+        >
+          <MenuItem value="all">All</MenuItem>
+          {SMS_QUEUE_STATUSES.map((value) => (
+            <MenuItem key={value} value={value}>
+              {value}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Button variant="outlined" disabled={action.isPending} onClick={() => setConfirmRetryAll(true)}>
+          Retry all failed
+        </Button>
+        <Button variant="outlined" disabled={action.isPending} onClick={() => run("stuck")}>
+          Handle stuck
+        </Button>
+      </Stack>
+      {queue.isPending && <CircularProgress aria-label="Loading SMS queue" />}
+      {queue.isError && <Alert severity="error">{queue.error.message}</Alert>}
+      {queue.data?.length === 0 && <Typography>No SMS in the queue.</Typography>}
+      {queue.data && queue.data.length > 0 && (
+        <QueueTable items={queue.data} busy={action.isPending} onRetry={(item) => run(item.id)} />
+      )}
+
+      <ConfirmDialog
+        open={confirmRetryAll}
+        title="Retry all failed SMS?"
+        text="Every failed SMS (except sign-in and activation codes) is queued and sent again."
+        confirmLabel="Retry all"
+        busy={action.isPending}
+        onCancel={() => setConfirmRetryAll(false)}
+        onConfirm={() => run("all")}
+      />
+      <Snackbar
+        key={notice?.id}
+        open={notice !== null}
+        autoHideDuration={TOAST_MS}
+        onClose={() => setNotice(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+      >
+        <Alert
+          severity={notice?.error ? "error" : "success"}
+          variant="filled"
+          onClose={() => setNotice(null)}
+        >
+          {notice?.message}
+        </Alert>
+      </Snackbar>
+    </Box>
+  );
+}

@@ -1,0 +1,1 @@
+export { usePendingRuleCount } from "./queries";

@@ -1,0 +1,65 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { RuleStatus } from "@turnout/domain";
+import { useEffect } from "react";
+import { subscribeLiveEvent } from "../../../api/live-events";
+import { pendingCountFrom, type RuleDecision, userAlertsAdminApi } from "./user-alerts-api";
+
+/** The badges refresh once a minute besides the live event, in case an event was missed offline. */
+const PENDING_REFRESH_MS = 60_000;
+
+export const userAlertsAdminKeys = {
+  all: ["admin", "user-alerts"] as const,
+  list: (status: RuleStatus | null) => [...userAlertsAdminKeys.all, "list", status ?? "all"] as const,
+  pendingCount: () => [...userAlertsAdminKeys.all, "pending-count"] as const,
+};
+
+export function reviewRulesQueryOptions(status: RuleStatus | null) {
+  return queryOptions({
+    queryKey: userAlertsAdminKeys.list(status),
+    queryFn: ({ signal }) => userAlertsAdminApi.list(status, signal),
+  });
+}
+
+export function pendingRuleCountQueryOptions() {
+  return queryOptions({
+    queryKey: userAlertsAdminKeys.pendingCount(),
+    queryFn: ({ signal }) => userAlertsAdminApi.pendingCount(signal),
+    refetchInterval: PENDING_REFRESH_MS,
+  });
+}
+
+/** The rules to review, pending first. */
+export function useReviewRules(status: RuleStatus | null) {
+  return useQuery(reviewRulesQueryOptions(status));
+}
+
+/**
+ * How many rules wait for review (the User Alerts badge), 0 until known. Follows the admin channel's
+ * `user-alerts:pending` event, so a member's new or edited rule shows at once; the review list is
+ * refreshed with it.
+ */
+export function usePendingRuleCount(): number {
+  const queryClient = useQueryClient();
+  const { data } = useQuery(pendingRuleCountQueryOptions());
+  useEffect(
+    () =>
+      subscribeLiveEvent("user-alerts:pending", (payload) => {
+        const pending = pendingCountFrom(payload);
+        if (pending === null) return;
+        queryClient.setQueryData(userAlertsAdminKeys.pendingCount(), pending);
+        void queryClient.invalidateQueries({ queryKey: [...userAlertsAdminKeys.all, "list"] });
+      }),
+    [queryClient],
+  );
+  return data ?? 0;
+}
+
+/** Approve, reject (with a reason) or suspend a rule, then refresh the list and the badge. */
+export function useDecideRule() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, decision, reason }: { id: number; decision: RuleDecision; reason?: string }) =>
+      userAlertsAdminApi.decide(id, decision, reason),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: userAlertsAdminKeys.all }),
+  });
+}

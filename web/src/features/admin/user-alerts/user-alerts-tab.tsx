@@ -1,0 +1,295 @@
+import BlockIcon from "@mui/icons-material/Block";
+import CancelIcon from "@mui/icons-material/Cancel";
+import CheckCircleIcon from "@mui/icons-material/CheckCircle";
+import HourglassTopIcon from "@mui/icons-material/HourglassTop";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import CircularProgress from "@mui/material/CircularProgress";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogContentText from "@mui/material/DialogContentText";
+import DialogTitle from "@mui/material/DialogTitle";
+import MenuItem from "@mui/material/MenuItem";
+import Paper from "@mui/material/Paper";
+import Snackbar from "@mui/material/Snackbar";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { RULE_STATUSES, RULE_TRIGGER_WINDOW_DAYS, type RuleStatus, TOAST_MS } from "@turnout/domain";
+import { type FormEvent, type ReactElement, useState } from "react";
+import { useDecideRule, usePendingRuleCount, useReviewRules } from "./queries";
+import type { ReviewRule, RuleDecision } from "./user-alerts-api";
+
+const STATUS_PRESENTATION: Record<
+  RuleStatus,
+  { label: string; color: "warning" | "success" | "error" | "default"; icon: ReactElement }
+> = {
+  pending: { label: "Pending review", color: "warning", icon: <HourglassTopIcon /> },
+  approved: { label: "Approved", color: "success", icon: <CheckCircleIcon /> },
+  rejected: { label: "Rejected", color: "error", icon: <CancelIcon /> },
+  suspended: { label: "Suspended", color: "default", icon: <BlockIcon /> },
+};
+
+const TYPE_LABELS: Record<string, string> = {
+  emergency: "Emergency",
+  "non-emergency": "Non-emergency",
+  admin: "Admin",
+};
+
+/** The longest reason the server keeps (it answers 400 beyond). */
+const REASON_MAX_LENGTH = 500;
+
+function ownerText(rule: ReviewRule): string {
+  if (!rule.user) return "Unknown member";
+  return `${rule.user.first_name} ${rule.user.last_name} (${rule.user.phone})`;
+}
+
+function listText(values: string[]): string {
+  return values.length === 0 ? "All" : values.join(", ");
+}
+
+function RuleCard({
+  rule,
+  busy,
+  onDecide,
+  onReject,
+}: {
+  rule: ReviewRule;
+  busy: boolean;
+  onDecide: (rule: ReviewRule, decision: RuleDecision) => void;
+  onReject: (rule: ReviewRule) => void;
+}) {
+  const status = STATUS_PRESENTATION[rule.status];
+  const headingId = `review-rule-${rule.id}`;
+  const triggers = rule.triggers_last_30_days;
+  return (
+    <Paper component="li" variant="outlined" aria-labelledby={headingId} sx={{ p: 2, listStyle: "none" }}>
+      <Stack direction="row" sx={{ alignItems: "center", gap: 1, flexWrap: "wrap" }}>
+        <Typography id={headingId} variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+          {rule.name}
+        </Typography>
+        <Chip size="small" variant="outlined" color={status.color} icon={status.icon} label={status.label} />
+      </Stack>
+      <Typography variant="body2">Owner: {ownerText(rule)}</Typography>
+      {rule.description && <Typography variant="body2">{rule.description}</Typography>}
+      <Typography variant="body2">Keywords: {rule.keywords.join(", ")}</Typography>
+      <Typography variant="body2">
+        Agencies: {listText(rule.agency_names)} · Message types:{" "}
+        {listText(rule.priority_levels.map((level) => TYPE_LABELS[level] ?? level))}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {`${triggers} ${triggers === 1 ? "trigger" : "triggers"} in the last ${RULE_TRIGGER_WINDOW_DAYS} days`}
+      </Typography>
+      {rule.status === "rejected" && rule.rejection_reason && (
+        <Typography variant="body2" color="error">
+          Rejection reason: {rule.rejection_reason}
+        </Typography>
+      )}
+      <Stack direction="row" sx={{ gap: 1, mt: 1, flexWrap: "wrap" }}>
+        {rule.status !== "approved" && (
+          <Button size="small" variant="contained" disabled={busy} onClick={() => onDecide(rule, "approve")}>
+            Approve
+          </Button>
+        )}
+        {rule.status !== "rejected" && (
+          <Button size="small" color="error" disabled={busy} onClick={() => onReject(rule)}>
+            Reject
+          </Button>
+        )}
+        {rule.status === "approved" && (
+          <Button size="small" color="warning" disabled={busy} onClick={() => onDecide(rule, "suspend")}>
+            Suspend
+          </Button>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Rejecting needs a reason: the member reads it in the SMS and in My Alerts. */
+function RejectDialog({
+  rule,
+  busy,
+  error,
+  onCancel,
+  onConfirm,
+}: {
+  rule: ReviewRule | null;
+  busy: boolean;
+  error: string | null;
+  onCancel: () => void;
+  onConfirm: (rule: ReviewRule, reason: string) => void;
+}) {
+  const [reason, setReason] = useState("");
+  const [touched, setTouched] = useState(false);
+  const missing = reason.trim() === "";
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (rule && !missing) onConfirm(rule, reason.trim());
+  };
+  const handleClose = () => {
+    setReason("");
+    setTouched(false);
+    onCancel();
+  };
+  return (
+    <Dialog open={rule !== null} onClose={handleClose} aria-labelledby="reject-rule-title">
+      <form onSubmit={handleSubmit} noValidate>
+        <DialogTitle id="reject-rule-title">Reject Alert Rule</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>
+            {`The member is told by SMS that “${rule?.name ?? ""}” was rejected, with this reason.`}
+          </DialogContentText>
+          {error && (
+            <Alert severity="error" sx={{ mb: 2 }}>
+              {error}
+            </Alert>
+          )}
+          <TextField
+            label="Reason"
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            required
+            fullWidth
+            multiline
+            minRows={2}
+            error={touched && missing}
+            helperText={touched && missing ? "A reason is required." : " "}
+            slotProps={{ htmlInput: { maxLength: REASON_MAX_LENGTH } }}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={handleClose}>Cancel</Button>
+          <Button type="submit" color="error" variant="contained" disabled={busy}>
+            Reject
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+/**
+ * The User Alerts tab (issue 12): members' keyword SMS rules, pending first, with owner, keywords,
+ * agencies, types and recent triggers; approve, reject with a reason, or suspend. The server tells
+ * the member of each decision by SMS.
+ */
+export function UserAlertsTab() {
+  const [status, setStatus] = useState<RuleStatus | null>(null);
+  const rules = useReviewRules(status);
+  const pending = usePendingRuleCount();
+  const decide = useDecideRule();
+  const [rejecting, setRejecting] = useState<ReviewRule | null>(null);
+  const [rejectError, setRejectError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ id: number; message: string; error: boolean } | null>(null);
+
+  const show = (message: string, error = false) => setNotice({ id: Date.now(), message, error });
+
+  const handleDecide = (rule: ReviewRule, decision: RuleDecision) => {
+    decide.mutate(
+      { id: rule.id, decision },
+      { onSuccess: (message) => show(message), onError: (error) => show(error.message, true) },
+    );
+  };
+
+  const handleReject = (rule: ReviewRule, reason: string) => {
+    setRejectError(null);
+    decide.mutate(
+      { id: rule.id, decision: "reject", reason },
+      {
+        onSuccess: (message) => {
+          setRejecting(null);
+          show(message);
+        },
+        onError: (error) => setRejectError(error.message),
+      },
+    );
+  };
+
+  return (
+    <Box component="section" aria-labelledby="user-alerts-heading">
+      <Stack direction="row" sx={{ alignItems: "center", gap: 2, mb: 2, flexWrap: "wrap" }}>
+        <Typography id="user-alerts-heading" variant="h6" component="h2">
+          User Alerts
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {`${pending} waiting for review`}
+        </Typography>
+        <TextField
+          select
+          size="small"
+          label="Status"
+          value={status ?? "all"}
+          onChange={(event) =>
+            setStatus(event.target.value === "all" ? null : (event.target.value as RuleStatus))
+          }
+          sx={{ minWidth: 160, ml: "auto" }}
+        >
+          <MenuItem value="all">All</MenuItem>
+          {RULE_STATUSES.map((value) => (
+            <MenuItem key={value} value={value}>
+              {STATUS_PRESENTATION[value].label}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Stack>
+      {rules.isPending && <CircularProgress aria-label="Loading alert rules" />}
+      {rules.isError && (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void rules.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {rules.error.message}
+        </Alert>
+      )}
+      {rules.data?.length === 0 && <Typography>No alert rules.</Typography>}
+      {rules.data && rules.data.length > 0 && (
+        <Stack component="ul" aria-label="Alert rules" sx={{ gap: 1.5, p: 0, m: 0 }}>
+          {rules.data.map((rule) => (
+            <RuleCard
+              key={rule.id}
+              rule={rule}
+              busy={decide.isPending}
+              onDecide={handleDecide}
+              onReject={(target) => {
+                setRejectError(null);
+                setRejecting(target);
+              }}
+            />
+          ))}
+        </Stack>
+      )}
+      <RejectDialog
+        key={rejecting?.id ?? "none"}
+        rule={rejecting}
+        busy={decide.isPending}
+        error={rejectError}
+        onCancel={() => setRejecting(null)}
+        onConfirm={handleReject}
+      />
+      <Snackbar
+        key={notice?.id}
+        open={notice !== null}
+        autoHideDuration={TOAST_MS}
+        onClose={() => setNotice(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+      >
+        <Alert
+          severity={notice?.error ? "error" : "success"}
+          variant="filled"
+          onClose={() => setNotice(null)}
+        >
+          {notice?.message}
+        </Alert>
+      </Snackbar>
+    </Box>
+  );
+}
