@@ -8,6 +8,9 @@ import { storeSession, testUser } from "../../../testing/session-fixtures";
 import { adminRoutes, adminUser, DESKTOP_UA, IPHONE_UA } from "../testing/admin-fixtures";
 import { ADMIN_TABS } from "./admin-tabs";
 
+/** Tabs whose issue has not landed: they show an honest placeholder. */
+const UNBUILT_TABS = ["alerts", "agencies", "feedback"];
+
 // The dashboard and the console are lazy chunks: on a busy machine their first load takes seconds.
 
 function signedIn(
@@ -86,7 +89,7 @@ describe("admin console", { timeout: 20_000 }, () => {
     expect(screen.queryByRole("heading", { name: "Admin Console" })).not.toBeInTheDocument();
   });
 
-  it("gives each of the nine tabs, in SPEC order, its own address", async () => {
+  it("gives each of the nine tabs, in SPEC order, its own address; tabs not built yet say so", async () => {
     const { user } = signedIn("/admin/system");
     const tabs = await screen.findAllByRole("tab");
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -105,8 +108,12 @@ describe("admin console", { timeout: 20_000 }, () => {
       expect(currentLocation.pathname).toBe(`/admin/${tab.slug}`);
       expect(screen.getByRole("tab", { name: tab.label })).toHaveAttribute("aria-selected", "true");
       const panel = screen.getByRole("tabpanel");
-      expect(panel).toHaveTextContent("This tab is not built yet");
-      expect(panel).toHaveTextContent(`${tab.label} will hold: ${tab.purpose}`);
+      if (UNBUILT_TABS.includes(tab.slug)) {
+        expect(panel).toHaveTextContent("This tab is not built yet");
+        expect(panel).toHaveTextContent(`${tab.label} will hold: ${tab.purpose}`);
+      } else {
+        expect(panel).not.toHaveTextContent("This tab is not built yet");
+      }
     }
     await user.click(screen.getByRole("tab", { name: "System Monitor" }));
     expect(currentLocation.pathname).toBe("/admin/system");

@@ -10,10 +10,14 @@ import Typography from "@mui/material/Typography";
 import { formatBadgeCount } from "@turnout/domain";
 import type { ReactNode } from "react";
 import { Link, Navigate, useParams } from "react-router";
+import { GroupingTab } from "../grouping/grouping-tab";
+import { SecurityTab } from "../security/security-tab";
+import { SmsTab } from "../sms/sms-tab";
 import { MonitorAccessDenied, SystemMonitor } from "../system-monitor/system-monitor";
+import { usePendingRuleCount } from "../user-alerts";
+import { UserAlertsTab } from "../user-alerts/user-alerts-tab";
 import { UsersTab } from "../users/users-tab";
 import { ADMIN_TABS, type AdminTab, adminTabPath, DEFAULT_ADMIN_TAB, findAdminTab } from "./admin-tabs";
-import { usePendingUserAlerts } from "./queries";
 
 /** What the console shows of a tab no issue has built yet: honestly that, and what it will hold. */
 function PlaceholderTab({ tab }: { tab: AdminTab }) {
@@ -29,6 +33,10 @@ function PlaceholderTab({ tab }: { tab: AdminTab }) {
 const TAB_CONTENT: Record<string, (tab: AdminTab) => ReactNode> = {
   system: () => <SystemMonitor />,
   users: () => <UsersTab />,
+  "user-alerts": () => <UserAlertsTab />,
+  sms: () => <SmsTab />,
+  "message-grouping": () => <GroupingTab />,
+  security: () => <SecurityTab />,
 };
 
 /** An orange count beside a tab's label ('9+' above 9); nothing at 0. */
@@ -62,7 +70,7 @@ export function AdminConsole({
 }) {
   const { tab: slug } = useParams();
   const tab = findAdminTab(slug);
-  const pending = formatBadgeCount(usePendingUserAlerts(isAdmin));
+  const pending = formatBadgeCount(usePendingRuleCount(isAdmin));
   const unread = formatBadgeCount(feedbackUnread);
 
   if (!isAdmin) {

@@ -38,18 +38,19 @@ export function useReviewRules(status: RuleStatus | null) {
  * `user-alerts:pending` event, so a member's new or edited rule shows at once; the review list is
  * refreshed with it.
  */
-export function usePendingRuleCount(): number {
+export function usePendingRuleCount(enabled = true): number {
   const queryClient = useQueryClient();
-  const { data } = useQuery(pendingRuleCountQueryOptions());
+  const { data } = useQuery({ ...pendingRuleCountQueryOptions(), enabled });
   useEffect(
     () =>
       subscribeLiveEvent("user-alerts:pending", (payload) => {
+        if (!enabled) return;
         const pending = pendingCountFrom(payload);
         if (pending === null) return;
         queryClient.setQueryData(userAlertsAdminKeys.pendingCount(), pending);
         void queryClient.invalidateQueries({ queryKey: [...userAlertsAdminKeys.all, "list"] });
       }),
-    [queryClient],
+    [queryClient, enabled],
   );
   return data ?? 0;
 }
