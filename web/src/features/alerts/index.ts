@@ -1,4 +1,4 @@
-export type { AlertCardHandlers } from "./alert-card";
+export { type AlertCardHandlers, safeLogoPath } from "./alert-card";
 export { AlertList } from "./alert-list";
 export { type Alert, type AlertGroup, type FeedFilters, type FeedOptions, NO_FILTERS } from "./alerts-api";
 export type { FeedItem } from "./feed-items";
