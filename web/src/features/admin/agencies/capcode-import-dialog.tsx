@@ -20,6 +20,16 @@ import { agencyAdminKeys } from "./queries";
 /** The server's limit on the CSV text. */
 const CSV_MAX_BYTES = 1024 * 1024;
 
+/** The file's text (FileReader rather than Blob.text(), which older browsers lack). */
+function readText(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result ?? ""));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(file);
+  });
+}
+
 type Mapping = { agency?: string | null; alias?: string | null; area?: string | null };
 
 function describe(mapping: Mapping): string {
@@ -128,8 +138,12 @@ export function CapcodeImportDialog({ open, onClose }: { open: boolean; onClose:
       setFileError("The CSV must be at most 1 MB.");
       return;
     }
-    setFileError(null);
-    handleText(await file.text());
+    try {
+      handleText(await readText(file));
+      setFileError(null);
+    } catch {
+      setFileError("The file could not be read. Please choose it again.");
+    }
   };
 
   const canApply = previewed !== null && previewed === csv && result !== null && !result.applied;
