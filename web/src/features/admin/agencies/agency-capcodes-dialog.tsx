@@ -204,9 +204,11 @@ export function AgencyCapcodesDialog({
   const [deleting, setDeleting] = useState<Capcode | null>(null);
   const [messagesOf, setMessagesOf] = useState<MessagesTarget | null>(null);
 
+  // A new agency opened starts clean; the same one reloaded after a change keeps its notice.
+  const agencyId = agency?.id ?? null;
   useEffect(() => {
-    if (agency) setNotice(null);
-  }, [agency]);
+    if (agencyId !== null) setNotice(null);
+  }, [agencyId]);
 
   const remove = useMutation({
     mutationFn: (capcode: Capcode) => agenciesApi.deleteCapcode(capcode.id),

@@ -40,13 +40,6 @@ export function AgencyLogoDialog({ agency, onClose }: { agency: AdminAgency | nu
   const [current, setCurrent] = useState<string | null>(null);
 
   useEffect(() => {
-    setFile(null);
-    setFileError(null);
-    setConfirmRemove(false);
-    setCurrent(safeLogoPath(agency?.logo_path));
-  }, [agency]);
-
-  useEffect(() => {
     if (!file) {
       setPreview(null);
       return;
@@ -72,6 +65,21 @@ export function AgencyLogoDialog({ agency, onClose }: { agency: AdminAgency | nu
       onSaved(saved);
     },
   });
+
+  // Another agency opened starts clean; the same one reloaded after a change keeps the chosen file.
+  const agencyId = agency?.id ?? null;
+  const { reset: resetUpload } = upload;
+  const { reset: resetRemove } = remove;
+  useEffect(() => {
+    if (agencyId === null) return;
+    setFile(null);
+    setFileError(null);
+    setConfirmRemove(false);
+    resetUpload();
+    resetRemove();
+  }, [agencyId, resetUpload, resetRemove]);
+  const logoPath = agency?.logo_path;
+  useEffect(() => setCurrent(safeLogoPath(logoPath)), [logoPath]);
 
   const handleChoose = (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0] ?? null;
