@@ -15,7 +15,9 @@ function dashboard(routes: Record<string, MockRoute>, path = "/") {
 }
 
 async function cardsShown(count: number) {
-  await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(count));
+  // The first test of a file waits for the lazily loaded dashboard's cold transform too: over a
+  // second when the machine is busy, so longer than waitFor's default.
+  await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(count), { timeout: 5_000 });
   return screen.getAllByRole("article");
 }
 
