@@ -116,6 +116,21 @@ describe("admin alerts tab", { timeout: 15_000 }, () => {
     expect(screen.getByText("Search: grass fire")).toBeInTheDocument();
   });
 
+  it("filters by a card's agency, UNMAPPED included, still in admin context, and clears the filter", async () => {
+    const { server, user } = renderTab({});
+    await user.click(await screen.findByRole("button", { name: "Show only Unmapped Capcodes alerts" }));
+    await waitFor(() =>
+      expect(server.callsTo("GET /alerts/search").some((call) => call.query.get("agency_id") === "9")).toBe(
+        true,
+      ),
+    );
+    const filtered = server.callsTo("GET /alerts/search").find((call) => call.query.get("agency_id") === "9");
+    expect(filtered?.query.get("admin_context")).toBe("true");
+    expect(screen.getByText("Agency: Unmapped Capcodes")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Clear All" }));
+    expect(screen.queryByText("Agency: Unmapped Capcodes")).not.toBeInTheDocument();
+  });
+
   it("refuses to assign without an agency, and leaves the alias optional", async () => {
     const { server, user } = renderTab({});
     const dialog = await openAssignDialog(user);
