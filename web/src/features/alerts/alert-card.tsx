@@ -1,14 +1,22 @@
 import { keyframes } from "@emotion/react";
 import PlaceIcon from "@mui/icons-material/Place";
+import SettingsInputAntennaIcon from "@mui/icons-material/SettingsInputAntenna";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardActionArea from "@mui/material/CardActionArea";
 import Chip from "@mui/material/Chip";
 import Typography from "@mui/material/Typography";
-import { type AlertType, displayText, normalizeAlertType, typePresentation } from "@turnout/domain";
+import {
+  type AlertType,
+  displayText,
+  normalizeAlertType,
+  typePresentation,
+  UNMAPPED_AGENCY,
+} from "@turnout/domain";
 import { memo, useId } from "react";
-import { alertTime } from "./alerts-api";
+import { type Alert, alertTime } from "./alerts-api";
 import type { FeedItem } from "./feed-items";
 import { absoluteTimeLabel, relativeTimeLabel } from "./time-labels";
 import { touchTarget } from "./touch-target";
@@ -39,6 +47,17 @@ export interface AlertCardHandlers {
   onFilterType: (type: AlertType) => void;
   onFilterAgency: (agency: { id: string; name: string }) => void;
   onFilterArea: (area: string) => void;
+  /** Admin context: offered on a card whose capcode no agency has yet (UNMAPPED). */
+  onAssignCapcode?: (alert: Alert) => void;
+}
+
+/** The distinct capcodes a card's messages were paged to, in the order first seen. */
+function capcodesOf(item: FeedItem): string[] {
+  const seen = new Set<string>();
+  for (const message of [item.group.primary_message, ...item.group.messages]) {
+    if (message.capcode) seen.add(message.capcode);
+  }
+  return [...seen];
 }
 
 /**
@@ -53,12 +72,16 @@ export const AlertCard = memo(function AlertCard({
   onFilterType,
   onFilterAgency,
   onFilterArea,
+  onAssignCapcode,
+  showCapcode = false,
   position,
   setSize,
 }: {
   item: FeedItem;
   now: number;
   highlighted: boolean;
+  /** Admin context: the pager addresses the card's messages were paged to. */
+  showCapcode?: boolean;
   /** Place in the feed (1-based) and the feed's size, -1 while more can load (ARIA feed pattern). */
   position?: number;
   setSize?: number;
@@ -74,6 +97,8 @@ export const AlertCard = memo(function AlertCard({
     primary.agency_id === null || primary.agency_id === undefined ? null : String(primary.agency_id);
   const area = primary.area?.trim() || null;
   const grouped = group.is_grouped && group.messages.length > 1;
+  const capcodes = showCapcode ? capcodesOf(item) : [];
+  const unmapped = primary.agency_code === UNMAPPED_AGENCY.code && Boolean(primary.capcode);
   const openLabel = grouped
     ? `Open all ${group.total_count} messages of job ${group.job_number ?? primary.id}`
     : `Open details of job ${primary.id}`;
@@ -121,6 +146,21 @@ export const AlertCard = memo(function AlertCard({
             aria-label={`Show only alerts in ${area}`}
             sx={touchTarget}
           />
+        ) : null}
+        {capcodes.map((capcode) => (
+          <Chip
+            key={capcode}
+            size="small"
+            icon={<SettingsInputAntennaIcon aria-hidden="true" />}
+            label={capcode}
+            aria-label={`Capcode ${capcode}`}
+            sx={{ fontFamily: "monospace" }}
+          />
+        ))}
+        {onAssignCapcode && unmapped ? (
+          <Button size="small" variant="contained" color="warning" onClick={() => onAssignCapcode(primary)}>
+            {`Assign capcode ${primary.capcode}`}
+          </Button>
         ) : null}
         {highlighted ? (
           <Typography component="span" variant="caption" sx={{ fontWeight: 700, color: "warning.main" }}>

@@ -15,7 +15,9 @@ function dashboard(routes: Record<string, MockRoute>, path = "/") {
 }
 
 async function cardsShown(count: number) {
-  await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(count));
+  // The first test of a file waits for the lazily loaded dashboard's cold transform too: over a
+  // second when the machine is busy, so longer than waitFor's default.
+  await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(count), { timeout: 5_000 });
   return screen.getAllByRole("article");
 }
 
@@ -75,6 +77,17 @@ describe("alert cards", { timeout: 15_000 }, () => {
     const query = server.callsTo("GET /alerts/search")[0]?.query;
     expect(query?.get("limit")).toBe("50");
     expect(query?.get("grouped")).toBe("true");
+  });
+
+  it("never asks a member's feed in admin context nor shows capcodes or assignment", async () => {
+    const { server } = dashboard({
+      // Even a card under UNMAPPED (which a member's scope never returns) offers nothing of the admin's.
+      "GET /alerts/search": feedPage([makeGroup(makeAlert({ capcode: "1234567", agency_code: "UNMAPPED" }))]),
+    });
+    const [card] = await cardsShown(1);
+    expect(server.callsTo("GET /alerts/search")[0]?.query.has("admin_context")).toBe(false);
+    expect(within(card!).queryByLabelText("Capcode 1234567")).not.toBeInTheDocument();
+    expect(within(card!).queryByRole("button", { name: /Assign capcode/ })).not.toBeInTheDocument();
   });
 
   it("shows the server's error with Retry, and 'Failed to load alerts' when it says nothing", async () => {

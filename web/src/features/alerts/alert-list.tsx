@@ -33,12 +33,15 @@ export function AlertList({
   highlighted,
   handlers,
   more,
+  showCapcode = false,
 }: {
   items: FeedItem[];
   now: number;
   highlighted: ReadonlySet<string>;
   handlers: AlertCardHandlers;
   more: MorePages;
+  /** Admin context: each card shows its capcode. */
+  showCapcode?: boolean;
 }) {
   const listRef = useRef<HTMLDivElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
@@ -130,6 +133,7 @@ export function AlertList({
                 highlighted={highlighted.has(item.key)}
                 position={row.index + 1}
                 setSize={setSize}
+                showCapcode={showCapcode}
                 {...handlers}
               />
             </div>

@@ -62,6 +62,11 @@ export interface FeedFilters {
 
 export const NO_FILTERS: FeedFilters = { search: "", type: null, area: null, agency: null };
 
+/** How the feed is read: `adminContext` (admins) covers every agency, UNMAPPED included. */
+export interface FeedOptions {
+  adminContext?: boolean;
+}
+
 /** An agency the user may show or hide (GET /user-filters/available). */
 export const filterableAgencySchema = z.object({
   filter_value: z.string(),
@@ -83,7 +88,12 @@ const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) 
 
 export const alertsApi = {
   /** One page of the feed, newest first, jobs folded into groups (GET /alerts/search?grouped=true). */
-  async searchAlerts(filters: FeedFilters, cursor: string | null, signal?: AbortSignal): Promise<AlertPage> {
+  async searchAlerts(
+    filters: FeedFilters,
+    cursor: string | null,
+    signal?: AbortSignal,
+    options: FeedOptions = {},
+  ): Promise<AlertPage> {
     const reply = await api.get("/alerts/search", {
       signal,
       query: {
@@ -94,6 +104,7 @@ export const alertsApi = {
         area: filters.area ?? undefined,
         agency_id: filters.agency?.id,
         cursor: cursor ?? undefined,
+        admin_context: options.adminContext ? true : undefined,
       },
     });
     return alertPageSchema.parse(reply);

@@ -35,7 +35,9 @@ async function openSettings(routes: Record<string, MockRoute>) {
   });
   storeSession();
   const rendered = renderApp("/");
-  await screen.findAllByRole("article");
+  // The first test of a file waits for the lazily loaded dashboard's cold transform too: over a
+  // second when the machine is busy, so longer than findBy's default.
+  await screen.findAllByRole("article", {}, { timeout: 5_000 });
   await rendered.user.click(screen.getByRole("button", { name: "Alert filter settings" }));
   const dialog = await screen.findByRole("dialog", { name: "Alert Filter Settings" });
   return { server, dialog, ...rendered };

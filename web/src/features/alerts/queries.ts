@@ -1,22 +1,22 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import { alertsApi, type FeedFilters } from "./alerts-api";
+import { alertsApi, type FeedFilters, type FeedOptions } from "./alerts-api";
 
 /** Query keys of the alerts feature; everything under `all` belongs to the signed-in user's feed. */
 export const alertKeys = {
   all: ["alerts"] as const,
   feeds: () => [...alertKeys.all, "feed"] as const,
-  feed: (userId: number | string, filters: FeedFilters) =>
-    [...alertKeys.feeds(), String(userId), filters] as const,
+  feed: (userId: number | string, filters: FeedFilters, options: FeedOptions = {}) =>
+    [...alertKeys.feeds(), String(userId), filters, { adminContext: options.adminContext === true }] as const,
   job: (alertId: string) => [...alertKeys.all, "job", alertId] as const,
   group: (alertId: number) => [...alertKeys.all, "group", alertId] as const,
   filterSettings: () => [...alertKeys.all, "filter-settings"] as const,
 };
 
-/** The feed, page by page (50 cards, keyset cursor), for one user and one set of filters. */
-export function feedQueryOptions(userId: number | string, filters: FeedFilters) {
+/** The feed, page by page (50 cards, keyset cursor), for one user, one set of filters and one context. */
+export function feedQueryOptions(userId: number | string, filters: FeedFilters, options: FeedOptions = {}) {
   return infiniteQueryOptions({
-    queryKey: alertKeys.feed(userId, filters),
-    queryFn: ({ pageParam, signal }) => alertsApi.searchAlerts(filters, pageParam, signal),
+    queryKey: alertKeys.feed(userId, filters, options),
+    queryFn: ({ pageParam, signal }) => alertsApi.searchAlerts(filters, pageParam, signal, options),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => (page.pagination.has_more ? (page.pagination.next_cursor ?? null) : null),
   });

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { admitLiveAlert, displayText, typePresentation } from "@turnout/domain";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { type Alert, alertsApi, type FeedFilters } from "./alerts-api";
+import { type Alert, alertsApi, type FeedFilters, type FeedOptions } from "./alerts-api";
 import { readCachedFeed, writeCachedFeed } from "./feed-cache";
 import {
   alertIdsOf,
@@ -37,10 +37,12 @@ function announcementFor(alert: Alert): string {
 /**
  * The feed's cards: the pages loaded from the server (50 cards each, a job once however many pages
  * it spans) with the cards that arrived live or were caught up after a reconnect placed by time. Live alerts are
- * admitted by the SPEC 5 rule. The leading cards of the unfiltered feed are kept for offline use.
+ * admitted by the SPEC 5 rule. The leading cards of the unfiltered feed are kept for offline use,
+ * except in admin context (every agency's traffic is not the member's offline copy).
  */
-export function useAlertFeed(userId: number | string, filters: FeedFilters) {
-  const query = useInfiniteQuery(feedQueryOptions(userId, filters));
+export function useAlertFeed(userId: number | string, filters: FeedFilters, options: FeedOptions = {}) {
+  const adminContext = options.adminContext === true;
+  const query = useInfiniteQuery(feedQueryOptions(userId, filters, { adminContext }));
   const filtersKey = JSON.stringify(filters);
   const [live, setLive] = useState<{ filtersKey: string; items: FeedItem[] }>({ filtersKey, items: [] });
   const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(() => new Set());
@@ -64,8 +66,8 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters) {
   // alert (paged to two of the user's agencies) arriving in the same tick is still a duplicate.
   const knownIds = useMemo(() => alertIdsOf(items), [items]);
 
-  const latest = useRef({ filters, filtersKey, knownIds, pageItems, query });
-  latest.current = { filters, filtersKey, knownIds, pageItems, query };
+  const latest = useRef({ filters, filtersKey, knownIds, pageItems, query, adminContext });
+  latest.current = { filters, filtersKey, knownIds, pageItems, query, adminContext };
 
   useEffect(() => {
     if (query.dataUpdatedAt > 0) setLastFreshAt((at) => Math.max(at ?? 0, query.dataUpdatedAt));
@@ -138,7 +140,9 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters) {
       return;
     }
     try {
-      const page = await alertsApi.searchAlerts(current, null);
+      const page = await alertsApi.searchAlerts(current, null, undefined, {
+        adminContext: latest.current.adminContext,
+      });
       if (latest.current.filtersKey !== forKey) return;
       setLastFreshAt(Date.now());
       const missed = missedItems(page.data, latest.current.knownIds);
@@ -161,7 +165,7 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters) {
   /** Forget the cards that arrived live (the feed starts again from the server's first page). */
   const resetLive = useCallback(() => setLive({ filtersKey: latest.current.filtersKey, items: [] }), []);
 
-  const unfiltered = !hasFilters(filters);
+  const unfiltered = !adminContext && !hasFilters(filters);
   useEffect(() => {
     if (!unfiltered || !query.isSuccess || items.length === 0 || lastFreshAt === null) return;
     writeCachedFeed(userId, items, lastFreshAt);

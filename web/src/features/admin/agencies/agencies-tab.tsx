@@ -1,0 +1,253 @@
+import AddIcon from "@mui/icons-material/Add";
+import DownloadIcon from "@mui/icons-material/Download";
+import UploadFileIcon from "@mui/icons-material/UploadFile";
+import Alert from "@mui/material/Alert";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Paper from "@mui/material/Paper";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableContainer from "@mui/material/TableContainer";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import Typography from "@mui/material/Typography";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { UNMAPPED_AGENCY } from "@turnout/domain";
+import { useState } from "react";
+import { safeLogoPath } from "../../alerts";
+import { type AdminAgency, agenciesApi } from "./agencies-api";
+import { AgencyCapcodesDialog } from "./agency-capcodes-dialog";
+import { AgencyFormDialog } from "./agency-form-dialog";
+import { AgencyLogoDialog } from "./agency-logo-dialog";
+import { CapcodeImportDialog } from "./capcode-import-dialog";
+import { ConfirmDialog } from "./confirm-dialog";
+import { errorText } from "./error-text";
+import { agenciesQueryOptions, agencyAdminKeys } from "./queries";
+import { UnmappedCapcodes } from "./unmapped-capcodes";
+
+/** The name the export is saved under, as the server's attachment names it. */
+export const EXPORT_FILE_NAME = "capcodes.csv";
+
+/** Hands the CSV to the browser as a download (the export needs the bearer token, so no plain link). */
+function saveCsv(text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = EXPORT_FILE_NAME;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}
+
+function AgencyTable({
+  agencies,
+  onCapcodes,
+  onEdit,
+  onLogo,
+  onDelete,
+}: {
+  agencies: AdminAgency[];
+  onCapcodes: (agency: AdminAgency) => void;
+  onEdit: (agency: AdminAgency) => void;
+  onLogo: (agency: AdminAgency) => void;
+  onDelete: (agency: AdminAgency) => void;
+}) {
+  return (
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-label="Agencies">
+        <TableHead>
+          <TableRow>
+            <TableCell>Logo</TableCell>
+            <TableCell>Name</TableCell>
+            <TableCell>Code</TableCell>
+            <TableCell align="right">Capcodes</TableCell>
+            <TableCell align="right">Users</TableCell>
+            <TableCell align="right">Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {agencies.map((agency) => {
+            const logo = safeLogoPath(agency.logo_path);
+            return (
+              <TableRow key={agency.id}>
+                <TableCell>
+                  <Avatar
+                    src={logo ?? undefined}
+                    alt={logo ? `Logo of ${agency.name}` : undefined}
+                    variant="rounded"
+                  >
+                    {agency.code.slice(0, 3)}
+                  </Avatar>
+                </TableCell>
+                <TableCell>
+                  <Typography sx={{ fontWeight: 600 }}>{agency.name}</Typography>
+                  {agency.description ? (
+                    <Typography variant="body2" color="text.secondary">
+                      {agency.description}
+                    </Typography>
+                  ) : null}
+                </TableCell>
+                <TableCell>{agency.code}</TableCell>
+                <TableCell align="right">{agency.capcode_count ?? 0}</TableCell>
+                <TableCell align="right">{agency.user_count ?? 0}</TableCell>
+                <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                  <Button
+                    size="small"
+                    onClick={() => onCapcodes(agency)}
+                    aria-label={`Capcodes of ${agency.name}`}
+                  >
+                    Capcodes
+                  </Button>
+                  <Button size="small" onClick={() => onEdit(agency)} aria-label={`Edit ${agency.name}`}>
+                    Edit
+                  </Button>
+                  <Button size="small" onClick={() => onLogo(agency)} aria-label={`Logo of ${agency.name}`}>
+                    Logo
+                  </Button>
+                  <Button
+                    size="small"
+                    color="error"
+                    onClick={() => onDelete(agency)}
+                    aria-label={`Delete ${agency.name}`}
+                  >
+                    Delete
+                  </Button>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/**
+ * The Agencies tab of the admin console: agencies with their logos and capcodes, the capcodes no
+ * agency has yet, and PagerMon's capcode CSV in (with a dry-run preview) and out.
+ */
+export function AgenciesTab() {
+  const queryClient = useQueryClient();
+  const agencies = useQuery(agenciesQueryOptions());
+  const [formOpen, setFormOpen] = useState(false);
+  const [editing, setEditing] = useState<AdminAgency | null>(null);
+  const [capcodesOf, setCapcodesOf] = useState<AdminAgency | null>(null);
+  const [logoOf, setLogoOf] = useState<AdminAgency | null>(null);
+  const [deleting, setDeleting] = useState<AdminAgency | null>(null);
+  const [importOpen, setImportOpen] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const remove = useMutation({
+    mutationFn: (agency: AdminAgency) => agenciesApi.deleteAgency(agency.id),
+    onSuccess: (message) => {
+      setDeleting(null);
+      setNotice(message);
+      void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
+    },
+  });
+  const exportCsv = useMutation({ mutationFn: () => agenciesApi.exportCapcodes(), onSuccess: saveCsv });
+
+  const listed = (agencies.data ?? []).filter((agency) => agency.code !== UNMAPPED_AGENCY.code);
+  // Editing, logo and capcode dialogs show the latest copy once a change reloads the list.
+  const fresh = (agency: AdminAgency | null) =>
+    agency ? (agencies.data?.find((candidate) => candidate.id === agency.id) ?? agency) : null;
+
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", gap: 3 }}>
+      <Box component="section" aria-labelledby="agencies-heading">
+        <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, mb: 1 }}>
+          <Typography id="agencies-heading" component="h2" variant="h6" sx={{ flexGrow: 1 }}>
+            Agencies
+          </Typography>
+          <Button
+            variant="contained"
+            startIcon={<AddIcon aria-hidden="true" />}
+            onClick={() => {
+              setEditing(null);
+              setFormOpen(true);
+            }}
+          >
+            New Agency
+          </Button>
+          <Button
+            variant="outlined"
+            startIcon={<UploadFileIcon aria-hidden="true" />}
+            onClick={() => setImportOpen(true)}
+          >
+            Import CSV
+          </Button>
+          <Button
+            variant="outlined"
+            startIcon={<DownloadIcon aria-hidden="true" />}
+            onClick={() => exportCsv.mutate()}
+            disabled={exportCsv.isPending}
+          >
+            Export CSV
+          </Button>
+        </Box>
+        {notice ? (
+          <Alert severity="success" role="status" onClose={() => setNotice(null)} sx={{ mb: 1 }}>
+            {notice}
+          </Alert>
+        ) : null}
+        {exportCsv.isError ? (
+          <Alert severity="error" role="alert" onClose={() => exportCsv.reset()} sx={{ mb: 1 }}>
+            {`Export failed: ${errorText(exportCsv.error)}`}
+          </Alert>
+        ) : null}
+        {agencies.isError ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" onClick={() => void agencies.refetch()}>
+                Retry
+              </Button>
+            }
+          >
+            {errorText(agencies.error)}
+          </Alert>
+        ) : !agencies.data ? (
+          <CircularProgress size={28} aria-label="Loading agencies" />
+        ) : (
+          <AgencyTable
+            agencies={listed}
+            onCapcodes={setCapcodesOf}
+            onEdit={(agency) => {
+              setEditing(agency);
+              setFormOpen(true);
+            }}
+            onLogo={setLogoOf}
+            onDelete={(agency) => {
+              remove.reset();
+              setDeleting(agency);
+            }}
+          />
+        )}
+      </Box>
+      <Box component="section" aria-labelledby="unmapped-heading">
+        <Typography id="unmapped-heading" component="h2" variant="h6" sx={{ mb: 1 }}>
+          Unmapped Capcodes
+        </Typography>
+        <UnmappedCapcodes />
+      </Box>
+      <AgencyFormDialog open={formOpen} agency={fresh(editing)} onClose={() => setFormOpen(false)} />
+      <AgencyCapcodesDialog agency={fresh(capcodesOf)} onClose={() => setCapcodesOf(null)} />
+      <AgencyLogoDialog agency={fresh(logoOf)} onClose={() => setLogoOf(null)} />
+      <CapcodeImportDialog open={importOpen} onClose={() => setImportOpen(false)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.name ?? ""}?`}
+        text="The agency is removed for good. An agency that still has capcodes, users or alerts cannot be deleted."
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        error={remove.isError ? errorText(remove.error) : null}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,314 @@
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogTitle from "@mui/material/DialogTitle";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
+import { type AdminAgency, agenciesApi, type Capcode, type CapcodeFields } from "./agencies-api";
+import { isCapcode, parseBulkCapcodes } from "./bulk-capcodes";
+import { CapcodeMessagesDialog, type MessagesTarget } from "./capcode-messages-dialog";
+import { ConfirmDialog } from "./confirm-dialog";
+import { errorText } from "./error-text";
+import { agencyAdminKeys, agencyCapcodesQueryOptions } from "./queries";
+
+/** Alias and area of one capcode. */
+function CapcodeEditDialog({ capcode, onClose }: { capcode: Capcode | null; onClose: () => void }) {
+  const titleId = useId();
+  const queryClient = useQueryClient();
+  const [alias, setAlias] = useState("");
+  const [area, setArea] = useState("");
+  useEffect(() => {
+    setAlias(capcode?.alias ?? "");
+    setArea(capcode?.area ?? "");
+  }, [capcode]);
+  const save = useMutation({
+    mutationFn: (fields: CapcodeFields) => agenciesApi.updateCapcode(capcode?.id ?? 0, fields),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
+      onClose();
+    },
+  });
+  const { reset } = save;
+  useEffect(() => {
+    if (capcode) reset();
+  }, [capcode, reset]);
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!capcode) return;
+    save.mutate({ capcode: capcode.capcode, alias: alias.trim() || null, area: area.trim() || null });
+  };
+
+  return (
+    <Dialog open={capcode !== null} onClose={onClose} aria-labelledby={titleId} maxWidth="xs" fullWidth>
+      <Box component="form" noValidate onSubmit={handleSubmit}>
+        <DialogTitle id={titleId}>{`Edit capcode ${capcode?.capcode ?? ""}`}</DialogTitle>
+        <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2, pt: "8px !important" }}>
+          {save.isError ? (
+            <Alert severity="error" role="alert">
+              {errorText(save.error)}
+            </Alert>
+          ) : null}
+          <TextField
+            label="Alias"
+            value={alias}
+            onChange={(event) => setAlias(event.target.value)}
+            fullWidth
+          />
+          <TextField label="Area" value={area} onChange={(event) => setArea(event.target.value)} fullWidth />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="contained" disabled={save.isPending}>
+            Save
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}
+
+/** Add one capcode: number required, alias and area optional. */
+function AddCapcodeForm({ agencyId, onDone }: { agencyId: number; onDone: (text: string) => void }) {
+  const queryClient = useQueryClient();
+  const [capcode, setCapcode] = useState("");
+  const [alias, setAlias] = useState("");
+  const [area, setArea] = useState("");
+  const [capcodeError, setCapcodeError] = useState<string | null>(null);
+  const add = useMutation({
+    mutationFn: (fields: CapcodeFields) => agenciesApi.createCapcode(agencyId, fields),
+    onSuccess: (saved) => {
+      setCapcode("");
+      setAlias("");
+      setArea("");
+      onDone(`Capcode ${saved.capcode} added.`);
+      void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
+    },
+  });
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!isCapcode(capcode)) {
+      setCapcodeError("1 to 10 digits");
+      return;
+    }
+    setCapcodeError(null);
+    add.mutate({ capcode: capcode.trim(), alias: alias.trim() || null, area: area.trim() || null });
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit} aria-label="Add capcode">
+      <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, alignItems: "flex-start" }}>
+        <TextField
+          label="Capcode"
+          size="small"
+          value={capcode}
+          onChange={(event) => setCapcode(event.target.value)}
+          error={capcodeError !== null}
+          helperText={capcodeError}
+          required
+          slotProps={{ htmlInput: { inputMode: "numeric", maxLength: 10 } }}
+        />
+        <TextField
+          label="Alias"
+          size="small"
+          value={alias}
+          onChange={(event) => setAlias(event.target.value)}
+        />
+        <TextField label="Area" size="small" value={area} onChange={(event) => setArea(event.target.value)} />
+        <Button type="submit" variant="contained" disabled={add.isPending}>
+          Add
+        </Button>
+      </Box>
+      {add.isError ? (
+        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+          {errorText(add.error)}
+        </Alert>
+      ) : null}
+    </Box>
+  );
+}
+
+/** Many capcodes at once, one a line; ones under another agency move here with their alerts. */
+function BulkAddForm({ agencyId, onDone }: { agencyId: number; onDone: (text: string) => void }) {
+  const queryClient = useQueryClient();
+  const [text, setText] = useState("");
+  const [errors, setErrors] = useState<string[]>([]);
+  const bulk = useMutation({
+    mutationFn: (capcodes: CapcodeFields[]) => agenciesApi.bulkAddCapcodes(agencyId, capcodes),
+    onSuccess: (summary) => {
+      setText("");
+      onDone(summary);
+      void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
+    },
+  });
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = parseBulkCapcodes(text);
+    const problems =
+      parsed.capcodes.length === 0 && parsed.errors.length === 0
+        ? ["List at least one capcode."]
+        : parsed.errors;
+    setErrors(problems);
+    if (problems.length === 0) bulk.mutate(parsed.capcodes);
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit} aria-label="Bulk add capcodes">
+      <TextField
+        label="Capcodes, one a line"
+        helperText="capcode, alias, area (alias and area optional; commas or tabs)"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        multiline
+        minRows={3}
+        fullWidth
+      />
+      {errors.length > 0 || bulk.isError ? (
+        <Alert severity="error" role="alert" sx={{ mt: 1 }}>
+          {bulk.isError ? errorText(bulk.error) : errors.join(" ")}
+        </Alert>
+      ) : null}
+      <Button type="submit" variant="outlined" disabled={bulk.isPending} sx={{ mt: 1 }}>
+        Add all
+      </Button>
+    </Box>
+  );
+}
+
+/** One agency's capcodes: list, add, bulk add, edit alias and area, delete, and each one's messages. */
+export function AgencyCapcodesDialog({
+  agency,
+  onClose,
+}: {
+  agency: AdminAgency | null;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const queryClient = useQueryClient();
+  const capcodes = useQuery({ ...agencyCapcodesQueryOptions(agency?.id ?? 0), enabled: agency !== null });
+  const [notice, setNotice] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Capcode | null>(null);
+  const [deleting, setDeleting] = useState<Capcode | null>(null);
+  const [messagesOf, setMessagesOf] = useState<MessagesTarget | null>(null);
+
+  // A new agency opened starts clean; the same one reloaded after a change keeps its notice.
+  const agencyId = agency?.id ?? null;
+  useEffect(() => {
+    if (agencyId !== null) setNotice(null);
+  }, [agencyId]);
+
+  const remove = useMutation({
+    mutationFn: (capcode: Capcode) => agenciesApi.deleteCapcode(capcode.id),
+    onSuccess: (message) => {
+      setDeleting(null);
+      setNotice(message);
+      void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
+    },
+  });
+
+  let list: ReactNode;
+  if (capcodes.isError) list = <Alert severity="error">{errorText(capcodes.error)}</Alert>;
+  else if (!capcodes.data) list = <CircularProgress size={24} aria-label="Loading capcodes" />;
+  else if (capcodes.data.length === 0)
+    list = <Typography color="text.secondary">No capcodes yet.</Typography>;
+  else {
+    list = (
+      <Table size="small" aria-label={`Capcodes of ${agency?.name ?? ""}`}>
+        <TableHead>
+          <TableRow>
+            <TableCell>Capcode</TableCell>
+            <TableCell>Alias</TableCell>
+            <TableCell>Area</TableCell>
+            <TableCell align="right">Actions</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {capcodes.data.map((capcode) => (
+            <TableRow key={capcode.id}>
+              <TableCell sx={{ fontFamily: "monospace" }}>{capcode.capcode}</TableCell>
+              <TableCell>{capcode.alias}</TableCell>
+              <TableCell>{capcode.area}</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                <Button
+                  size="small"
+                  onClick={() => setMessagesOf(capcode)}
+                  aria-label={`Messages of capcode ${capcode.capcode}`}
+                >
+                  Messages
+                </Button>
+                <Button
+                  size="small"
+                  onClick={() => setEditing(capcode)}
+                  aria-label={`Edit capcode ${capcode.capcode}`}
+                >
+                  Edit
+                </Button>
+                <Button
+                  size="small"
+                  color="error"
+                  onClick={() => {
+                    remove.reset();
+                    setDeleting(capcode);
+                  }}
+                  aria-label={`Delete capcode ${capcode.capcode}`}
+                >
+                  Delete
+                </Button>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    );
+  }
+
+  return (
+    <>
+      <Dialog open={agency !== null} onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>
+        <DialogTitle id={titleId}>{`Capcodes of ${agency?.name ?? ""}`}</DialogTitle>
+        <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
+          {notice ? (
+            <Alert severity="success" role="status" onClose={() => setNotice(null)}>
+              {notice}
+            </Alert>
+          ) : null}
+          {list}
+          {agency ? (
+            <>
+              <AddCapcodeForm agencyId={agency.id} onDone={setNotice} />
+              <BulkAddForm agencyId={agency.id} onDone={setNotice} />
+            </>
+          ) : null}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Close</Button>
+        </DialogActions>
+      </Dialog>
+      <CapcodeEditDialog capcode={editing} onClose={() => setEditing(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete capcode ${deleting?.capcode ?? ""}?`}
+        text="Its alerts stay; new pages to it will be collected under Unmapped Capcodes again."
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        error={remove.isError ? errorText(remove.error) : null}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+      <CapcodeMessagesDialog target={messagesOf} onClose={() => setMessagesOf(null)} />
+    </>
+  );
+}

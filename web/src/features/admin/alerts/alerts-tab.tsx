@@ -1,0 +1,166 @@
+import RefreshIcon from "@mui/icons-material/Refresh";
+import SearchIcon from "@mui/icons-material/Search";
+import Alert from "@mui/material/Alert";
+import AlertTitle from "@mui/material/AlertTitle";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Typography from "@mui/material/Typography";
+import { MESSAGES } from "@turnout/domain";
+import { type ReactNode, useCallback, useMemo, useState } from "react";
+import { isApiError } from "../../../api/errors";
+import {
+  type AlertCardHandlers,
+  type AlertGroup,
+  AlertList,
+  type FeedFilters,
+  FilterChipsBar,
+  GroupedAlertDialog,
+  JobDetailDialog,
+  NO_FILTERS,
+  SearchDialog,
+  useAlertFeed,
+  useNow,
+} from "../../alerts";
+import { type AssignTarget, CapcodeAssignDialog } from "../agencies/capcode-assign-dialog";
+
+/** Relative times on the cards move on once a minute. */
+const CLOCK_TICK_MS = 60_000;
+/** The admin feed's cache key: one per browser, whoever is signed in (admin context ignores personal filters). */
+const ADMIN_FEED_KEY = "admin";
+
+/**
+ * The Alerts tab of the admin console (SPEC 2): the alert feed in admin context (every agency,
+ * UNMAPPED included) with each card's capcode, the search modal and the card filters, and the
+ * capcode assignment dialog on cards whose capcode no agency has yet.
+ */
+export function AlertsTab() {
+  const now = useNow(CLOCK_TICK_MS);
+  const [filters, setFilters] = useState<FeedFilters>(NO_FILTERS);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [openGroup, setOpenGroup] = useState<AlertGroup | null>(null);
+  const [jobId, setJobId] = useState<string | null>(null);
+  const [assignTarget, setAssignTarget] = useState<AssignTarget | null>(null);
+  const feed = useAlertFeed(ADMIN_FEED_KEY, filters, { adminContext: true });
+  const { query } = feed;
+
+  const handlers = useMemo<AlertCardHandlers>(
+    () => ({
+      onOpen: (item) => {
+        if (item.group.is_grouped && item.group.messages.length > 1) setOpenGroup(item.group);
+        else setJobId(String(item.group.primary_message.id));
+      },
+      onFilterType: (type) => setFilters((current) => ({ ...current, type })),
+      onFilterAgency: (agency) => setFilters((current) => ({ ...current, agency })),
+      onFilterArea: (area) => setFilters((current) => ({ ...current, area })),
+      onAssignCapcode: (alert) => {
+        if (alert.capcode) setAssignTarget({ capcode: alert.capcode });
+      },
+    }),
+    [],
+  );
+  const closeAssign = useCallback(() => setAssignTarget(null), []);
+
+  const handleSearch = (search: string) => {
+    setFilters((current) => ({ ...current, search }));
+    setSearchOpen(false);
+  };
+  const handleRemoveFilter = (name: keyof FeedFilters) =>
+    setFilters((current) => ({ ...current, [name]: name === "search" ? "" : null }));
+
+  const loadError = query.isError && !query.data ? query.error : null;
+  let content: ReactNode;
+  if (loadError) {
+    content = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" onClick={() => void query.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        <AlertTitle>Could not load alerts</AlertTitle>
+        {(isApiError(loadError) && loadError.serverMessage) || MESSAGES.ALERTS_LOAD_FAILED}
+      </Alert>
+    );
+  } else if (!query.data) {
+    content = (
+      <Box role="status" sx={{ display: "flex", justifyContent: "center", gap: 1.5, py: 6 }}>
+        <CircularProgress size={28} aria-hidden="true" />
+        <Typography>Loading alerts…</Typography>
+      </Box>
+    );
+  } else if (feed.items.length === 0) {
+    content = (
+      <Typography component="p" variant="h6" sx={{ textAlign: "center", py: 6, color: "text.secondary" }}>
+        {MESSAGES.NO_ALERTS}
+      </Typography>
+    );
+  } else {
+    content = (
+      <AlertList
+        items={feed.items}
+        now={now}
+        highlighted={feed.highlighted}
+        handlers={handlers}
+        showCapcode
+        more={{
+          hasNextPage: query.hasNextPage,
+          isFetchingNextPage: query.isFetchingNextPage,
+          failed: query.isFetchNextPageError,
+          fetchNextPage: () => void query.fetchNextPage(),
+        }}
+      />
+    );
+  }
+
+  return (
+    <Box sx={{ maxWidth: 960, mx: "auto" }}>
+      <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, mb: 1 }}>
+        <Typography component="h2" variant="h6" sx={{ flexGrow: 1 }}>
+          All agencies' alerts
+        </Typography>
+        <Button
+          variant="outlined"
+          startIcon={<SearchIcon aria-hidden="true" />}
+          onClick={() => setSearchOpen(true)}
+        >
+          Search messages
+        </Button>
+        <Button
+          startIcon={<RefreshIcon aria-hidden="true" />}
+          onClick={() => {
+            feed.resetLive();
+            void query.refetch();
+          }}
+          disabled={query.isFetching}
+        >
+          Refresh
+        </Button>
+      </Box>
+      <FilterChipsBar
+        filters={filters}
+        onRemove={handleRemoveFilter}
+        onClearAll={() => setFilters(NO_FILTERS)}
+      />
+      {content}
+      <SearchDialog
+        open={searchOpen}
+        initialSearch={filters.search}
+        onClose={() => setSearchOpen(false)}
+        onSearch={handleSearch}
+      />
+      <GroupedAlertDialog
+        group={openGroup}
+        onClose={() => setOpenGroup(null)}
+        onOpenMessage={(alertId) => {
+          setOpenGroup(null);
+          setJobId(String(alertId));
+        }}
+      />
+      <JobDetailDialog jobId={jobId} onClose={() => setJobId(null)} />
+      <CapcodeAssignDialog target={assignTarget} onClose={closeAssign} />
+    </Box>
+  );
+}
