@@ -4,7 +4,8 @@
  * listen without owning the socket.
  */
 export const RELAYED_LIVE_EVENTS = ["user-alerts:pending"] as const;
-export type RelayedLiveEvent = (typeof RELAYED_LIVE_EVENTS)[number];
+/** Relayed events: those above, and each valid `new-alert` the page's feed received (the admin feed follows it). */
+export type RelayedLiveEvent = (typeof RELAYED_LIVE_EVENTS)[number] | "new-alert";
 
 type Listener = (payload: unknown) => void;
 

@@ -1,3 +1,4 @@
+import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
@@ -8,7 +9,7 @@ import { useId } from "react";
 
 /**
  * Asks before a destructive or far-reaching action. Cancel has the focus, so Enter never confirms by
- * accident; the confirm button is disabled while `busy`.
+ * accident; the confirm button is disabled while `busy`; a refusal (`error`) is shown inside it.
  */
 export function ConfirmDialog({
   open,
@@ -16,6 +17,8 @@ export function ConfirmDialog({
   text,
   confirmLabel,
   busy = false,
+  error = null,
+  destructive = true,
   onCancel,
   onConfirm,
 }: {
@@ -24,6 +27,9 @@ export function ConfirmDialog({
   text: string;
   confirmLabel: string;
   busy?: boolean;
+  error?: string | null;
+  /** Red for what cannot be undone or cuts someone off (the default). */
+  destructive?: boolean;
   onCancel: () => void;
   onConfirm: () => void;
 }) {
@@ -39,12 +45,22 @@ export function ConfirmDialog({
       <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
       <DialogContent>
         <DialogContentText id={`${id}-text`}>{text}</DialogContentText>
+        {error ? (
+          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+            {error}
+          </Alert>
+        ) : null}
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} autoFocus>
           Cancel
         </Button>
-        <Button color="error" variant="contained" onClick={onConfirm} disabled={busy}>
+        <Button
+          color={destructive ? "error" : "primary"}
+          variant="contained"
+          onClick={onConfirm}
+          disabled={busy}
+        >
           {confirmLabel}
         </Button>
       </DialogActions>

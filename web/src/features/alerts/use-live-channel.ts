@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { sessionNoticeForReason } from "../../api/client";
+import { publishLiveEvent } from "../../api/live-events";
 import { type LiveChannel, type LiveConnectionState, openLiveChannel } from "../../api/live-socket";
 import { emitSessionNotice } from "../../api/session-events";
 import type { SessionUser } from "../../api/types";
@@ -71,7 +72,9 @@ export function useLiveChannel(
         },
         onNewAlert: (payload) => {
           const parsed = alertSchema.safeParse(payload);
-          if (parsed.success) latest.current.onAlert(parsed.data);
+          if (!parsed.success) return;
+          latest.current.onAlert(parsed.data);
+          publishLiveEvent("new-alert", parsed.data);
         },
         onJoinedUserAgencies: (payload) => setWarning(textField(payload, "warning")),
         onError: (payload) => setServerError(textField(payload, "message")),

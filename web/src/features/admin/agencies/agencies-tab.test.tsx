@@ -168,7 +168,7 @@ describe("admin agencies tab", { timeout: 15_000 }, () => {
       },
     });
     await user.click(await screen.findByRole("button", { name: "Delete Country Fire Authority" }));
-    const confirm = await screen.findByRole("dialog", { name: "Delete Country Fire Authority?" });
+    const confirm = await screen.findByRole("alertdialog", { name: "Delete Country Fire Authority?" });
     expect(server.callsTo("DELETE /admin/agencies/2")).toHaveLength(0);
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
     expect(await within(confirm).findByRole("alert")).toHaveTextContent(
@@ -187,7 +187,7 @@ describe("admin agencies tab", { timeout: 15_000 }, () => {
       "GET /admin/agencies": () => ok(deleted ? [unmappedAgency] : [cfa, unmappedAgency]),
     });
     await user.click(await screen.findByRole("button", { name: "Delete Country Fire Authority" }));
-    const confirm = await screen.findByRole("dialog", { name: "Delete Country Fire Authority?" });
+    const confirm = await screen.findByRole("alertdialog", { name: "Delete Country Fire Authority?" });
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
     expect(await screen.findByRole("status")).toHaveTextContent("Country Fire Authority deleted.");
     await waitFor(() =>
@@ -224,7 +224,7 @@ describe("admin agencies tab", { timeout: 15_000 }, () => {
     expect((sent as File).name).toBe("cfa.png");
 
     await user.click(within(dialog).getByRole("button", { name: "Remove logo" }));
-    const confirm = await screen.findByRole("dialog", { name: "Remove logo?" });
+    const confirm = await screen.findByRole("alertdialog", { name: "Remove logo?" });
     await user.click(within(confirm).getByRole("button", { name: "Remove" }));
     expect(await within(dialog).findByText("No logo")).toBeInTheDocument();
     expect(server.callsTo("DELETE /admin/agencies/2/logo")).toHaveLength(1);
@@ -333,7 +333,7 @@ describe("admin agencies tab", { timeout: 15_000 }, () => {
     });
     const dialog = await openCapcodes(user);
     await user.click(within(dialog).getByRole("button", { name: "Delete capcode 0012345" }));
-    const confirm = await screen.findByRole("dialog", { name: "Delete capcode 0012345?" });
+    const confirm = await screen.findByRole("alertdialog", { name: "Delete capcode 0012345?" });
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
     expect(await within(dialog).findByRole("status")).toHaveTextContent("Capcode 0012345 deleted.");
     expect(server.callsTo("DELETE /admin/capcodes/32")).toHaveLength(1);

@@ -17,13 +17,13 @@ import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { UNMAPPED_AGENCY } from "@turnout/domain";
 import { useState } from "react";
+import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { safeLogoPath } from "../../alerts";
 import { type AdminAgency, agenciesApi } from "./agencies-api";
 import { AgencyCapcodesDialog } from "./agency-capcodes-dialog";
 import { AgencyFormDialog } from "./agency-form-dialog";
 import { AgencyLogoDialog } from "./agency-logo-dialog";
 import { CapcodeImportDialog } from "./capcode-import-dialog";
-import { ConfirmDialog } from "./confirm-dialog";
 import { errorText } from "./error-text";
 import { agenciesQueryOptions, agencyAdminKeys } from "./queries";
 import { UnmappedCapcodes } from "./unmapped-capcodes";
@@ -243,7 +243,7 @@ export function AgenciesTab() {
         title={`Delete ${deleting?.name ?? ""}?`}
         text="The agency is removed for good. An agency that still has capcodes, users or alerts cannot be deleted."
         confirmLabel="Delete"
-        pending={remove.isPending}
+        busy={remove.isPending}
         error={remove.isError ? errorText(remove.error) : null}
         onConfirm={() => deleting && remove.mutate(deleting)}
         onCancel={() => setDeleting(null)}

@@ -15,10 +15,10 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
+import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { type AdminAgency, agenciesApi, type Capcode, type CapcodeFields } from "./agencies-api";
 import { isCapcode, parseBulkCapcodes } from "./bulk-capcodes";
 import { CapcodeMessagesDialog, type MessagesTarget } from "./capcode-messages-dialog";
-import { ConfirmDialog } from "./confirm-dialog";
 import { errorText } from "./error-text";
 import { agencyAdminKeys, agencyCapcodesQueryOptions } from "./queries";
 
@@ -303,7 +303,7 @@ export function AgencyCapcodesDialog({
         title={`Delete capcode ${deleting?.capcode ?? ""}?`}
         text="Its alerts stay; new pages to it will be collected under Unmapped Capcodes again."
         confirmLabel="Delete"
-        pending={remove.isPending}
+        busy={remove.isPending}
         error={remove.isError ? errorText(remove.error) : null}
         onConfirm={() => deleting && remove.mutate(deleting)}
         onCancel={() => setDeleting(null)}

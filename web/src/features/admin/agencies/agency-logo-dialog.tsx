@@ -8,9 +8,9 @@ import DialogTitle from "@mui/material/DialogTitle";
 import Typography from "@mui/material/Typography";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type ChangeEvent, useEffect, useId, useState } from "react";
+import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { safeLogoPath } from "../../alerts";
 import { type AdminAgency, agenciesApi } from "./agencies-api";
-import { ConfirmDialog } from "./confirm-dialog";
 import { errorText } from "./error-text";
 import { agencyAdminKeys } from "./queries";
 
@@ -167,7 +167,7 @@ export function AgencyLogoDialog({ agency, onClose }: { agency: AdminAgency | nu
         title="Remove logo?"
         text={`${agency?.name ?? "The agency"}'s alerts will show without a logo.`}
         confirmLabel="Remove"
-        pending={remove.isPending}
+        busy={remove.isPending}
         error={remove.isError ? errorText(remove.error) : null}
         onConfirm={() => remove.mutate()}
         onCancel={() => setConfirmRemove(false)}

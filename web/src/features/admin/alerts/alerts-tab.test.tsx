@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import userEvent from "@testing-library/user-event";
 import { MESSAGES } from "@turnout/domain";
 import { MemoryRouter } from "react-router";
+import { publishLiveEvent } from "../../../api/live-events";
 import { AppProviders, createQueryClient } from "../../../app/providers";
 import { type MockRoute, mockApi } from "../../../testing/mock-api";
 import { storeSession, testUser } from "../../../testing/session-fixtures";
@@ -99,6 +100,15 @@ describe("admin alerts tab", { timeout: 15_000 }, () => {
     // Only a capcode no agency has yet is offered for assignment.
     expect(within(unmapped!).getByRole("button", { name: "Assign capcode 1234567" })).toBeVisible();
     expect(within(mapped!).queryByRole("button", { name: /Assign capcode/ })).not.toBeInTheDocument();
+  });
+
+  it("adds a new alert of any agency that arrives on the page's live channel", async () => {
+    renderTab({});
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(2));
+    const fresh = makeAlert({ id: 502, capcode: "7654321", message: "@@ALERT F250000502 NEW LIVE JOB" });
+    act(() => publishLiveEvent("new-alert", fresh));
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(3));
+    expect(screen.getByText(/NEW LIVE JOB/)).toBeInTheDocument();
   });
 
   it("searches in admin context from the search modal", async () => {

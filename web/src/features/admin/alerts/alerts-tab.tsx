@@ -7,11 +7,13 @@ import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Typography from "@mui/material/Typography";
 import { MESSAGES } from "@turnout/domain";
-import { type ReactNode, useCallback, useMemo, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { isApiError } from "../../../api/errors";
+import { subscribeLiveEvent } from "../../../api/live-events";
 import {
   type AlertCardHandlers,
   type AlertGroup,
+  type Alert as AlertItem,
   AlertList,
   type FeedFilters,
   FilterChipsBar,
@@ -43,6 +45,13 @@ export function AlertsTab() {
   const [assignTarget, setAssignTarget] = useState<AssignTarget | null>(null);
   const feed = useAlertFeed(ADMIN_FEED_KEY, filters, { adminContext: true });
   const { query } = feed;
+  // The console keeps the page's one live channel in the admin room, so every agency's new alerts
+  // arrive there; the feed admits those its filters show.
+  const { receiveLiveAlert } = feed;
+  useEffect(
+    () => subscribeLiveEvent("new-alert", (payload) => receiveLiveAlert(payload as AlertItem)),
+    [receiveLiveAlert],
+  );
 
   const handlers = useMemo<AlertCardHandlers>(
     () => ({

@@ -9,7 +9,7 @@ import { adminRoutes, adminUser, DESKTOP_UA, IPHONE_UA } from "../testing/admin-
 import { ADMIN_TABS } from "./admin-tabs";
 
 /** Tabs whose issue has not landed: they show an honest placeholder. */
-const UNBUILT_TABS = ["alerts", "agencies", "feedback"];
+const UNBUILT_TABS = ["feedback"];
 
 // The dashboard and the console are lazy chunks: on a busy machine their first load takes seconds.
 

@@ -10,6 +10,8 @@ import Typography from "@mui/material/Typography";
 import { formatBadgeCount } from "@turnout/domain";
 import type { ReactNode } from "react";
 import { Link, Navigate, useParams } from "react-router";
+import { AgenciesTab } from "../agencies/agencies-tab";
+import { AlertsTab } from "../alerts/alerts-tab";
 import { GroupingTab } from "../grouping/grouping-tab";
 import { SecurityTab } from "../security/security-tab";
 import { SmsTab } from "../sms/sms-tab";
@@ -33,6 +35,8 @@ function PlaceholderTab({ tab }: { tab: AdminTab }) {
 const TAB_CONTENT: Record<string, (tab: AdminTab) => ReactNode> = {
   system: () => <SystemMonitor />,
   users: () => <UsersTab />,
+  alerts: () => <AlertsTab />,
+  agencies: () => <AgenciesTab />,
   "user-alerts": () => <UserAlertsTab />,
   sms: () => <SmsTab />,
   "message-grouping": () => <GroupingTab />,

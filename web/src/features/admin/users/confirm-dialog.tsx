@@ -1,10 +1,5 @@
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogContentText from "@mui/material/DialogContentText";
-import DialogTitle from "@mui/material/DialogTitle";
-import { useId, useRef } from "react";
+import { useRef } from "react";
+import { ConfirmDialog as Dialog } from "../../../ui/confirm-dialog";
 
 /** What a confirmation asks: a title, the consequence in words, and the button that does it. */
 export interface Confirmation {
@@ -17,8 +12,8 @@ export interface Confirmation {
 }
 
 /**
- * Asks before a step that signs someone out, removes or resets something. Cancel has the focus,
- * so Enter alone never does the damage.
+ * Asks before a step that signs someone out, removes or resets something (the shared dialog, driven
+ * by one pending `Confirmation` at a time).
  */
 export function ConfirmDialog({
   confirmation,
@@ -29,8 +24,6 @@ export function ConfirmDialog({
   busy?: boolean;
   onCancel: () => void;
 }) {
-  const titleId = useId();
-  const textId = useId();
   // Keep the words on screen while the dialog fades out.
   const shown = useRef<Confirmation | null>(null);
   if (confirmation) shown.current = confirmation;
@@ -38,28 +31,13 @@ export function ConfirmDialog({
   return (
     <Dialog
       open={confirmation !== null}
-      onClose={onCancel}
-      aria-labelledby={titleId}
-      aria-describedby={textId}
-      slotProps={{ paper: { role: "alertdialog" } }}
-    >
-      <DialogTitle id={titleId}>{current?.title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText id={textId}>{current?.text}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onCancel} autoFocus>
-          Cancel
-        </Button>
-        <Button
-          variant="contained"
-          color={current?.destructive ? "error" : "primary"}
-          disabled={busy}
-          onClick={() => confirmation?.onConfirm()}
-        >
-          {current?.confirmLabel}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      title={current?.title ?? ""}
+      text={current?.text ?? ""}
+      confirmLabel={current?.confirmLabel ?? ""}
+      destructive={current?.destructive ?? false}
+      busy={busy}
+      onCancel={onCancel}
+      onConfirm={() => confirmation?.onConfirm()}
+    />
   );
 }
