@@ -232,13 +232,62 @@ describe("creating and changing capcodes", () => {
     expect((await call("PUT", `/admin/capcodes/${row.id}/alias`, {})).statusCode).toBe(400);
   });
 
-  it("deletes a capcode", async () => {
+  it("deletes a capcode from every listing and count, and 404s it afterwards", async () => {
     const row = await insertCapcode("CFA");
+    const listed = async () =>
+      ((await call("GET", `/admin/agencies/${ids.CFA}/capcodes`)).json().data as { id: number }[]).map(
+        (c) => c.id,
+      );
+    const capcodeCount = async () =>
+      (await call("GET", `/admin/agencies/${ids.CFA}`)).json().data.capcode_count as number;
+    expect(await listed()).toContain(row.id);
+    const before = await capcodeCount();
+
     const res = await call("DELETE", `/admin/capcodes/${row.id}`);
     expect(res.statusCode).toBe(200);
-    expect(await app.db.select().from(capcodes).where(eq(capcodes.id, row.id))).toEqual([]);
-    expect((await call("DELETE", `/admin/capcodes/${row.id}`)).statusCode).toBe(404);
+    expect(res.json().message).toContain(`Capcode ${row.capcode} deleted.`);
+    expect(await listed()).not.toContain(row.id);
+    expect(await capcodeCount()).toBe(before - 1);
+    for (const [method, url, payload] of [
+      ["DELETE", `/admin/capcodes/${row.id}`],
+      ["PUT", `/admin/capcodes/${row.id}`, { alias: "x" }],
+      ["PUT", `/admin/capcodes/${row.id}/alias`, { alias: "x" }],
+      ["POST", `/admin/capcodes/${row.id}/assign`, { agency_id: ids.SES }],
+      ["GET", `/admin/capcodes/${row.id}/messages`],
+    ] as Array<[Method, string, object?]>) {
+      expect((await call(method, url, payload)).statusCode, `${method} ${url}`).toBe(404);
+    }
     expect((await call("DELETE", "/admin/capcodes/x1")).statusCode).toBe(400);
+  });
+
+  it("adds a deleted number again as a new capcode, alone or in a bulk list", async () => {
+    const row = await insertCapcode("CFA");
+    expect((await call("DELETE", `/admin/capcodes/${row.id}`)).statusCode).toBe(200);
+    const again = await call("POST", "/admin/capcodes", { capcode: row.capcode, agency_id: ids.SES });
+    expect(again.statusCode).toBe(201);
+    expect(again.json().data).toMatchObject({ capcode: row.capcode, agency_id: ids.SES });
+    expect(again.json().data.id).not.toBe(row.id);
+
+    const other = await insertCapcode("CFA");
+    expect((await call("DELETE", `/admin/capcodes/${other.id}`)).statusCode).toBe(200);
+    const bulk = await call("POST", `/admin/agencies/${ids.FRV}/capcodes/bulk`, {
+      capcodes: [{ capcode: other.capcode }],
+    });
+    expect(bulk.json().data).toMatchObject({ created: 1, moved: 0 });
+  });
+
+  it("keeps a deleted capcode's alerts with the agency that received them", async () => {
+    const row = await insertCapcode("CFA");
+    const alert = await insertAlert({ agencyId: ids.CFA!, capcode: row });
+    expect((await call("DELETE", `/admin/capcodes/${row.id}`)).statusCode).toBe(200);
+    const recipients = await app.db
+      .select()
+      .from(alertRecipients)
+      .where(eq(alertRecipients.alertId, alert.id));
+    expect(recipients).toEqual([{ alertId: alert.id, capcodeId: row.id, agencyId: ids.CFA }]);
+    const user = await createUser(app, { agencyCodes: ["CFA"] });
+    const res = await call("GET", `/alerts/${alert.id}`, undefined, await signIn(app, user.phone));
+    expect(res.statusCode).toBe(200);
   });
 });
 

@@ -84,7 +84,10 @@ export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
 
   r.delete("/admin/capcodes/:id", { schema: { params: idParamsSchema } }, async (request) => {
     const row = await deleteCapcode(app.db, request.params.id);
-    return { success: true, message: `Capcode ${row.capcode} deleted.` };
+    return {
+      success: true,
+      message: `Capcode ${row.capcode} deleted. Alerts it already received stay with their agencies.`,
+    };
   });
 
   r.get(

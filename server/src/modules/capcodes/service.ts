@@ -18,9 +18,15 @@ export type NewCapcode = { capcode: string; agencyId: number; alias?: string | n
 export type CapcodeChanges = { capcode?: string; agencyId?: number; alias?: LabelChange; area?: LabelChange };
 export type BulkCapcode = { capcode: string; alias?: LabelChange; area?: LabelChange };
 
-/** The capcode with that id. Throws 404 'Capcode not found'. */
+/** A capcode an admin has not deleted (deleted ones stay only as their alerts' history). */
+const live = isNull(capcodes.deletedAt);
+
+/** The capcode with that id. Throws 404 'Capcode not found' (also for a deleted one). */
 export async function requireCapcode(db: Database, id: number): Promise<CapcodeRow> {
-  const [row] = await db.select().from(capcodes).where(eq(capcodes.id, id));
+  const [row] = await db
+    .select()
+    .from(capcodes)
+    .where(and(eq(capcodes.id, id), live));
   if (!row) throw notFound("Capcode not found");
   return row;
 }
@@ -28,7 +34,11 @@ export async function requireCapcode(db: Database, id: number): Promise<CapcodeR
 /** The capcodes of one agency, by capcode. Throws 404 when the agency does not exist. */
 export async function listAgencyCapcodes(db: Database, agencyId: number): Promise<CapcodeRow[]> {
   await requireAgency(db, agencyId);
-  return db.select().from(capcodes).where(eq(capcodes.agencyId, agencyId)).orderBy(asc(capcodes.capcode));
+  return db
+    .select()
+    .from(capcodes)
+    .where(and(eq(capcodes.agencyId, agencyId), live))
+    .orderBy(asc(capcodes.capcode));
 }
 
 /**
@@ -88,14 +98,25 @@ export async function updateCapcode(db: Database, id: number, changes: CapcodeCh
 }
 
 /**
- * Deletes a capcode. Its alerts stay, but no longer list it as a recipient (so its agency's users stop
- * seeing alerts only it received); ingest re-creates it under UNMAPPED if it is paged again.
- * Throws 404 for an unknown capcode.
+ * Deletes a capcode for what comes next only: alerts it already received stay its recipients, so the
+ * agencies that received them keep them in feeds and searches. The row is kept, marked deleted and
+ * its number moved to `deletedCapcode` (the placeholder `#<id>` is never a capcode), so it leaves every
+ * listing, a new message to the number creates a fresh capcode under UNMAPPED, and an admin may add
+ * the number again. Returns the row with its number as it was. Throws 404 for an unknown capcode.
  */
 export async function deleteCapcode(db: Database, id: number): Promise<CapcodeRow> {
-  const [row] = await db.delete(capcodes).where(eq(capcodes.id, id)).returning();
+  const [row] = await db
+    .update(capcodes)
+    .set({
+      deletedAt: new Date(),
+      deletedCapcode: capcodes.capcode,
+      capcode: sql`'#' || ${capcodes.id}`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(capcodes.id, id), live))
+    .returning();
   if (!row) throw notFound("Capcode not found");
-  return row;
+  return { ...row, capcode: row.deletedCapcode ?? row.capcode };
 }
 
 /** Sets or clears (null) a capcode's alias. Throws 404 for an unknown capcode. */
@@ -103,7 +124,7 @@ export async function setCapcodeAlias(db: Database, id: number, alias: string | 
   const [row] = await db
     .update(capcodes)
     .set({ alias, updatedAt: new Date() })
-    .where(eq(capcodes.id, id))
+    .where(and(eq(capcodes.id, id), live))
     .returning();
   if (!row) throw notFound("Capcode not found");
   return row;
@@ -120,7 +141,7 @@ export async function listUnmappedCapcodes(db: Database): Promise<UnmappedCapcod
     .innerJoin(agencies, eq(agencies.id, capcodes.agencyId))
     .leftJoin(alertRecipients, eq(alertRecipients.capcodeId, capcodes.id))
     .leftJoin(alerts, eq(alerts.id, alertRecipients.alertId))
-    .where(eq(agencies.code, UNMAPPED_AGENCY.code))
+    .where(and(eq(agencies.code, UNMAPPED_AGENCY.code), live))
     .groupBy(capcodes.id)
     .orderBy(sql`${lastSeen} desc nulls last`, asc(capcodes.capcode));
   return rows.map((r) => ({ ...r.capcode, messageCount: r.messageCount, lastSeen: r.lastSeen }));
