@@ -15,6 +15,8 @@ export type LiveEvents = {
   alertsCommitted(items: { alert: AlertRow; agencyIds: number[]; isNew: boolean }[]): void;
   /** Sessions that just ended: their pages show 'Session Ended' and their sockets close. */
   sessionsEnded(sessionIds: string[], reason: "terminated" | "logged_out_by_admin"): void;
+  /** Keyword rules waiting for review changed (created, edited, decided): the admins' badge count. */
+  pendingRulesChanged(pendingAlerts: number): void;
 };
 
 export const agencyRoom = (id: number) => `agency:${id}`;
@@ -130,6 +132,9 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
           if (isNew) io.to(ADMIN_ROOM).emit("new-alert", presentAlert(alert, byId.get(alert.agencyId)));
         }
       })().catch((err: unknown) => app.log.error({ err }, "live: could not publish alerts"));
+    },
+    pendingRulesChanged(pendingAlerts) {
+      io.to(ADMIN_ROOM).emit("user-alerts:pending", { pending_alerts: pendingAlerts });
     },
     sessionsEnded(sessionIds, reason) {
       for (const id of sessionIds) {
