@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
+import { groupingSettings } from "../../db/schema.js";
 
 const KEY = "grouping-test-ingest-key-00";
 let app: TestApp;
@@ -124,6 +126,11 @@ describe("message grouping API", () => {
       const res = await call("PUT", `/api/message-grouping/settings/${key}`, admin, { value } as object);
       expect(res.statusCode, key).toBe(400);
     }
+    const unknown = await call("PUT", "/api/message-grouping/settings/unknown_key", admin, { value: 1 });
+    expect(unknown.json().message).toContain("Unknown setting 'unknown_key'");
+    expect(
+      await app.db.select().from(groupingSettings).where(eq(groupingSettings.key, "unknown_key")),
+    ).toEqual([]);
     const ok = await call("PUT", "/api/message-grouping/settings/group_window_hours", admin, { value: 12 });
     expect(ok.json().data.group_window_hours).toBe(12);
   });

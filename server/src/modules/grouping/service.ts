@@ -16,6 +16,12 @@ export type CompiledPattern = { id: number; name: string; regex: RegExp };
 
 const MAX_PATTERN_LENGTH = 200;
 
+/** Every grouping setting's key: the closed list `PUT /api/message-grouping/settings/:key` accepts. */
+export const GROUPING_KEYS = Object.keys(GROUPING_DEFAULTS) as [
+  keyof typeof GROUPING_DEFAULTS,
+  ...(keyof typeof GROUPING_DEFAULTS)[],
+];
+
 /** The grouping settings in force, each falling back to its default when missing or malformed. */
 export async function getGroupingSettings(db: Database): Promise<GroupingSettings> {
   const rows = await db.select().from(groupingSettings);
@@ -147,7 +153,7 @@ export async function deletePattern(db: Database, id: number): Promise<void> {
 
 /** Validates and stores one grouping setting; throws 400 for an unknown key or a bad value. */
 export async function updateGroupingSetting(db: Database, key: string, value: unknown) {
-  if (!(key in GROUPING_DEFAULTS)) throw badRequest(`Unknown grouping setting: ${key}`);
+  if (!(key in GROUPING_DEFAULTS)) throw badRequest(`Unknown setting '${key}'`);
   let stored: string;
   if (key === "grouping_enabled") {
     if (typeof value !== "boolean" && value !== "true" && value !== "false") {
