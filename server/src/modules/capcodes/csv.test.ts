@@ -11,10 +11,10 @@ describe("capcode CSV", () => {
     ]);
   });
 
-  it("reads LF-only text and a last line without a line end", () => {
-    expect(parseCsv("a,b\n1,2")).toEqual([
+  it("reads LF-only text and a last line without a line end, skipping a line of empty fields", () => {
+    expect(parseCsv("a,b\n,\n1,2")).toEqual([
       { line: 1, fields: ["a", "b"] },
-      { line: 2, fields: ["1", "2"] },
+      { line: 3, fields: ["1", "2"] },
     ]);
   });
 

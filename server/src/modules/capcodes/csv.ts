@@ -40,7 +40,7 @@ export function importedText(field: string): string {
 
 /**
  * Parses CSV text into records with the line each starts on (1-based; a quoted field may span lines).
- * Accepts CRLF, LF, a UTF-8 byte-order mark, and quoted fields; blank lines are skipped. An unclosed
+ * Accepts CRLF, LF, a UTF-8 byte-order mark, and quoted fields; blank lines and lines of empty fields are skipped. An unclosed
  * quote ends the text (its record is returned as read, for the caller to judge).
  */
 export function parseCsv(text: string): CsvRecord[] {
@@ -53,7 +53,8 @@ export function parseCsv(text: string): CsvRecord[] {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const endRecord = () => {
     fields.push(field);
-    if (fields.length > 1 || fields[0] !== "") records.push({ line: start, fields });
+    // Spreadsheets save empty rows as a line of commas: nothing to read there, like a blank line.
+    if (fields.some((f) => f !== "")) records.push({ line: start, fields });
     fields = [];
     field = "";
   };

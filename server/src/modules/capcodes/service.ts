@@ -20,14 +20,14 @@ export type CapcodeChanges = { capcode?: string; agencyId?: number; alias?: Labe
 export type BulkCapcode = { capcode: string; alias?: LabelChange; area?: LabelChange };
 
 /** A capcode an admin has not deleted (deleted ones stay only as their alerts' history). */
-const live = isNull(capcodes.deletedAt);
+const notDeleted = isNull(capcodes.deletedAt);
 
 /** The capcode with that id. Throws 404 'Capcode not found' (also for a deleted one). */
 export async function requireCapcode(db: Database, id: number): Promise<CapcodeRow> {
   const [row] = await db
     .select()
     .from(capcodes)
-    .where(and(eq(capcodes.id, id), live));
+    .where(and(eq(capcodes.id, id), notDeleted));
   if (!row) throw notFound("Capcode not found");
   return row;
 }
@@ -38,7 +38,7 @@ export async function listAgencyCapcodes(db: Database, agencyId: number): Promis
   return db
     .select()
     .from(capcodes)
-    .where(and(eq(capcodes.agencyId, agencyId), live))
+    .where(and(eq(capcodes.agencyId, agencyId), notDeleted))
     .orderBy(asc(capcodes.capcode));
 }
 
@@ -114,7 +114,7 @@ export async function deleteCapcode(db: Database, id: number): Promise<CapcodeRo
       capcode: sql`'#' || ${capcodes.id}`,
       updatedAt: new Date(),
     })
-    .where(and(eq(capcodes.id, id), live))
+    .where(and(eq(capcodes.id, id), notDeleted))
     .returning();
   if (!row) throw notFound("Capcode not found");
   return { ...row, capcode: row.deletedCapcode ?? row.capcode };
@@ -125,7 +125,7 @@ export async function setCapcodeAlias(db: Database, id: number, alias: string | 
   const [row] = await db
     .update(capcodes)
     .set({ alias, updatedAt: new Date() })
-    .where(and(eq(capcodes.id, id), live))
+    .where(and(eq(capcodes.id, id), notDeleted))
     .returning();
   if (!row) throw notFound("Capcode not found");
   return row;
@@ -142,7 +142,7 @@ export async function listUnmappedCapcodes(db: Database): Promise<UnmappedCapcod
     .innerJoin(agencies, eq(agencies.id, capcodes.agencyId))
     .leftJoin(alertRecipients, eq(alertRecipients.capcodeId, capcodes.id))
     .leftJoin(alerts, eq(alerts.id, alertRecipients.alertId))
-    .where(and(eq(agencies.code, UNMAPPED_AGENCY.code), live))
+    .where(and(eq(agencies.code, UNMAPPED_AGENCY.code), notDeleted))
     .groupBy(capcodes.id)
     .orderBy(sql`${lastSeen} desc nulls last`, asc(capcodes.capcode));
   return rows.map((r) => ({ ...r.capcode, messageCount: r.messageCount, lastSeen: r.lastSeen }));
@@ -353,7 +353,7 @@ export async function listCapcodesForExport(db: Database): Promise<CapcodeExport
     .select({ capcode: capcodes, agencyCode: agencies.code })
     .from(capcodes)
     .innerJoin(agencies, eq(agencies.id, capcodes.agencyId))
-    .where(and(ne(agencies.code, UNMAPPED_AGENCY.code), live))
+    .where(and(ne(agencies.code, UNMAPPED_AGENCY.code), notDeleted))
     .orderBy(asc(capcodes.capcode));
   return rows.map((r) => ({ ...r.capcode, agencyCode: r.agencyCode }));
 }
@@ -437,7 +437,7 @@ export async function importCapcodes(db: Database, csv: string, dryRun: boolean)
       const rows = await tx
         .select()
         .from(capcodes)
-        .where(and(inArray(capcodes.capcode, numbers), live));
+        .where(and(inArray(capcodes.capcode, numbers), notDeleted));
       for (const row of rows) byCapcode.set(row.capcode, row);
     }
     const codeOf = new Map(allAgencies.map((a) => [a.id, a.code]));
