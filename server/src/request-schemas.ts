@@ -46,3 +46,13 @@ export const bigIdParamsSchema = z.object({ id: bigIdSchema });
 export function queryIntSchema(name: string, min: number, max: number) {
   return wholeNumber(min, max, name);
 }
+
+/**
+ * A configuration key in a path (security config, grouping settings): one of a closed list, so an
+ * unknown key is a 400 naming it and never becomes a stored row.
+ */
+export function settingKeySchema<const K extends readonly [string, ...string[]]>(keys: K) {
+  return z.enum(keys, {
+    error: (issue) => `Unknown setting '${String(issue.input).slice(0, 64)}': use one of ${keys.join(", ")}`,
+  });
+}

@@ -151,6 +151,13 @@ export const capcodes = pgTable(
     /** Area label that alerts on this capcode take as `area`. */
     area: text("area"),
     isActive: boolean("is_active").notNull().default(true),
+    /**
+     * Set when an admin deleted the capcode. The row stays so the alerts it received keep their
+     * recipient (and so their agencies' feeds and searches), but its number is renamed out of the way
+     * (`deletedCapcode` keeps it): ingest and the admin then meet the number as a new capcode.
+     */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    deletedCapcode: varchar("deleted_capcode", { length: 16 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

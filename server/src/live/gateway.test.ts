@@ -125,6 +125,96 @@ describe("the live channel", () => {
     await expect.poll(() => got.map((x) => x.id), { timeout: 5000 }).toContain(ses.id);
   });
 
+  it("tells admins, and only admins, how many keyword rules wait for review as they change", async () => {
+    const admin = await createUser(app, { agencyCodes: [], isAdmin: true });
+    const adminToken = await signIn(app, admin.phone);
+    const a = open(adminToken);
+    const joined = once(a, "joined-admin");
+    a.emit("join-admin");
+    await joined;
+    const member = await createUser(app, { agencyCodes: ["CFA"] });
+    const memberToken = await signIn(app, member.phone);
+    const m = open(memberToken);
+    await once(m, "connect");
+    const memberGot: unknown[] = [];
+    m.on("user-alerts:pending", (p: unknown) => memberGot.push(p));
+    const pendingNow = async () =>
+      (
+        await app.inject({
+          method: "GET",
+          url: "/api/admin/user-alerts/stats/overview",
+          headers: { authorization: `Bearer ${adminToken}` },
+        })
+      ).json().data.overview.pending_alerts as number;
+    const before = await pendingNow();
+
+    const created = once<{ pending_alerts: number }>(a, "user-alerts:pending");
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/user-alerts",
+      headers: { authorization: `Bearer ${memberToken}` },
+      payload: { name: "Shed fires", keywords: ["shed"] },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(await created).toEqual({ pending_alerts: before + 1 });
+
+    const approved = once<{ pending_alerts: number }>(a, "user-alerts:pending");
+    const decided = await app.inject({
+      method: "POST",
+      url: `/api/admin/user-alerts/${res.json().data.id}/approve`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(decided.statusCode).toBe(200);
+    expect(await approved).toEqual({ pending_alerts: before });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(memberGot).toEqual([]);
+  });
+
+  it("keeps a deleted capcode's alerts with the agency that received them; its next page goes to UNMAPPED", async () => {
+    const [cfa] = await app.db.select().from(agencies).where(eq(agencies.code, "CFA"));
+    const [row] = await app.db.insert(capcodes).values({ capcode: "0500003", agencyId: cfa!.id }).returning();
+    const admin = await createUser(app, { agencyCodes: [], isAdmin: true });
+    const adminToken = await signIn(app, admin.phone);
+    const user = await createUser(app, { agencyCodes: ["CFA"] });
+    const token = await signIn(app, user.phone);
+    const s = open(token);
+    await once(s, "connect");
+    await joinedAgencies(s);
+    const got = collect(s);
+    const as = (t: string) => ({ authorization: `Bearer ${t}` });
+    const found = async (word: string) =>
+      (
+        (
+          await app.inject({ method: "GET", url: `/api/alerts/search?search=${word}`, headers: as(token) })
+        ).json().data as { id: number }[]
+      ).map((x) => x.id);
+
+    const before = await ingest("0500003", "@@ALERT F251100003 HISTORYKEPT HOUSE FIRE");
+    await expect.poll(() => got.map((x) => x.id), { timeout: 5000 }).toContain(before.id);
+    const deleted = await app.inject({
+      method: "DELETE",
+      url: `/api/admin/capcodes/${row!.id}`,
+      headers: as(adminToken),
+    });
+    expect(deleted.statusCode).toBe(200);
+
+    expect(await found("HISTORYKEPT")).toEqual([before.id]);
+    const one = await app.inject({ method: "GET", url: `/api/alerts/${before.id}`, headers: as(token) });
+    expect(one.statusCode).toBe(200);
+
+    const after = await ingest("0500003", "@@ALERT F251100004 NEWPAGEAFTER DELETE");
+    const still = await ingest("0500001", "@@ALERT F251100005 OTHERCAPCODE STILL LIVE");
+    await expect.poll(() => got.map((x) => x.id), { timeout: 5000 }).toContain(still.id);
+    expect(got.map((x) => x.id)).not.toContain(after.id);
+    expect(await found("NEWPAGEAFTER")).toEqual([]);
+    const unmapped = (
+      await app.inject({ method: "GET", url: "/api/admin/capcodes/unmapped", headers: as(adminToken) })
+    ).json().data as { id: number; capcode: string; message_count: number }[];
+    const fresh = unmapped.find((c) => c.capcode === "0500003");
+    expect(fresh).toMatchObject({ message_count: 1 });
+    expect(fresh!.id).not.toBe(row!.id);
+  });
+
   it("refuses join-agency for someone else's agency", async () => {
     const user = await createUser(app, { agencyCodes: ["CFA"] });
     const s = open(await signIn(app, user.phone));

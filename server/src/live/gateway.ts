@@ -21,6 +21,8 @@ export type LiveEvents = {
    * `joined-user-agencies` again, and a user who is no longer an admin leaves the admin room.
    */
   userAccessChanged(userId: number): void;
+  /** Keyword rules waiting for review changed (created, edited, decided): the admins' badge count. */
+  pendingRulesChanged(pendingAlerts: number): void;
 };
 
 export const agencyRoom = (id: number) => `agency:${id}`;
@@ -132,6 +134,9 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
           if (isNew) io.to(ADMIN_ROOM).emit("new-alert", presentAlert(alert, byId.get(alert.agencyId)));
         }
       })().catch((err: unknown) => app.log.error({ err }, "live: could not publish alerts"));
+    },
+    pendingRulesChanged(pendingAlerts) {
+      io.to(ADMIN_ROOM).emit("user-alerts:pending", { pending_alerts: pendingAlerts });
     },
     sessionsEnded(sessionIds, reason) {
       for (const id of sessionIds) {

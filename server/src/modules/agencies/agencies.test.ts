@@ -273,6 +273,19 @@ describe("agencies", () => {
     expect(res.json().message).toContain("1 alert");
   });
 
+  it("deletes an agency whose capcodes were all deleted, their kept rows with it", async () => {
+    const agency = await newAgency();
+    const [capcode] = await app.db
+      .insert(capcodes)
+      .values({ capcode: "0200201", agencyId: agency.id })
+      .returning();
+    expect((await call("DELETE", `/admin/capcodes/${capcode!.id}`)).statusCode).toBe(200);
+    expect((await call("GET", `/admin/agencies/${agency.id}`)).json().data.capcode_count).toBe(0);
+    const res = await call("DELETE", `/admin/agencies/${agency.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(await app.db.select().from(capcodes).where(eq(capcodes.id, capcode!.id))).toEqual([]);
+  });
+
   it("deletes an empty agency with its feed filters and logo", async () => {
     const agency = await newAgency();
     const upload = await uploadLogo(agency.id, multipart("logo", "logo.png", "image/png", tinyPng()));

@@ -1,7 +1,7 @@
 import { SIGNUP_AGENCY_CODES, UNMAPPED_AGENCY } from "@turnout/domain";
-import { asc, count, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
-import { agencies, alerts } from "../../db/schema.js";
+import { agencies, alerts, capcodes } from "../../db/schema.js";
 import { conflict, notFound } from "../../errors.js";
 import { removeAgencyFilters } from "../user-filters/service.js";
 import type { LogoStore, LogoType } from "./logo-store.js";
@@ -19,7 +19,7 @@ export const BUILT_IN_AGENCY_CODES: readonly string[] = [...SIGNUP_AGENCY_CODES,
 const withCounts = {
   ...getTableColumns(agencies),
   capcodeCount:
-    sql<number>`(select count(*) from "capcodes" where "capcodes"."agency_id" = "agencies"."id")`.mapWith(
+    sql<number>`(select count(*) from "capcodes" where "capcodes"."agency_id" = "agencies"."id" and "capcodes"."deleted_at" is null)`.mapWith(
       Number,
     ),
   userCount:
@@ -108,6 +108,8 @@ export async function deleteAgency(db: Database, logos: LogoStore, id: number): 
       throw conflict(`${agency.name} is the agency of ${plural(alertCount, "alert")} and cannot be deleted.`);
     }
     await removeAgencyFilters(tx, id);
+    // Deleted capcodes stay as their alerts' history; with the agency gone, nobody is left to read it.
+    await tx.delete(capcodes).where(and(eq(capcodes.agencyId, id), isNotNull(capcodes.deletedAt)));
     const [row] = await tx.delete(agencies).where(eq(agencies.id, id)).returning();
     return row!;
   });

@@ -232,13 +232,62 @@ describe("creating and changing capcodes", () => {
     expect((await call("PUT", `/admin/capcodes/${row.id}/alias`, {})).statusCode).toBe(400);
   });
 
-  it("deletes a capcode", async () => {
+  it("deletes a capcode from every listing and count, and 404s it afterwards", async () => {
     const row = await insertCapcode("CFA");
+    const listed = async () =>
+      ((await call("GET", `/admin/agencies/${ids.CFA}/capcodes`)).json().data as { id: number }[]).map(
+        (c) => c.id,
+      );
+    const capcodeCount = async () =>
+      (await call("GET", `/admin/agencies/${ids.CFA}`)).json().data.capcode_count as number;
+    expect(await listed()).toContain(row.id);
+    const before = await capcodeCount();
+
     const res = await call("DELETE", `/admin/capcodes/${row.id}`);
     expect(res.statusCode).toBe(200);
-    expect(await app.db.select().from(capcodes).where(eq(capcodes.id, row.id))).toEqual([]);
-    expect((await call("DELETE", `/admin/capcodes/${row.id}`)).statusCode).toBe(404);
+    expect(res.json().message).toContain(`Capcode ${row.capcode} deleted.`);
+    expect(await listed()).not.toContain(row.id);
+    expect(await capcodeCount()).toBe(before - 1);
+    for (const [method, url, payload] of [
+      ["DELETE", `/admin/capcodes/${row.id}`],
+      ["PUT", `/admin/capcodes/${row.id}`, { alias: "x" }],
+      ["PUT", `/admin/capcodes/${row.id}/alias`, { alias: "x" }],
+      ["POST", `/admin/capcodes/${row.id}/assign`, { agency_id: ids.SES }],
+      ["GET", `/admin/capcodes/${row.id}/messages`],
+    ] as Array<[Method, string, object?]>) {
+      expect((await call(method, url, payload)).statusCode, `${method} ${url}`).toBe(404);
+    }
     expect((await call("DELETE", "/admin/capcodes/x1")).statusCode).toBe(400);
+  });
+
+  it("adds a deleted number again as a new capcode, alone or in a bulk list", async () => {
+    const row = await insertCapcode("CFA");
+    expect((await call("DELETE", `/admin/capcodes/${row.id}`)).statusCode).toBe(200);
+    const again = await call("POST", "/admin/capcodes", { capcode: row.capcode, agency_id: ids.SES });
+    expect(again.statusCode).toBe(201);
+    expect(again.json().data).toMatchObject({ capcode: row.capcode, agency_id: ids.SES });
+    expect(again.json().data.id).not.toBe(row.id);
+
+    const other = await insertCapcode("CFA");
+    expect((await call("DELETE", `/admin/capcodes/${other.id}`)).statusCode).toBe(200);
+    const bulk = await call("POST", `/admin/agencies/${ids.FRV}/capcodes/bulk`, {
+      capcodes: [{ capcode: other.capcode }],
+    });
+    expect(bulk.json().data).toMatchObject({ created: 1, moved: 0 });
+  });
+
+  it("keeps a deleted capcode's alerts with the agency that received them", async () => {
+    const row = await insertCapcode("CFA");
+    const alert = await insertAlert({ agencyId: ids.CFA!, capcode: row });
+    expect((await call("DELETE", `/admin/capcodes/${row.id}`)).statusCode).toBe(200);
+    const recipients = await app.db
+      .select()
+      .from(alertRecipients)
+      .where(eq(alertRecipients.alertId, alert.id));
+    expect(recipients).toEqual([{ alertId: alert.id, capcodeId: row.id, agencyId: ids.CFA }]);
+    const user = await createUser(app, { agencyCodes: ["CFA"] });
+    const res = await call("GET", `/alerts/${alert.id}`, undefined, await signIn(app, user.phone));
+    expect(res.statusCode).toBe(200);
   });
 });
 
@@ -532,5 +581,141 @@ describe("capcode areas and stored alerts", () => {
     const areas = Object.fromEntries((await searchAsCfaUser({ search: word })).map((a) => [a.id, a.area]));
     expect(areas).toEqual({ [a1.id]: "Nhill", [a2.id]: "Horsham", [a3.id]: null });
     expect((await searchAsCfaUser({ search: word, area: "NHILL" })).map((a) => a.id)).toEqual([a1.id]);
+  });
+});
+
+describe("capcode CSV export and import", () => {
+  const importCsv = (csv: string, dry_run: boolean, token = adminToken) =>
+    call("POST", "/admin/capcodes/import", { csv, dry_run }, token);
+
+  it("is for admins only", async () => {
+    for (const [method, url, payload] of [
+      ["GET", "/admin/capcodes/export"],
+      ["POST", "/admin/capcodes/import", { csv: "address,agency", dry_run: true }],
+    ] as Array<[Method, string, object?]>) {
+      const anonymous = await app.inject({ method, url: `/api${url}`, ...(payload ? { payload } : {}) });
+      expect(anonymous.statusCode).toBe(401);
+      expect((await call(method, url, payload, userToken)).statusCode).toBe(403);
+    }
+  });
+
+  it("exports mapped capcodes in PagerMon's columns plus area, without UNMAPPED or deleted ones", async () => {
+    const kept = await insertCapcode("CFA", { alias: "Kyneton FB", area: "Macedon Ranges" });
+    const unmapped = await insertCapcode("UNMAPPED");
+    const gone = await insertCapcode("SES");
+    await call("DELETE", `/admin/capcodes/${gone.id}`);
+    const res = await call("GET", "/admin/capcodes/export");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(res.headers["content-disposition"]).toBe('attachment; filename="capcodes.csv"');
+    const lines = res.body.split("\r\n");
+    expect(lines[0]).toBe("id,address,alias,agency,icon,color,pluginconf,ignore,area");
+    expect(lines).toContain(`${kept.id},${kept.capcode},Kyneton FB,CFA,,,{},0,Macedon Ranges`);
+    expect(res.body).not.toContain(unmapped.capcode);
+    expect(res.body).not.toContain(gone.capcode);
+  });
+
+  it("reads its own export back as all unchanged", async () => {
+    await insertCapcode("FRV", { alias: 'Station "1", City' });
+    const csv = (await call("GET", "/admin/capcodes/export")).body;
+    const rows = csv.split("\r\n").filter(Boolean).length - 1;
+    const res = await importCsv(csv, true);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({
+      applied: false,
+      created: [],
+      changed: [],
+      unchanged: rows,
+      refused: [],
+    });
+  });
+
+  it("a dry run lists what would be created, changed and refused, and writes nothing", async () => {
+    const known = await insertCapcode("CFA", { alias: "Old", area: "Bendigo" });
+    const newNumber = freshCapcode();
+    const csv = [
+      "id,address,alias,agency,icon,color,pluginconf,ignore,area,extra",
+      `9,${newNumber},New FB,state emergency service,,,{},0,Loddon,x`,
+      `,${known.capcode},Renamed,frv,,,,0,`,
+      ",12345%,Wild,CFA",
+      ",123,Nobody,Fire Brigade Of Nowhere",
+      ",abc,Letters,CFA",
+      ",4444444,Placeholder,UNMAPPED",
+      `,${newNumber},Again,CFA`,
+    ].join("\n");
+    const res = await importCsv(csv, true);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({
+      applied: false,
+      created: [{ line: 2, capcode: newNumber, agency: "SES", alias: "New FB", area: "Loddon" }],
+      changed: [
+        {
+          line: 3,
+          capcode: known.capcode,
+          from: { agency: "CFA", alias: "Old", area: "Bendigo" },
+          to: { agency: "FRV", alias: "Renamed", area: null },
+        },
+      ],
+      unchanged: 0,
+      refused: [
+        { line: 4, reason: expect.stringContaining("PagerMon wildcards") },
+        {
+          line: 5,
+          reason: "agency 'Fire Brigade Of Nowhere': no agency has that code or name (add it first)",
+        },
+        { line: 6, reason: "address 'abc': a capcode is 1 to 10 digits" },
+        { line: 7, reason: expect.stringContaining("agency UNMAPPED") },
+        { line: 8, reason: `capcode ${newNumber} is already listed on line 2` },
+      ],
+    });
+    expect(await app.db.select().from(capcodes).where(eq(capcodes.capcode, newNumber))).toEqual([]);
+    const [still] = await app.db.select().from(capcodes).where(eq(capcodes.id, known.id));
+    expect(still).toMatchObject({ agencyId: ids.CFA, alias: "Old", area: "Bendigo" });
+  });
+
+  it("applying writes the lines and takes a capcode's earlier UNMAPPED alerts to its agency", async () => {
+    const waiting = await insertCapcode("UNMAPPED");
+    const alert = await insertAlert({ agencyId: ids.UNMAPPED!, capcode: waiting });
+    const labelled = await insertCapcode("SES", { alias: "Keep me", area: "Keep" });
+    const newNumber = freshCapcode();
+    const csv = [
+      "address,agency,alias,area",
+      `${waiting.capcode},CFA,Harcourt FB,Mount Alexander`,
+      `${newNumber},Country Fire Authority,,`,
+    ].join("\r\n");
+    const withoutLabels = `address,agency\n${labelled.capcode},FRV\n`;
+
+    const res = await importCsv(csv, false);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ applied: true, unchanged: 0, refused: [] });
+    expect(res.json().data.changed).toEqual([
+      {
+        line: 2,
+        capcode: waiting.capcode,
+        from: { agency: "UNMAPPED", alias: null, area: null },
+        to: { agency: "CFA", alias: "Harcourt FB", area: "Mount Alexander" },
+      },
+    ]);
+    const [moved] = await app.db.select().from(alerts).where(eq(alerts.id, alert.id));
+    expect(moved).toMatchObject({ agencyId: ids.CFA, area: "Mount Alexander" });
+    const [created] = await app.db.select().from(capcodes).where(eq(capcodes.capcode, newNumber));
+    expect(created).toMatchObject({ agencyId: ids.CFA, alias: null, area: null });
+    const cfaUser = await createUser(app, { agencyCodes: ["CFA"] });
+    const seen = await call("GET", `/alerts/${alert.id}`, undefined, await signIn(app, cfaUser.phone));
+    expect(seen.statusCode).toBe(200);
+
+    // A file without alias and area columns (an older PagerMon's) leaves those labels as they are.
+    expect((await importCsv(withoutLabels, false)).json().data.changed[0].to).toEqual({
+      agency: "FRV",
+      alias: "Keep me",
+      area: "Keep",
+    });
+  });
+
+  it("refuses text without a header naming address and agency, and more than 1 MB", async () => {
+    const res = await importCsv("1234567,CFA\n", true);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain("at least address and agency");
+    expect((await importCsv("x".repeat(1_048_577), true)).statusCode).toBe(400);
   });
 });

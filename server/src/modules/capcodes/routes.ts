@@ -3,13 +3,16 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, queryIntSchema, recordIdSchema } from "../../request-schemas.js";
 import { presentAgency } from "../auth/present.js";
+import { CAPCODE_CSV_COLUMNS, toCsv } from "./csv.js";
 import { presentCapcode, presentCapcodeMessage, presentUnmappedCapcode } from "./present.js";
 import { capcodeNumberSchema, labelSchema } from "./schemas.js";
 import {
   assignCapcode,
   createCapcode,
   deleteCapcode,
+  importCapcodes,
   listCapcodeMessages,
+  listCapcodesForExport,
   listUnmappedCapcodes,
   setCapcodeAlias,
   updateCapcode,
@@ -46,6 +49,14 @@ const aliasBody = z.object({
     .transform((v) => v || null),
 });
 
+/** Largest CSV text an import takes (a PagerMon export of tens of thousands of capcodes fits). */
+export const CAPCODE_IMPORT_MAX_CHARS = 1_048_576;
+
+const importBody = z.object({
+  csv: z.string().max(CAPCODE_IMPORT_MAX_CHARS, "must be at most 1 MB"),
+  dry_run: z.boolean(),
+});
+
 const assignBody = z.object({
   agency_id: recordIdSchema,
   alias: labelSchema,
@@ -61,6 +72,30 @@ export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
     const row = await createCapcode(app.db, { capcode, agencyId: agency_id, alias, area });
     return reply.status(201).send({ success: true, message: "Capcode added.", data: presentCapcode(row) });
   });
+
+  r.get("/admin/capcodes/export", async (_request, reply) => {
+    const rows = await listCapcodesForExport(app.db);
+    // PagerMon's columns: icon and colour are its display settings, pluginconf its plugin settings,
+    // ignore its drop flag; Turnout has none of them, so they go out empty, {} and 0.
+    const csv = toCsv([
+      [...CAPCODE_CSV_COLUMNS],
+      ...rows.map((c) => [c.id, c.capcode, c.alias, c.agencyCode, null, null, "{}", 0, c.area]),
+    ]);
+    return reply
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", 'attachment; filename="capcodes.csv"')
+      .send(csv);
+  });
+
+  r.post(
+    "/admin/capcodes/import",
+    // JSON escaping can make the CSV's quotes and line ends take up to twice their size in the body.
+    { schema: { body: importBody }, bodyLimit: 3 * CAPCODE_IMPORT_MAX_CHARS },
+    async (request) => {
+      const result = await importCapcodes(app.db, request.body.csv, request.body.dry_run);
+      return { success: true, data: result };
+    },
+  );
 
   r.get("/admin/capcodes/unmapped", async () => {
     const rows = await listUnmappedCapcodes(app.db);
@@ -84,7 +119,10 @@ export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
 
   r.delete("/admin/capcodes/:id", { schema: { params: idParamsSchema } }, async (request) => {
     const row = await deleteCapcode(app.db, request.params.id);
-    return { success: true, message: `Capcode ${row.capcode} deleted.` };
+    return {
+      success: true,
+      message: `Capcode ${row.capcode} deleted. Alerts it already received stay with their agencies.`,
+    };
   });
 
   r.get(

@@ -1,9 +1,10 @@
-import { UNMAPPED_AGENCY } from "@turnout/domain";
+import { capcodeSchema, UNMAPPED_AGENCY } from "@turnout/domain";
 import { and, asc, count, desc, eq, inArray, isNull, max, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, alertRecipients, alerts, capcodes } from "../../db/schema.js";
-import { conflict, notFound } from "../../errors.js";
+import { badRequest, conflict, notFound } from "../../errors.js";
 import { requireAgency } from "../agencies/service.js";
+import { importedText, parseCsv } from "./csv.js";
 
 type CapcodeRow = typeof capcodes.$inferSelect;
 type AgencyRow = typeof agencies.$inferSelect;
@@ -18,9 +19,15 @@ export type NewCapcode = { capcode: string; agencyId: number; alias?: string | n
 export type CapcodeChanges = { capcode?: string; agencyId?: number; alias?: LabelChange; area?: LabelChange };
 export type BulkCapcode = { capcode: string; alias?: LabelChange; area?: LabelChange };
 
-/** The capcode with that id. Throws 404 'Capcode not found'. */
+/** A capcode an admin has not deleted (deleted ones stay only as their alerts' history). */
+const notDeleted = isNull(capcodes.deletedAt);
+
+/** The capcode with that id. Throws 404 'Capcode not found' (also for a deleted one). */
 export async function requireCapcode(db: Database, id: number): Promise<CapcodeRow> {
-  const [row] = await db.select().from(capcodes).where(eq(capcodes.id, id));
+  const [row] = await db
+    .select()
+    .from(capcodes)
+    .where(and(eq(capcodes.id, id), notDeleted));
   if (!row) throw notFound("Capcode not found");
   return row;
 }
@@ -28,7 +35,11 @@ export async function requireCapcode(db: Database, id: number): Promise<CapcodeR
 /** The capcodes of one agency, by capcode. Throws 404 when the agency does not exist. */
 export async function listAgencyCapcodes(db: Database, agencyId: number): Promise<CapcodeRow[]> {
   await requireAgency(db, agencyId);
-  return db.select().from(capcodes).where(eq(capcodes.agencyId, agencyId)).orderBy(asc(capcodes.capcode));
+  return db
+    .select()
+    .from(capcodes)
+    .where(and(eq(capcodes.agencyId, agencyId), notDeleted))
+    .orderBy(asc(capcodes.capcode));
 }
 
 /**
@@ -88,14 +99,25 @@ export async function updateCapcode(db: Database, id: number, changes: CapcodeCh
 }
 
 /**
- * Deletes a capcode. Its alerts stay, but no longer list it as a recipient (so its agency's users stop
- * seeing alerts only it received); ingest re-creates it under UNMAPPED if it is paged again.
- * Throws 404 for an unknown capcode.
+ * Deletes a capcode for what comes next only: alerts it already received stay its recipients, so the
+ * agencies that received them keep them in feeds and searches. The row is kept, marked deleted and
+ * its number moved to `deletedCapcode` (the placeholder `#<id>` is never a capcode), so it leaves every
+ * listing, a new message to the number creates a fresh capcode under UNMAPPED, and an admin may add
+ * the number again. Returns the row with its number as it was. Throws 404 for an unknown capcode.
  */
 export async function deleteCapcode(db: Database, id: number): Promise<CapcodeRow> {
-  const [row] = await db.delete(capcodes).where(eq(capcodes.id, id)).returning();
+  const [row] = await db
+    .update(capcodes)
+    .set({
+      deletedAt: new Date(),
+      deletedCapcode: capcodes.capcode,
+      capcode: sql`'#' || ${capcodes.id}`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(capcodes.id, id), notDeleted))
+    .returning();
   if (!row) throw notFound("Capcode not found");
-  return row;
+  return { ...row, capcode: row.deletedCapcode ?? row.capcode };
 }
 
 /** Sets or clears (null) a capcode's alias. Throws 404 for an unknown capcode. */
@@ -103,7 +125,7 @@ export async function setCapcodeAlias(db: Database, id: number, alias: string | 
   const [row] = await db
     .update(capcodes)
     .set({ alias, updatedAt: new Date() })
-    .where(eq(capcodes.id, id))
+    .where(and(eq(capcodes.id, id), notDeleted))
     .returning();
   if (!row) throw notFound("Capcode not found");
   return row;
@@ -120,7 +142,7 @@ export async function listUnmappedCapcodes(db: Database): Promise<UnmappedCapcod
     .innerJoin(agencies, eq(agencies.id, capcodes.agencyId))
     .leftJoin(alertRecipients, eq(alertRecipients.capcodeId, capcodes.id))
     .leftJoin(alerts, eq(alerts.id, alertRecipients.alertId))
-    .where(eq(agencies.code, UNMAPPED_AGENCY.code))
+    .where(and(eq(agencies.code, UNMAPPED_AGENCY.code), notDeleted))
     .groupBy(capcodes.id)
     .orderBy(sql`${lastSeen} desc nulls last`, asc(capcodes.capcode));
   return rows.map((r) => ({ ...r.capcode, messageCount: r.messageCount, lastSeen: r.lastSeen }));
@@ -321,4 +343,192 @@ async function assertCapcodeFree(db: Database, capcode: string): Promise<void> {
     .innerJoin(agencies, eq(agencies.id, capcodes.agencyId))
     .where(eq(capcodes.capcode, capcode));
   if (clash) throw conflict(`Capcode ${capcode} already exists (under ${clash.code}).`);
+}
+
+export type CapcodeExportRow = CapcodeRow & { agencyCode: string };
+
+/** Every mapped capcode (UNMAPPED and deleted ones left out) with its agency's code, by capcode. */
+export async function listCapcodesForExport(db: Database): Promise<CapcodeExportRow[]> {
+  const rows = await db
+    .select({ capcode: capcodes, agencyCode: agencies.code })
+    .from(capcodes)
+    .innerJoin(agencies, eq(agencies.id, capcodes.agencyId))
+    .where(and(ne(agencies.code, UNMAPPED_AGENCY.code), notDeleted))
+    .orderBy(asc(capcodes.capcode));
+  return rows.map((r) => ({ ...r.capcode, agencyCode: r.agencyCode }));
+}
+
+/** A capcode's mapping as an import reports it: the agency by code. */
+export type CapcodeMapping = { agency: string; alias: string | null; area: string | null };
+export type ImportResult = {
+  applied: boolean;
+  created: ({ line: number; capcode: string } & CapcodeMapping)[];
+  changed: { line: number; capcode: string; from: CapcodeMapping; to: CapcodeMapping }[];
+  unchanged: number;
+  refused: { line: number; reason: string }[];
+};
+
+const LABEL_MAX = 100;
+/** Rows per statement when an import reads or writes many capcodes (PostgreSQL takes 65535 parameters). */
+const IMPORT_CHUNK = 1000;
+
+type ImportLine = {
+  line: number;
+  capcode: string;
+  agency: AgencyRow;
+  alias: LabelChange;
+  area: LabelChange;
+};
+
+/**
+ * Imports a capcode list in PagerMon's CSV layout (see csv.ts): a header row naming at least
+ * `address` and `agency` (`alias` and `area` are read when present, other columns ignored), then one
+ * capcode per line, its agency named by code or name (any case). Unknown capcodes are created, known
+ * ones take the line's agency, alias and area (a missing column leaves that label as it is, an empty
+ * cell clears it); a line with an unknown agency, UNMAPPED, a bad capcode or a capcode listed earlier
+ * is refused, never guessed at (agencies are never created). With `dryRun` nothing is written; else
+ * the accepted lines are written in one transaction, and capcodes that change agency take their
+ * earlier alerts still under UNMAPPED with them, as assignCapcode does. Throws 400 when the text has
+ * no header row naming address and agency.
+ */
+export async function importCapcodes(db: Database, csv: string, dryRun: boolean): Promise<ImportResult> {
+  const [header, ...records] = parseCsv(csv);
+  const columns = (header?.fields ?? []).map((f) => f.trim().toLowerCase());
+  const column = (name: string) => columns.indexOf(name);
+  const [addressAt, agencyAt, aliasAt, areaAt] = ["address", "agency", "alias", "area"].map(column);
+  if (addressAt === -1 || agencyAt === -1) {
+    throw badRequest(
+      "The first row must name the columns, at least address and agency (as PagerMon's capcode export does).",
+    );
+  }
+  return db.transaction(async (tx) => {
+    const allAgencies = await tx.select().from(agencies);
+    const result: ImportResult = { applied: false, created: [], changed: [], unchanged: 0, refused: [] };
+    const lines: ImportLine[] = [];
+    const seen = new Map<string, number>();
+    for (const { line, fields } of records) {
+      const cell = (at: number | undefined) =>
+        at === undefined || at === -1 ? undefined : importedText((fields[at] ?? "").trim()).trim();
+      const parsed = readImportLine(allAgencies, {
+        address: cell(addressAt) ?? "",
+        agency: cell(agencyAt) ?? "",
+        alias: cell(aliasAt),
+        area: cell(areaAt),
+      });
+      if (typeof parsed === "string") {
+        result.refused.push({ line, reason: parsed });
+        continue;
+      }
+      const earlier = seen.get(parsed.capcode);
+      if (earlier !== undefined) {
+        result.refused.push({
+          line,
+          reason: `capcode ${parsed.capcode} is already listed on line ${earlier}`,
+        });
+        continue;
+      }
+      seen.set(parsed.capcode, line);
+      lines.push({ line, ...parsed });
+    }
+
+    const byCapcode = new Map<string, CapcodeRow>();
+    for (let i = 0; i < lines.length; i += IMPORT_CHUNK) {
+      const numbers = lines.slice(i, i + IMPORT_CHUNK).map((l) => l.capcode);
+      const rows = await tx
+        .select()
+        .from(capcodes)
+        .where(and(inArray(capcodes.capcode, numbers), notDeleted));
+      for (const row of rows) byCapcode.set(row.capcode, row);
+    }
+    const codeOf = new Map(allAgencies.map((a) => [a.id, a.code]));
+    const fresh: ImportLine[] = [];
+    const changed: { item: ImportLine; row: CapcodeRow }[] = [];
+    for (const item of lines) {
+      const row = byCapcode.get(item.capcode);
+      const to = {
+        agency: item.agency.code,
+        alias: item.alias === undefined ? (row?.alias ?? null) : item.alias,
+        area: item.area === undefined ? (row?.area ?? null) : item.area,
+      };
+      if (!row) {
+        fresh.push(item);
+        result.created.push({ line: item.line, capcode: item.capcode, ...to });
+        continue;
+      }
+      const from = { agency: codeOf.get(row.agencyId) ?? "", alias: row.alias, area: row.area };
+      if (from.agency === to.agency && from.alias === to.alias && from.area === to.area) {
+        result.unchanged += 1;
+        continue;
+      }
+      changed.push({ item, row });
+      result.changed.push({ line: item.line, capcode: item.capcode, from, to });
+    }
+    if (dryRun || (fresh.length === 0 && changed.length === 0)) return result;
+
+    const withArea: { id: number; capcode: string; area: string | null }[] = [];
+    const moving = new Map<number, CapcodeRow[]>();
+    const move = (agencyId: number, row: CapcodeRow) =>
+      moving.set(agencyId, [...(moving.get(agencyId) ?? []), row]);
+    for (let i = 0; i < fresh.length; i += IMPORT_CHUNK) {
+      const created = await tx
+        .insert(capcodes)
+        .values(
+          fresh.slice(i, i + IMPORT_CHUNK).map((item) => ({
+            capcode: item.capcode,
+            agencyId: item.agency.id,
+            alias: item.alias ?? null,
+            area: item.area ?? null,
+          })),
+        )
+        .returning();
+      for (const row of created) {
+        // Alerts stored under the number before any capcode row had it (see moveAlertsWithCapcodes).
+        move(row.agencyId, row);
+        if (row.area !== null) withArea.push(row);
+      }
+    }
+    for (const { item, row } of changed) {
+      await tx
+        .update(capcodes)
+        .set({ agencyId: item.agency.id, alias: item.alias, area: item.area, updatedAt: new Date() })
+        .where(eq(capcodes.id, row.id));
+      if (row.agencyId !== item.agency.id) move(item.agency.id, row);
+      if (item.area !== undefined) withArea.push({ id: row.id, capcode: row.capcode, area: item.area });
+    }
+    for (const [agencyId, rows] of moving) await moveAlertsWithCapcodes(tx, rows, agencyId);
+    await applyAreaToAlerts(tx, withArea);
+    result.applied = true;
+    return result;
+  });
+}
+
+/** One CSV line's capcode, agency and labels, or why it is refused. */
+function readImportLine(
+  all: AgencyRow[],
+  cells: { address: string; agency: string; alias?: string; area?: string },
+): Omit<ImportLine, "line"> | string {
+  if (/[%_*?]/.test(cells.address)) {
+    return `address ${cells.address}: PagerMon wildcards (% and _) are not capcodes; list each capcode`;
+  }
+  const capcode = capcodeSchema.safeParse(cells.address);
+  if (!capcode.success) return `address '${cells.address}': a capcode is 1 to 10 digits`;
+  if (cells.agency === "") return "agency: empty (name the agency by code or name)";
+  const wanted = cells.agency.toLowerCase();
+  const byCode = all.filter((a) => a.code.toLowerCase() === wanted);
+  const matches = byCode.length > 0 ? byCode : all.filter((a) => a.name.toLowerCase() === wanted);
+  if (matches.length === 0) return `agency '${cells.agency}': no agency has that code or name (add it first)`;
+  if (matches.length > 1) return `agency '${cells.agency}': several agencies have that name; use its code`;
+  const agency = matches[0]!;
+  if (agency.code === UNMAPPED_AGENCY.code) {
+    return `agency ${agency.code}: holds capcodes not yet mapped; name the agency the capcode belongs to`;
+  }
+  for (const [name, value] of [
+    ["alias", cells.alias],
+    ["area", cells.area],
+  ] as const) {
+    if (value !== undefined && value.length > LABEL_MAX)
+      return `${name}: must be at most ${LABEL_MAX} characters`;
+  }
+  const label = (v: string | undefined) => (v === undefined ? undefined : v || null);
+  return { capcode: capcode.data, agency, alias: label(cells.alias), area: label(cells.area) };
 }

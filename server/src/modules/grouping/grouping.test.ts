@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
+import { groupingSettings } from "../../db/schema.js";
 
 const KEY = "grouping-test-ingest-key-00";
 let app: TestApp;
@@ -105,7 +107,6 @@ describe("message grouping API", () => {
   it("rejects bad patterns and settings with 400", async () => {
     const bad = [
       { name: "broken", pattern: "(" },
-      { name: "nested", pattern: "(a+)+$" },
       { name: "", pattern: "x" },
       { name: "long", pattern: "x".repeat(201) },
     ];
@@ -124,7 +125,65 @@ describe("message grouping API", () => {
       const res = await call("PUT", `/api/message-grouping/settings/${key}`, admin, { value } as object);
       expect(res.statusCode, key).toBe(400);
     }
+    const unknown = await call("PUT", "/api/message-grouping/settings/unknown_key", admin, { value: 1 });
+    expect(unknown.json().message).toContain("Unknown setting 'unknown_key'");
+    expect(
+      await app.db.select().from(groupingSettings).where(eq(groupingSettings.key, "unknown_key")),
+    ).toEqual([]);
     const ok = await call("PUT", "/api/message-grouping/settings/group_window_hours", admin, { value: 12 });
     expect(ok.json().data.group_window_hours).toBe(12);
+  });
+
+  it("names what RE2 leaves out when refusing a pattern: backreferences and lookaround", async () => {
+    const refusal = async (pattern: string) => {
+      const res = await call("POST", "/api/message-grouping/patterns", admin, { name: "x", pattern });
+      expect(res.statusCode, pattern).toBe(400);
+      return res.json().message as string;
+    };
+    expect(await refusal("(F\\d+) \\1")).toMatch(/^Backreferences .* not supported: patterns run on RE2/);
+    expect(await refusal("F(?=\\d)")).toMatch(/^Lookahead and lookbehind .* not supported/);
+    expect(await refusal("(?<!X)F\\d+")).toMatch(/^Lookahead and lookbehind/);
+    expect(await refusal("(F\\d+")).toBe("The pattern does not compile: missing ): (F\\d+");
+    const renamed = await call("PUT", "/api/message-grouping/patterns/999999", admin, { pattern: "a(?=b)" });
+    expect(renamed.statusCode).toBe(400);
+  });
+
+  it("runs patterns with nested or overlapping repetition in linear time on a 200-digit message", async () => {
+    const hostile = ["(\\d+)+X", "(a|a)*b", "(\\d*)*$", "(\\d|\\d\\d)+Y"];
+    const ids: number[] = [];
+    for (const [i, pattern] of hostile.entries()) {
+      const res = await call("POST", "/api/message-grouping/patterns", admin, {
+        name: `hostile ${i}`,
+        pattern,
+        priority: i,
+      });
+      expect(res.statusCode, pattern).toBe(201);
+      ids.push(res.json().data.id);
+    }
+    const digits = "1".repeat(200);
+    // A backtracking engine takes longer than the universe's age on these; RE2 takes microseconds.
+    const started = performance.now();
+    const extracted = await call("POST", "/api/message-grouping/test-extraction", admin, { message: digits });
+    const extractMs = performance.now() - started;
+    expect(extracted.statusCode).toBe(200);
+    expect(extracted.json().data).toMatchObject({ matched_by: "hostile 2", job_number: "1".repeat(32) });
+
+    const ingest = (message: string) =>
+      app.inject({
+        method: "POST",
+        url: "/api/ingest/messages",
+        headers: { authorization: `Bearer ${KEY}` },
+        payload: { capcode: "2", message },
+      });
+    // The first ingest after a pattern change reads the patterns again; time the pattern work, not that.
+    expect((await ingest("WARM UP 1234")).statusCode).toBe(200);
+    const ingestStarted = performance.now();
+    const ingested = await ingest(`${digits}!`);
+    const ingestMs = performance.now() - ingestStarted;
+    expect(ingested.statusCode).toBe(200);
+    // Loose bounds for a loaded machine; the work itself is a few milliseconds.
+    expect(extractMs).toBeLessThan(500);
+    expect(ingestMs).toBeLessThan(500);
+    for (const id of ids) await call("DELETE", `/api/message-grouping/patterns/${id}`, admin);
   });
 });

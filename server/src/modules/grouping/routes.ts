@@ -4,11 +4,12 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { groupingPatterns } from "../../db/schema.js";
-import { idParamsSchema } from "../../request-schemas.js";
+import { idParamsSchema, settingKeySchema } from "../../request-schemas.js";
 import {
   activePatterns,
   createPattern,
   deletePattern,
+  GROUPING_KEYS,
   getGroupingSettings,
   jobNumberFor,
   presentPattern,
@@ -82,7 +83,7 @@ export async function groupingRoutes(app: FastifyInstance): Promise<void> {
     {
       config,
       schema: {
-        params: z.object({ key: z.string().max(64) }),
+        params: z.object({ key: settingKeySchema(GROUPING_KEYS) }),
         body: z.object({ value: z.union([z.string().max(20), z.number(), z.boolean()]) }),
       },
     },

@@ -117,6 +117,7 @@ export async function createRule(ctx: ServiceContext, actor: Actor, input: Alert
       .returning();
     return created!;
   });
+  announcePending(ctx);
   return presentOne(ctx.db, row);
 }
 
@@ -141,6 +142,7 @@ export async function updateRule(ctx: ServiceContext, actor: Actor, id: number, 
     .returning();
   if (!row) throw notFoundRule();
   if (before?.status === "approved") rulesChanged(ctx);
+  announcePending(ctx);
   return presentOne(ctx.db, row);
 }
 
@@ -159,6 +161,7 @@ export async function deleteRule(ctx: ServiceContext, actor: Actor, id: number):
     .returning({ status: userAlertRules.status });
   if (!row) throw notFoundRule();
   if (row.status === "approved") rulesChanged(ctx);
+  if (row.status === "pending") announcePending(ctx);
 }
 
 /**
@@ -355,7 +358,22 @@ export async function reviewRule(
   });
   if (outcome.notified) ctx.nudgeSms();
   rulesChanged(ctx);
+  announcePending(ctx);
   return presentOne(ctx.db, outcome.row);
+}
+
+/**
+ * Tells the admins' screens how many rules now wait for review (live `user-alerts:pending`), counted
+ * after the change committed. A failed count is logged, never the request's failure: the admin tab
+ * also reads the count when it loads.
+ */
+function announcePending(ctx: ServiceContext): void {
+  ctx.db
+    .select({ n: count() })
+    .from(userAlertRules)
+    .where(eq(userAlertRules.status, "pending"))
+    .then(([row]) => ctx.live.pendingRulesChanged(Number(row?.n ?? 0)))
+    .catch((err: unknown) => ctx.logger.warn({ err }, "rules: could not count pending rules"));
 }
 
 /** Counts for the admin tab: rules by status, active ones, owners, and recent triggers. */

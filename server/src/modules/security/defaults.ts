@@ -49,3 +49,29 @@ export const SECURITY_DEFAULTS = {
 } as const;
 
 export type SecurityKey = keyof typeof SECURITY_DEFAULTS;
+
+/**
+ * The values an admin may set for each key: a code must live long enough to type and not longer than
+ * an hour, windows and lockouts between a minute and a day, counts from 1 up to where a limit stops
+ * limiting.
+ */
+export const SECURITY_RANGES: Record<SecurityKey, { min: number; max: number }> = {
+  otp_expiry_seconds: { min: 60, max: 3_600 },
+  otp_request_window_seconds: { min: 60, max: 86_400 },
+  otp_requests_per_phone: { min: 1, max: 1_000 },
+  otp_requests_per_phone_all: { min: 1, max: 10_000 },
+  otp_requests_per_ip: { min: 1, max: 10_000 },
+  otp_max_failed_attempts: { min: 1, max: 100 },
+  otp_failures_per_ip_phone: { min: 1, max: 1_000 },
+  otp_failures_per_ip: { min: 1, max: 10_000 },
+  lockout_duration_seconds: { min: 60, max: 86_400 },
+  otp_daily_failures_per_phone: { min: 1, max: 10_000 },
+  otp_guarded_requests_per_phone: { min: 1, max: 100 },
+  otp_guarded_max_failed_attempts: { min: 1, max: 100 },
+  registrations_per_ip: { min: 1, max: 10_000 },
+  max_device_sessions: { min: 1, max: 20 },
+  session_ttl_days: { min: 1, max: 365 },
+};
+
+/** Every security setting's key: the closed list `PUT /api/admin/security/config/:key` accepts. */
+export const SECURITY_KEYS = Object.keys(SECURITY_DEFAULTS) as [SecurityKey, ...SecurityKey[]];

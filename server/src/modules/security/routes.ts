@@ -12,9 +12,9 @@ import {
   verificationCodes,
 } from "../../db/schema.js";
 import { badRequest, notFound } from "../../errors.js";
-import { idParamsSchema, MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
+import { idParamsSchema, MAX_INT_ID, queryIntSchema, settingKeySchema } from "../../request-schemas.js";
 import { actorOf } from "../auth/guard.js";
-import { SECURITY_DEFAULTS, type SecurityKey } from "./defaults.js";
+import { SECURITY_DEFAULTS, SECURITY_KEYS, SECURITY_RANGES, type SecurityKey } from "./defaults.js";
 import { recordSecurityEvent } from "./events.js";
 import { clearFailures, clearPhoneFailures, phoneLockKey } from "./limits.js";
 import { getSecuritySettings } from "./settings.js";
@@ -62,7 +62,7 @@ export async function securityRoutes(app: FastifyInstance): Promise<void> {
     "/admin/security/config/:key",
     {
       schema: {
-        params: z.object({ key: z.string().max(64) }),
+        params: z.object({ key: settingKeySchema(SECURITY_KEYS) }),
         body: z.object({
           value: z.union([z.number(), z.string().regex(/^\d+$/, "must be a whole number")]),
           description: z.string().trim().max(300).optional(),
@@ -71,10 +71,10 @@ export async function securityRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const key = request.params.key;
-      if (!(key in SECURITY_DEFAULTS)) throw badRequest(`Unknown security setting: ${key}`);
       const value = Number(request.body.value);
-      if (!Number.isInteger(value) || value < 1 || value > 1_000_000) {
-        throw badRequest("value must be a whole number from 1 to 1000000");
+      const { min, max } = SECURITY_RANGES[key];
+      if (!Number.isInteger(value) || value < min || value > max) {
+        throw badRequest(`${key} must be a whole number from ${min} to ${max}`);
       }
       const actor = actorOf(request);
       await app.db

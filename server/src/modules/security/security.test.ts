@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn, waitForCode } from "../../../test/factories.js";
-import { bruteForceLocks } from "../../db/schema.js";
+import { bruteForceLocks, securityConfig } from "../../db/schema.js";
 import { SECURITY_DEFAULTS } from "./defaults.js";
 import { lockoutRemaining, recordFailure } from "./limits.js";
 
@@ -141,6 +141,27 @@ describe("admin security API", () => {
     ] as const) {
       expect((await call("PUT", `/api/admin/security/config/${key}`, admin, { value })).statusCode).toBe(400);
     }
+  });
+
+  it("answers an unknown key 400 naming it, and stores no row for it", async () => {
+    const res = await call("PUT", "/api/admin/security/config/otp_made_up", admin, { value: 3 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, errorType: "validation_error" });
+    expect(res.json().message).toContain("Unknown setting 'otp_made_up'");
+    expect(await app.db.select().from(securityConfig).where(eq(securityConfig.key, "otp_made_up"))).toEqual(
+      [],
+    );
+  });
+
+  it("checks each key's value against that key's range", async () => {
+    const set = (key: string, value: number) =>
+      call("PUT", `/api/admin/security/config/${key}`, admin, { value });
+    const short = await set("otp_expiry_seconds", 30);
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe("otp_expiry_seconds must be a whole number from 60 to 3600");
+    expect((await set("max_device_sessions", 21)).statusCode).toBe(400);
+    expect((await set("max_device_sessions", 20)).statusCode).toBe(200);
+    expect((await set("max_device_sessions", 2)).statusCode).toBe(200);
   });
 
   it("summarises the last day and cleans up old records", async () => {
