@@ -1,0 +1,165 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerActiveAccount } from "./support/accounts.js";
+import {
+  agencyIds,
+  apiJson,
+  ingest,
+  mapCapcode,
+  openSignedIn,
+  type SignedInSession,
+  signInByApi,
+} from "./support/alerts.js";
+import { type BrowserSession, openBrowser } from "./support/browser.js";
+import { chromiumPath } from "./support/chromium.js";
+import { type RunningServer, startServer } from "./support/server.js";
+
+const INGEST_KEY = "e2e-admin-console-ingest-key";
+const ADMIN_PHONE = "+61412555900";
+const IPHONE_UA =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+
+async function openUserMenu(page: Page) {
+  await page.getByRole("button", { name: /^User menu/ }).click();
+  return page.getByRole("menu");
+}
+
+describe.skipIf(!chromiumPath)("the admin console in Chromium", () => {
+  let server: RunningServer;
+  /** One admin sign-in for every browser of the file (code requests per phone are rate limited). */
+  let admin: SignedInSession;
+  const browsers: BrowserSession[] = [];
+
+  beforeAll(async () => {
+    server = await startServer({ ADMIN_PHONES: ADMIN_PHONE, INGEST_API_KEY: INGEST_KEY });
+    admin = await signInByApi(server, ADMIN_PHONE, "e2e-admin");
+  });
+  afterAll(async () => {
+    for (const b of browsers) await b.close();
+    await server?.stop();
+  });
+
+  async function browser(options: Parameters<typeof openBrowser>[0] = {}) {
+    const b = await openBrowser(options);
+    browsers.push(b);
+    return b;
+  }
+
+  /** An admin's browser on the console's Users tab. */
+  async function adminOnUsersTab() {
+    const { page, errors } = await browser();
+    await openSignedIn(page, server, admin, "/admin/users");
+    await page.getByRole("table", { name: "Users" }).waitFor({ timeout: 20_000 });
+    return { page, errors };
+  }
+
+  it("opens the console from the menu for an admin on a desktop, and never on a phone", async () => {
+    const desktop = await browser();
+    await openSignedIn(desktop.page, server, admin);
+    const menu = await openUserMenu(desktop.page);
+    await menu.getByRole("menuitem", { name: "Admin" }).click();
+    await desktop.page.getByRole("heading", { name: "Admin Console" }).waitFor();
+    expect(new URL(desktop.page.url()).pathname).toBe("/admin/system");
+    expect(await desktop.page.getByRole("tab").allTextContents()).toEqual([
+      "System Monitor",
+      "Users",
+      "Alerts",
+      "Agencies",
+      "User Alerts",
+      "SMS",
+      "Message Grouping",
+      "Feedback",
+      "Security",
+    ]);
+    // Reload keeps the tab: each has its own address.
+    await desktop.page.getByRole("tab", { name: "Users" }).click();
+    await desktop.page.reload();
+    await desktop.page.getByRole("table", { name: "Users" }).waitFor({ timeout: 20_000 });
+    expect(new URL(desktop.page.url()).pathname).toBe("/admin/users");
+    expect(desktop.errors).toEqual([]);
+
+    const phone = await browser({ userAgent: IPHONE_UA, viewport: { width: 390, height: 844 } });
+    await openSignedIn(phone.page, server, admin);
+    const phoneMenu = await openUserMenu(phone.page);
+    await phoneMenu.getByRole("menuitem", { name: "My Alerts" }).waitFor();
+    expect(await phoneMenu.getByRole("menuitem", { name: "Admin" }).count()).toBe(0);
+    await phone.page.keyboard.press("Escape");
+    await phone.page.goto(`${server.url}/admin/system`);
+    await phone.page.getByRole("heading", { name: "Alerts" }).waitFor({ timeout: 20_000 });
+    expect(new URL(phone.page.url()).pathname).toBe("/");
+    expect(await phone.page.getByRole("heading", { name: "Admin Console" }).count()).toBe(0);
+  });
+
+  it("shows this machine's real Node version and database status on the System Monitor", async () => {
+    const { page, errors } = await browser();
+    await openSignedIn(page, server, admin, "/admin/system");
+    const application = page.getByRole("region", { name: "Application" });
+    await application.getByText(process.version).waitFor({ timeout: 20_000 });
+    const database = page.getByRole("region", { name: "Database" });
+    await database
+      .getByText(/connected/i)
+      .first()
+      .waitFor();
+    expect(await database.textContent()).toMatch(process.env.DATABASE_URL ? /PostgreSQL/i : /PGlite/i);
+    expect(errors).toEqual([]);
+  });
+
+  it("ends a member's open page within 2 s of an admin deactivating them in the Users tab", async () => {
+    const member = await registerActiveAccount(server, "0412 555 311", {
+      firstName: "Casey",
+      lastName: "Deact",
+    });
+    const memberSession = await signInByApi(server, member.phone, "e2e-member-deact");
+    const memberBrowser = await browser();
+    await openSignedIn(memberBrowser.page, server, memberSession);
+
+    const { page } = await adminOnUsersTab();
+    const row = page.getByRole("row", { name: "Casey Deact" });
+    await row.getByRole("button", { name: "Deactivate" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Deactivate User" });
+    await confirm.getByRole("button", { name: "Deactivate" }).click();
+    const clicked = Date.now();
+    await memberBrowser.page.getByRole("alertdialog", { name: "Session Ended" }).waitFor({ timeout: 2_000 });
+    expect(Date.now() - clicked).toBeLessThan(2_000);
+    expect(await memberBrowser.page.getByText("You have been logged out by an administrator").count()).toBe(
+      1,
+    );
+    await row.getByText(/inactive/i).waitFor();
+  });
+
+  it("delivers a new alert of an agency an admin just added to a member, live on their open feed", async () => {
+    const ids = await agencyIds(server);
+    await mapCapcode(server, admin.token, "0555321", ids.SES!);
+    const member = await registerActiveAccount(server, "0412 555 312", {
+      firstName: "Robin",
+      lastName: "Added",
+    });
+    const memberSession = await signInByApi(server, member.phone, "e2e-member-added");
+    const memberBrowser = await browser();
+    await openSignedIn(memberBrowser.page, server, memberSession);
+
+    const { page } = await adminOnUsersTab();
+    await page.getByRole("button", { name: "Edit Robin Added" }).click();
+    const dialog = page.getByRole("dialog", { name: "Edit Robin Added" });
+    await dialog.getByLabel("Agencies").click();
+    await page.getByRole("option", { name: /\(SES\)/ }).click();
+    await page.keyboard.press("Escape");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    const agencies = await apiJson<{ data: Array<{ code: string }> }>(
+      server,
+      "GET",
+      `/admin/users/${memberSession.user.id}/agencies`,
+      { token: admin.token },
+    );
+    expect(agencies.data.map((a) => a.code).sort()).toEqual(["CFA", "SES"]);
+
+    await ingest(server, INGEST_KEY, [
+      { capcode: "0555321", message: "Hb S261123456 FLOOD ASSIST 22 UNDERWOOD ST GOLDEN SQUARE" },
+    ]);
+    await memberBrowser.page
+      .getByText(/FLOOD ASSIST 22 UNDERWOOD ST/)
+      .first()
+      .waitFor({ timeout: 5_000 });
+  });
+});
