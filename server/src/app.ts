@@ -27,6 +27,7 @@ import { adminUserAlertRoutes, userAlertRoutes } from "./modules/rules/routes.js
 import { securityRoutes } from "./modules/security/routes.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
 import { smsAdminRoutes } from "./modules/sms-admin/routes.js";
+import { systemRoutes } from "./modules/system/routes.js";
 import { userFilterRoutes } from "./modules/user-filters/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
 import { registerSecurityHeaders } from "./security-headers.js";
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userAlertRoutes, { prefix: "/api" });
   await app.register(adminUserAlertRoutes, { prefix: "/api" });
   await app.register(smsAdminRoutes, { prefix: "/api" });
+  await app.register(systemRoutes, { prefix: "/api" });
   await app.register(webRoutes);
 
   return app;
