@@ -17,6 +17,7 @@ import { agencyRoutes } from "./modules/agencies/routes.js";
 import { alertRoutes } from "./modules/alerts/routes.js";
 import { registerAuthGuard } from "./modules/auth/guard.js";
 import { authRoutes } from "./modules/auth/routes.js";
+import { autoActivationRoutes } from "./modules/auto-activation/routes.js";
 import { capcodeRoutes } from "./modules/capcodes/routes.js";
 import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
@@ -159,6 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(adminUserAlertRoutes, { prefix: "/api" });
   await app.register(smsAdminRoutes, { prefix: "/api" });
   await app.register(systemRoutes, { prefix: "/api" });
+  await app.register(autoActivationRoutes, { prefix: "/api" });
   await app.register(webRoutes);
 
   return app;

@@ -21,7 +21,8 @@ export type SecurityEventType =
   | "admin_config_changed"
   | "admin_lockout_cleared"
   | "admin_otp_reset"
-  | "admin_cleanup";
+  | "admin_cleanup"
+  | "admin_logs_cleared";
 
 export type SecurityEvent = {
   type: SecurityEventType;

@@ -4,6 +4,7 @@ import type { Database } from "../../db/client.js";
 import { agencies, deviceSessions, systemLogs, userAgencies, users } from "../../db/schema.js";
 import { type SystemLogLevel, writeSystemLog } from "../../system-log.js";
 import type { Actor } from "../auth/guard.js";
+import { recordSecurityEvent, type SecurityEventType } from "../security/events.js";
 import { rowsOf } from "./metrics.js";
 
 const activeSession = () => and(isNull(deviceSessions.endedAt), gt(deviceSessions.expiresAt, sql`now()`));
@@ -103,25 +104,27 @@ export async function clearSystemLogs(db: Database, actor: Actor, ip: string | n
     await db.execute(sql`WITH d AS (DELETE FROM ${systemLogs} RETURNING 1) SELECT count(*)::int AS n FROM d`),
   );
   const cleared = Number(removed?.n ?? 0);
-  await recordAdminAction(db, actor, ip, `System log cleared (${cleared} entries)`, { cleared });
+  await recordAdminAction(db, actor, ip, {
+    type: "admin_logs_cleared",
+    message: `System log cleared (${cleared} entries)`,
+    details: { cleared },
+  });
   return cleared;
 }
 
-/** Writes an admin's action to the system log (level info, category admin) with the admin's id. */
+/**
+ * Records an admin's action where admins look for it: the system log (level info, category admin) and
+ * the security tab's admin actions (a security event of an `admin_` type), both with the admin's id.
+ */
 export async function recordAdminAction(
   db: Database,
   actor: Actor,
   ip: string | null,
-  message: string,
-  details: Record<string, unknown> = {},
+  action: { type: SecurityEventType & `admin_${string}`; message: string; details?: Record<string, unknown> },
 ): Promise<void> {
-  await writeSystemLog(db, {
-    level: "info",
-    category: "admin",
-    message,
-    details: { admin_id: actor.userId, ...details },
-    ip,
-  });
+  const details = { admin_id: actor.userId, ...action.details };
+  await recordSecurityEvent(db, { type: action.type, userId: actor.userId, ip, details });
+  await writeSystemLog(db, { level: "info", category: "admin", message: action.message, details, ip });
 }
 
 /**
