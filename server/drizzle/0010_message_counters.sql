@@ -77,6 +77,12 @@ CREATE TRIGGER alerts_counted_truncate AFTER TRUNCATE ON alerts
   FOR EACH STATEMENT EXECUTE FUNCTION count_truncated_alerts();
 --> statement-breakpoint
 -- The alerts already stored: one pass, in the same transaction as the triggers, so none is missed or
--- counted twice.
+-- counted twice. Hours before the last 48 are merged into one row per type and agency at the earliest
+-- hour, as the monitor's fold keeps them (HOURLY_FOR_HOURS in server/src/modules/system/message-metrics.ts).
 INSERT INTO message_counts (hour, type, agency_id, count)
-  SELECT date_trunc('hour', created_at, 'UTC'), type, agency_id, count(*) FROM alerts GROUP BY 1, 2, 3;
+  SELECT coalesce(bucket, min(hour)), type, agency_id, sum(n)
+    FROM (SELECT hour, CASE WHEN hour >= date_trunc('hour', now(), 'UTC') - interval '48 hours' THEN hour END AS bucket,
+                 type, agency_id, n
+            FROM (SELECT date_trunc('hour', created_at, 'UTC') AS hour, type, agency_id, count(*) AS n
+                    FROM alerts GROUP BY 1, 2, 3) AS hourly) AS keyed
+   GROUP BY bucket, type, agency_id;

@@ -6,9 +6,16 @@ import { rowsOf } from "./metrics.js";
 const FOLD_LOCK_KEY = 7_301_110;
 
 /**
- * Folds the appended count changes into message_counts (migration 0010). One folder at a time: another
- * caller skips it (its read still sees counts plus deltas, so its figures are exact). Resolves to the
- * number of delta rows folded, or null when another fold was running.
+ * Hours older than this are merged into one row per type and agency (its hour the earliest merged), so
+ * message_counts stays near 49 hours x types x agencies rows however long the history: the figures
+ * need only the total, today, this hour and the first hour. Must match migration 0010's backfill.
+ */
+export const HOURLY_FOR_HOURS = 48;
+
+/**
+ * Folds the appended count changes into message_counts (migration 0010) and merges aged hours. One
+ * folder at a time: another caller skips it (its read still sees counts plus deltas, so its figures
+ * are exact). Resolves to the number of delta rows folded, or null when another fold was running.
  */
 export async function foldMessageCounts(db: Database): Promise<number | null> {
   return db.transaction(async (tx) => {
@@ -16,15 +23,24 @@ export async function foldMessageCounts(db: Database): Promise<number | null> {
       await tx.execute(sql`SELECT pg_try_advisory_xact_lock(${FOLD_LOCK_KEY}) AS locked`),
     );
     if (!lock?.locked) return null;
+    const cutoff = sql`date_trunc('hour', now(), 'UTC') - make_interval(hours => ${HOURLY_FOR_HOURS})`;
+    // Aged rows (the merged ones of earlier folds included) go back among the deltas to be merged
+    // below; two statements, as one statement may not delete and re-insert the same key.
+    await tx.execute(sql`
+      WITH aged AS (DELETE FROM message_counts WHERE hour < ${cutoff} RETURNING hour, type, agency_id, count)
+      INSERT INTO message_count_deltas (hour, type, agency_id, n) SELECT * FROM aged`);
     const [moved] = rowsOf<{ folded: number }>(
       await tx.execute(sql`
-      WITH moved AS (DELETE FROM message_count_deltas RETURNING hour, type, agency_id, n),
-      folded AS (
-        INSERT INTO message_counts (hour, type, agency_id, count)
-          SELECT hour, type, agency_id, sum(n) FROM moved GROUP BY 1, 2, 3
-          ON CONFLICT (hour, type, agency_id) DO UPDATE SET count = message_counts.count + excluded.count
-      )
-      SELECT count(*)::int AS folded FROM moved`),
+        WITH moved AS (DELETE FROM message_count_deltas RETURNING hour, type, agency_id, n),
+        keyed AS (
+          SELECT CASE WHEN hour >= ${cutoff} THEN hour END AS bucket, hour, type, agency_id, n FROM moved
+        ),
+        folded AS (
+          INSERT INTO message_counts (hour, type, agency_id, count)
+            SELECT coalesce(bucket, min(hour)), type, agency_id, sum(n) FROM keyed GROUP BY bucket, type, agency_id
+            ON CONFLICT (hour, type, agency_id) DO UPDATE SET count = message_counts.count + excluded.count
+        )
+        SELECT count(*)::int AS folded FROM moved`),
     );
     return Number(moved?.folded ?? 0);
   });

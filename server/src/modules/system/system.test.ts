@@ -147,34 +147,45 @@ describe("message metrics", () => {
       { capcode: "0100003", message: "@@ALERT F251108003 G&SC3 GRASS FIRE" },
     ]);
     expect(res.json().created).toBe(3);
-    // A message received three days ago counts in the total, not today.
+    // Messages received three and ten days ago count in the total, not today.
     const [one] = await app.db.select().from(alerts).limit(1);
     const { id: _id, createdAt: _c, ...copy } = one!;
-    await app.db.insert(alerts).values({
-      ...copy,
-      type: "standard",
-      dedupeHash: "old",
-      sourceMessageId: null,
-      createdAt: sql`now() - interval '3 days'`,
-    });
+    for (const days of [3, 10]) {
+      await app.db.insert(alerts).values({
+        ...copy,
+        type: "standard",
+        dedupeHash: `old-${days}`,
+        sourceMessageId: null,
+        createdAt: sql`now() - make_interval(days => ${days})`,
+      });
+    }
 
     const data = (await get("/admin/system/messages")).json().data;
     expect(data).toMatchObject({
-      total_messages: 4,
+      total_messages: 5,
       messages_today: 3,
       messages_this_hour: 3,
       estimated: [],
     });
-    expect(data.average_per_day).toBeGreaterThan(1);
-    expect(data.average_per_day).toBeLessThan(1.4);
+    // Five messages since the first, ten days ago.
+    expect(data.average_per_day).toBeGreaterThanOrEqual(0.4);
+    expect(data.average_per_day).toBeLessThanOrEqual(0.5);
     expect(data.type_distribution).toEqual([
-      { type: "emergency", count: 2, percentage: 50 },
-      { type: "non-emergency", count: 1, percentage: 25 },
-      { type: "standard", count: 1, percentage: 25 },
+      { type: "emergency", count: 2, percentage: 40 },
+      { type: "standard", count: 2, percentage: 40 },
+      { type: "non-emergency", count: 1, percentage: 20 },
     ]);
     expect(data.agency_distribution).toEqual([
-      { agency_name: "Unmapped Capcodes", message_count: 4, percentage: 100 },
+      { agency_name: "Unmapped Capcodes", message_count: 5, percentage: 100 },
     ]);
+    // Hours older than two days were merged into one row per type and agency, at the earliest hour.
+    const aged = await app.db
+      .select()
+      .from(messageCounts)
+      .where(sql`${messageCounts.hour} < now() - interval '2 days'`);
+    expect(aged).toHaveLength(1);
+    expect(aged[0]).toMatchObject({ type: "standard", count: 2 });
+    expect(Date.now() - aged[0]!.hour.getTime()).toBeGreaterThan(10 * 86_400_000 - 3_600_000);
     // Counted changes were folded into the hourly counters by the read.
     expect(await app.db.select().from(messageCountDeltas)).toEqual([]);
   });
