@@ -26,16 +26,16 @@ const FIRST_SAMPLE_MS = 200;
 
 /**
  * CPU usage per core over the last sampling interval. A background timer (unref'd) reads the counters
- * every CPU_SAMPLE_MS, so a monitor call never waits; before the first tick a call samples twice,
- * FIRST_SAMPLE_MS apart.
+ * every CPU_SAMPLE_MS, so a monitor call never waits; before the first tick a call measures from the
+ * reading taken at start, or (within FIRST_SAMPLE_MS of the start) samples twice that far apart.
  */
 export class CpuSampler {
-  private previous: CpuTimes[] | null = null;
+  private previous: { times: CpuTimes[]; at: number } | null = null;
   private usage: number[] | null = null;
   private timer: NodeJS.Timeout | undefined;
 
   start(): void {
-    this.previous = readCpuTimes();
+    this.previous = { times: readCpuTimes(), at: Date.now() };
     this.timer = setInterval(() => this.tick(), CPU_SAMPLE_MS);
     this.timer.unref();
   }
@@ -48,6 +48,10 @@ export class CpuSampler {
   /** Busy percentage (0-100) of each core. */
   async perCore(): Promise<number[]> {
     if (this.usage) return this.usage;
+    // Before the first tick: since the start reading when that is long enough ago, else wait.
+    if (this.previous && Date.now() - this.previous.at >= FIRST_SAMPLE_MS) {
+      return busyShares(this.previous.times, readCpuTimes());
+    }
     const before = readCpuTimes();
     await new Promise((resolve) => setTimeout(resolve, FIRST_SAMPLE_MS));
     return busyShares(before, readCpuTimes());
@@ -55,8 +59,8 @@ export class CpuSampler {
 
   private tick(): void {
     const now = readCpuTimes();
-    if (this.previous) this.usage = busyShares(this.previous, now);
-    this.previous = now;
+    if (this.previous) this.usage = busyShares(this.previous.times, now);
+    this.previous = { times: now, at: Date.now() };
   }
 }
 
