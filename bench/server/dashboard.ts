@@ -61,7 +61,7 @@ async function load(client: pg.Client): Promise<{ seconds: number }> {
     await client.query(
       `WITH caps AS (SELECT $3::int[] AS id, $4::text[] AS code, $5::int[] AS agency),
        rows AS (
-         SELECT i, 1 + (i * 7919) % cardinality(caps.id) AS c,
+         SELECT i, 1 + ((i::bigint * 7919) % cardinality(caps.id))::int AS c,
                 to_timestamp(($6::bigint + (i::double precision / $7) * $8::double precision) / 1000) AS at,
                 CASE WHEN i % 10 < 6 THEN 'emergency' WHEN i % 10 < 8 THEN 'non-emergency'
                      WHEN i % 10 = 8 THEN 'administrative' ELSE 'standard' END AS type
