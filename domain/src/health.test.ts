@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { computeHealth, hitRatioColor, memoryBarColor, smsSuccessColor, usageBarColor } from "./health.js";
+import {
+  CACHE_NOT_CONFIGURED_TEXT,
+  computeHealth,
+  hitRatioColor,
+  memoryBarColor,
+  smsSuccessColor,
+  usageBarColor,
+} from "./health.js";
 
 const ok = { memoryPercent: 50, cpuPercent: 20, databaseConnected: true, cacheConnected: true };
 
@@ -34,6 +41,17 @@ describe("computeHealth", () => {
       warnings: [],
     });
     expect(computeHealth({ ...ok, cacheConnected: false }).issues).toEqual(["Cache store is not connected"]);
+  });
+
+  it("only warns when no cache store is configured, whatever the connected flag says", () => {
+    expect(computeHealth({ ...ok, cacheConnected: false, cacheNotConfigured: true })).toEqual({
+      overall: "warning",
+      issues: [],
+      warnings: [CACHE_NOT_CONFIGURED_TEXT],
+    });
+    expect(computeHealth({ ...ok, cacheNotConfigured: false, cacheConnected: false }).overall).toBe(
+      "critical",
+    );
   });
 
   it("lists issues and warnings together, critical winning", () => {

@@ -11,17 +11,27 @@ function percent(value: number): string {
   return `${Math.round(value * 10) / 10}%`;
 }
 
-/** Derives overall health, critical issues and warnings from metrics (SPEC 9 thresholds); missing numbers are skipped. */
+/** Shown as a warning when no cache store (Redis) is configured and the in-process fallback serves. */
+export const CACHE_NOT_CONFIGURED_TEXT =
+  "Cache store is not configured (in-process fallback, single server only)";
+
+/**
+ * Derives overall health, critical issues and warnings from metrics (SPEC 9 thresholds); missing numbers
+ * are skipped. A cache store that is not configured (`cacheNotConfigured`) is a warning, not critical:
+ * one server runs correctly on the in-process fallback.
+ */
 export function computeHealth(m: {
   memoryPercent?: number | null;
   cpuPercent?: number | null;
   databaseConnected: boolean;
   cacheConnected: boolean;
+  cacheNotConfigured?: boolean;
 }): { overall: HealthStatus; issues: string[]; warnings: string[] } {
   const issues: string[] = [];
   const warnings: string[] = [];
   if (!m.databaseConnected) issues.push("Database is not connected");
-  if (!m.cacheConnected) issues.push("Cache store is not connected");
+  if (m.cacheNotConfigured) warnings.push(CACHE_NOT_CONFIGURED_TEXT);
+  else if (!m.cacheConnected) issues.push("Cache store is not connected");
   const memory = m.memoryPercent;
   if (typeof memory === "number" && Number.isFinite(memory)) {
     if (memory > 90) issues.push(`Memory usage is critical (${percent(memory)})`);

@@ -17,6 +17,7 @@ import { agencyRoutes } from "./modules/agencies/routes.js";
 import { alertRoutes } from "./modules/alerts/routes.js";
 import { registerAuthGuard } from "./modules/auth/guard.js";
 import { authRoutes } from "./modules/auth/routes.js";
+import { autoActivationRoutes } from "./modules/auto-activation/routes.js";
 import { capcodeRoutes } from "./modules/capcodes/routes.js";
 import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
@@ -27,6 +28,7 @@ import { adminUserAlertRoutes, userAlertRoutes } from "./modules/rules/routes.js
 import { securityRoutes } from "./modules/security/routes.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
 import { smsAdminRoutes } from "./modules/sms-admin/routes.js";
+import { systemRoutes } from "./modules/system/routes.js";
 import { userFilterRoutes } from "./modules/user-filters/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
@@ -159,6 +161,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(adminUserAlertRoutes, { prefix: "/api" });
   await app.register(smsAdminRoutes, { prefix: "/api" });
   await app.register(userRoutes, { prefix: "/api" });
+  await app.register(systemRoutes, { prefix: "/api" });
+  await app.register(autoActivationRoutes, { prefix: "/api" });
   await app.register(webRoutes);
 
   return app;

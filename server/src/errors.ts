@@ -1,6 +1,7 @@
 import type { ErrorType } from "@turnout/domain";
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { type SystemLogEntry, writeSystemLog } from "./system-log.js";
 
 /** A failure a client can act on: it leaves the server as `{ success: false, message, errorType }`. */
 export class AppError extends Error {
@@ -80,12 +81,31 @@ export function registerErrorHandling(app: FastifyInstance): void {
       });
     }
     request.log.error({ err: error }, "unhandled error");
+    void writeSystemLog(app.db, serverErrorEntry(error, request), (e) =>
+      request.log.error({ err: e }, "system log write failed"),
+    );
     return reply.status(500).send({
       success: false,
       message: "Something went wrong. Please try again.",
       errorType: "internal_error",
     });
   });
+}
+
+/** The system log's record of a 500: the route and the error's name and message (masked by the writer), no stack. */
+function serverErrorEntry(error: FastifyError, request: FastifyRequest): SystemLogEntry {
+  return {
+    level: "error",
+    category: "server",
+    message: `Unhandled error on ${request.method} ${request.routeOptions.url ?? "unknown route"}: ${error.name}: ${error.message}`,
+    details: {
+      method: request.method,
+      route: request.routeOptions.url ?? null,
+      error: error.name,
+      code: error.code ?? null,
+    },
+    ip: request.ip,
+  };
 }
 
 /** The SQLSTATE of a database error, also when the query builder wraps it (`cause`). */

@@ -465,6 +465,34 @@ export const feedbackMedia = pgTable(
   (t) => [index("feedback_media_message_idx").on(t.messageId)],
 );
 
+/**
+ * Alerts received per hour (UTC bucket of created_at), type and primary agency: the monitor's message
+ * figures without counting the alerts table. Kept by statement triggers on alerts (migration 0010),
+ * which only append to message_count_deltas; the monitor folds the deltas in (system/message-metrics.ts)
+ * and merges hours older than two days into one row per type and agency, at the earliest such hour.
+ */
+export const messageCounts = pgTable(
+  "message_counts",
+  {
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    type: varchar("type", { length: 16 }).notNull(),
+    agencyId: integer("agency_id").notNull(),
+    count: bigint("count", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hour, t.type, t.agencyId] })],
+);
+
+/**
+ * Changes to message_counts not yet folded in: append-only, so concurrent ingests never wait on or
+ * deadlock over a shared counter row. No key and no index: it is only ever read whole and emptied.
+ */
+export const messageCountDeltas = pgTable("message_count_deltas", {
+  hour: timestamp("hour", { withTimezone: true }).notNull(),
+  type: varchar("type", { length: 16 }).notNull(),
+  agencyId: integer("agency_id").notNull(),
+  n: bigint("n", { mode: "number" }).notNull(),
+});
+
 // ---------------------------------------------------------------------------
 // Operations: logs, security, settings
 // ---------------------------------------------------------------------------

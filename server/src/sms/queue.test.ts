@@ -6,7 +6,7 @@ import pino, { type Logger } from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestDatabase } from "../../test/build-app.js";
 import type { Database, DatabaseHandle } from "../db/client.js";
-import { smsQueue } from "../db/schema.js";
+import { smsQueue, systemLogs } from "../db/schema.js";
 import { createOutboxProvider } from "./outbox-provider.js";
 import { type SmsMessage, type SmsProvider, SmsSendError } from "./provider.js";
 import {
@@ -336,6 +336,38 @@ describe("SMS queue", () => {
         expect(lines.join("")).not.toContain(secret);
       }
       expect(lines.some((l) => JSON.parse(l).msg === "sms failed")).toBe(true);
+      const logged = await db
+        .select()
+        .from(systemLogs)
+        .where(sql`${systemLogs.details}->>'sms_id' = ${String(id)}`);
+      expect(logged).toHaveLength(1);
+      for (const secret of ["12345678", "424242", "345 678"])
+        expect(JSON.stringify(logged)).not.toContain(secret);
+    });
+
+    it("writes a provider error to the system log as a warning, and a give-up as an error", async () => {
+      const provider = fakeProvider();
+      provider.next(
+        new SmsSendError("MessageMedia answered 503", { retryable: true }),
+        new SmsSendError("MessageMedia answered 400", { retryable: false }),
+      );
+      const { id } = await enqueueSms(db, { to: PHONE, body: "x", kind: "rule" });
+      const w = worker(provider);
+      await w.runOnce();
+      await makeDue(id);
+      await w.runOnce();
+
+      const logged = await db
+        .select()
+        .from(systemLogs)
+        .where(sql`${systemLogs.details}->>'sms_id' = ${String(id)}`)
+        .orderBy(systemLogs.id);
+      expect(logged.map((l) => [l.level, l.category])).toEqual([
+        ["warn", "sms"],
+        ["error", "sms"],
+      ]);
+      expect(logged[0]!.message).toMatch(/^SMS provider error on SMS \d+ \(rule\), retry in 5 s: .*503/);
+      expect(logged[1]!.message).toMatch(/^SMS \d+ \(rule\) failed after 2 attempts: .*400/);
     });
 
     it("puts messages stuck in sending back in the queue, failing those out of attempts", async () => {

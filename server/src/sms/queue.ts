@@ -5,6 +5,7 @@ import type { Database } from "../db/client.js";
 import { smsQueue } from "../db/schema.js";
 import { maskPhonesInText } from "../logger.js";
 import { PollingLoop } from "../support/polling-loop.js";
+import { type SystemLogEntry, writeSystemLog } from "../system-log.js";
 import { type SmsProvider, SmsSendError } from "./provider.js";
 
 export type SmsKind = "otp" | "activation" | "account" | "rule" | "rule_review" | "notice";
@@ -301,7 +302,28 @@ export class SmsWorker {
     const context = { smsId: row.id, kind: row.kind, attempts: row.attempts, error: lastError };
     if (final) this.logger.error(context, "sms failed");
     else this.logger.warn({ ...context, retryInSeconds: delay }, "sms send failed, will retry");
+    await writeSystemLog(this.db, smsFailureEntry(row, lastError, final, delay));
   }
+}
+
+/**
+ * The system log's record of a failed send: given up (error), or a provider error that will be retried
+ * (warn: during a provider outage these show one per attempt). The error text is already phone-free.
+ */
+function smsFailureEntry(
+  row: ClaimedSms,
+  lastError: string,
+  final: boolean,
+  retryIn: number,
+): SystemLogEntry {
+  return {
+    level: final ? "error" : "warn",
+    category: "sms",
+    message: final
+      ? `SMS ${row.id} (${row.kind}) failed after ${row.attempts} attempts: ${lastError}`
+      : `SMS provider error on SMS ${row.id} (${row.kind}), retry in ${retryIn} s: ${lastError}`,
+    details: { sms_id: row.id, kind: row.kind, attempts: row.attempts, final },
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Database } from "../../db/client.js";
 import { agencies, appSettings, userAgencies, users, verificationCodes } from "../../db/schema.js";
 import { AppError, conflict, rateLimited } from "../../errors.js";
 import { enqueueSms } from "../../sms/queue.js";
+import { notifyAdminsOfPendingAccount } from "../auto-activation/service.js";
 import { recordOtpAttempt, recordSecurityEvent } from "../security/events.js";
 import {
   addressLockKey,
@@ -140,6 +141,8 @@ export async function activateAccount(
       .where(eq(users.id, user.id));
     if (autoActivate) {
       await enqueueSms(tx, { to: user.phone, body: accountReadySms(ctx), kind: "account", userId: user.id });
+    } else {
+      await notifyAdminsOfPendingAccount(tx, user);
     }
     await recordOtpAttempt(tx, { kind: "activate", phone, userId: user.id, ip: meta.ip, success: true });
     await recordSecurityEvent(tx, { type: "activation_success", userId: user.id, phone, ip: meta.ip });

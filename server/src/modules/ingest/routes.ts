@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, badRequest } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
+import { type SystemLogEntry, writeSystemLog } from "../../system-log.js";
 import { actorOf } from "../auth/guard.js";
 import { issueIngestKey, listIngestKeys, revokeIngestKey, verifyIngestKey } from "./keys.js";
 import { type IncomingMessage, ingestMessages } from "./service.js";
@@ -87,6 +88,22 @@ const ingestBody = z.looseObject({
 
 /** A message of a batch that is not stored, and why, so the sender can set it aside. */
 type Refusal = { index: number; id: string | null; reason: string };
+
+/** The system log's record of a batch with refused messages: which key sent it, and the first refusals. */
+function ingestRefusalEntry(
+  source: string,
+  ip: string,
+  refused: Refusal[],
+  batchSize: number,
+): SystemLogEntry {
+  return {
+    level: "warn",
+    category: "ingest",
+    message: `Ingest refused ${refused.length} of ${batchSize} messages from ${source}`,
+    details: { source, refused: refused.slice(0, 20) },
+    ip,
+  };
+}
 
 /** The sender's id of a refused message, when it gave one, as it would have been stored. */
 function givenId(item: unknown): string | null {
@@ -222,6 +239,11 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
         id: m.id ?? null,
       }));
       const results = await ingestMessages(app.services, incoming);
+      if (refused.length > 0)
+        await writeSystemLog(
+          app.db,
+          ingestRefusalEntry(keyName(request), request.ip, refused, messages?.length ?? 1),
+        );
       return {
         success: true,
         data: results,

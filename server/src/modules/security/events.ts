@@ -1,6 +1,7 @@
 import { maskPhone } from "@turnout/domain";
 import type { Database } from "../../db/client.js";
 import { otpAttempts, securityEvents } from "../../db/schema.js";
+import { type SystemLogEntry, writeSystemLog } from "../../system-log.js";
 
 export type SecurityEventType =
   | "registration"
@@ -29,20 +30,23 @@ export type SecurityEventType =
   | "admin_session_limit_changed"
   | "admin_sessions_terminated"
   | "admin_user_agencies_changed"
-  | "admin_pwa_banner_reset";
+  | "admin_pwa_banner_reset"
+  | "admin_logs_cleared";
 
-/** Records a security event for the admin Security tab; the phone is stored masked. */
-export async function recordSecurityEvent(
-  db: Database,
-  event: {
-    type: SecurityEventType;
-    severity?: "info" | "warn" | "critical";
-    userId?: number | null;
-    phone?: string | null;
-    ip?: string | null;
-    details?: Record<string, unknown>;
-  },
-): Promise<void> {
+export type SecurityEvent = {
+  type: SecurityEventType;
+  severity?: "info" | "warn" | "critical";
+  userId?: number | null;
+  phone?: string | null;
+  ip?: string | null;
+  details?: Record<string, unknown>;
+};
+
+/**
+ * Records a security event for the admin Security tab; the phone is stored masked. Warnings and
+ * critical events (failed codes, lockouts, limits reached) also go to the system log.
+ */
+export async function recordSecurityEvent(db: Database, event: SecurityEvent): Promise<void> {
   await db.insert(securityEvents).values({
     eventType: event.type,
     severity: event.severity ?? "info",
@@ -51,6 +55,19 @@ export async function recordSecurityEvent(
     ipAddress: event.ip ?? null,
     details: event.details ?? null,
   });
+  if (event.severity === "warn" || event.severity === "critical")
+    await writeSystemLog(db, securityLogEntry(event));
+}
+
+function securityLogEntry(event: SecurityEvent): SystemLogEntry {
+  const who = event.phone ? ` for ${maskPhone(event.phone)}` : "";
+  return {
+    level: event.severity === "critical" ? "critical" : "warn",
+    category: "security",
+    message: `Security: ${event.type.replaceAll("_", " ")}${who}`,
+    details: { event_type: event.type, user_id: event.userId ?? null, ...event.details },
+    ip: event.ip ?? null,
+  };
 }
 
 /** Records one code request, verification or activation attempt. */

@@ -2,14 +2,15 @@ import { maskPhone, UNMAPPED_AGENCY } from "@turnout/domain";
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, or, type SQL, sql } from "drizzle-orm";
 import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
-import { agencies, deviceSessions, smsQueue, systemLogs, userAgencies, users } from "../../db/schema.js";
+import { agencies, deviceSessions, smsQueue, userAgencies, users } from "../../db/schema.js";
 import { badRequest, conflict, notFound } from "../../errors.js";
 import { enqueueSms } from "../../sms/queue.js";
 import type { Actor } from "../auth/guard.js";
 import { accountReadySms } from "../auth/service.js";
 import { rulesChanged } from "../rules/matcher.js";
-import { recordSecurityEvent, type SecurityEventType } from "../security/events.js";
+import type { SecurityEventType } from "../security/events.js";
 import { endUserSessions, listActiveSessions } from "../sessions/service.js";
+import { recordAdminAction as recordAction } from "../system/service.js";
 import { type AdminUser, type UserStatus, userStatus } from "./present.js";
 
 type UserRow = typeof users.$inferSelect;
@@ -201,37 +202,24 @@ async function assertAssignableAgencies(db: Database, agencyIds: number[]): Prom
   }
 }
 
-/**
- * Records an admin's action where the Security tab's actions list reads it (a security event of type
- * admin_*, by the admin) and as an info row of the system log (category admin). Phones are masked.
- */
-async function recordAdminAction(
+/** Records an admin's action on a user (Security tab actions list and system log; phones masked). */
+function recordAdminAction(
   tx: Database,
   actor: Actor,
   meta: RequestMeta,
-  action: { type: SecurityEventType; text: string; target?: UserRow; details?: Record<string, unknown> },
+  action: {
+    type: SecurityEventType & `admin_${string}`;
+    text: string;
+    target?: UserRow;
+    details?: Record<string, unknown>;
+  },
 ): Promise<void> {
-  const details = {
-    admin_id: actor.userId,
-    ...(action.target
-      ? { target_user_id: action.target.id, target_phone: maskPhone(action.target.phone) }
-      : {}),
-    ...action.details,
-  };
-  await recordSecurityEvent(tx, {
-    type: action.type,
-    userId: actor.userId,
-    phone: action.target?.phone ?? null,
-    ip: meta.ip,
-    details,
-  });
   const who = action.target ? ` user #${action.target.id} (${maskPhone(action.target.phone)})` : "";
-  await tx.insert(systemLogs).values({
-    level: "info",
-    category: "admin",
+  return recordAction(tx, actor, meta.ip, {
+    type: action.type,
     message: `Admin #${actor.userId} ${action.text}${who}`,
-    details,
-    ipAddress: meta.ip,
+    ...(action.details ? { details: action.details } : {}),
+    ...(action.target ? { target: action.target } : {}),
   });
 }
 

@@ -1,0 +1,170 @@
+import { classifyDevice, computeHealth, type DeviceInfo, maskPhone } from "@turnout/domain";
+import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.js";
+import { agencies, deviceSessions, systemLogs, userAgencies, users } from "../../db/schema.js";
+import { type SystemLogLevel, writeSystemLog } from "../../system-log.js";
+import type { Actor } from "../auth/guard.js";
+import { recordSecurityEvent, type SecurityEventType } from "../security/events.js";
+import { rowsOf } from "./metrics.js";
+
+const activeSession = () => and(isNull(deviceSessions.endedAt), gt(deviceSessions.expiresAt, sql`now()`));
+
+/** Every active device session with its user, most recently active first. */
+export async function listAllActiveSessions(db: Database) {
+  return db
+    .select({
+      session: deviceSessions,
+      userName: sql<string>`${users.firstName} || ' ' || ${users.lastName}`,
+    })
+    .from(deviceSessions)
+    .innerJoin(users, eq(users.id, deviceSessions.userId))
+    .where(activeSession())
+    .orderBy(desc(deviceSessions.lastActivity));
+}
+
+type DeviceKind = "mobile" | "desktop" | "tablet" | "unknown";
+
+/** The device class a session reported (X-Device-Info), else the one its user agent shows, else unknown. */
+function deviceKind(info: unknown, userAgent: string | null): DeviceKind {
+  const reported = ((info ?? {}) as Partial<DeviceInfo>).device;
+  const kind = reported || (userAgent ? classifyDevice(userAgent) : null);
+  const lower = kind?.toLowerCase();
+  return lower === "mobile" || lower === "desktop" || lower === "tablet" ? lower : "unknown";
+}
+
+/**
+ * SPEC 3 'Session metrics': active sessions, distinct users, sessions active in the last hour and day,
+ * sessions per device class, and active sessions per agency of their users (a member of two agencies
+ * counts in both).
+ */
+export async function sessionMetrics(db: Database) {
+  const [rows, byAgency] = await Promise.all([
+    db
+      .select({
+        userId: deviceSessions.userId,
+        deviceInfo: deviceSessions.deviceInfo,
+        userAgent: deviceSessions.userAgent,
+        lastActivity: deviceSessions.lastActivity,
+      })
+      .from(deviceSessions)
+      .where(activeSession()),
+    db
+      .select({ agencyName: agencies.name, sessions: count() })
+      .from(deviceSessions)
+      .innerJoin(userAgencies, eq(userAgencies.userId, deviceSessions.userId))
+      .innerJoin(agencies, eq(agencies.id, userAgencies.agencyId))
+      .where(activeSession())
+      .groupBy(agencies.name)
+      .orderBy(desc(count()), agencies.name),
+  ]);
+  const now = Date.now();
+  const byDevice: Record<DeviceKind, number> = { mobile: 0, desktop: 0, tablet: 0, unknown: 0 };
+  let lastHour = 0;
+  let lastDay = 0;
+  for (const r of rows) {
+    byDevice[deviceKind(r.deviceInfo, r.userAgent)] += 1;
+    const idle = now - r.lastActivity.getTime();
+    if (idle <= 3_600_000) lastHour += 1;
+    if (idle <= 86_400_000) lastDay += 1;
+  }
+  return {
+    total_active_sessions: rows.length,
+    unique_users: new Set(rows.map((r) => r.userId)).size,
+    recent_activity: { last_hour: lastHour, last_24h: lastDay },
+    sessions_by_device: byDevice,
+    agency_distribution: byAgency.map((a) => ({ agency_name: a.agencyName, active_sessions: a.sessions })),
+  };
+}
+
+/** System log entries, newest first, optionally of one level, with how many there are in all. */
+export async function listSystemLogs(
+  db: Database,
+  query: { limit: number; offset: number; level?: SystemLogLevel },
+) {
+  const where = query.level ? eq(systemLogs.level, query.level) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(systemLogs)
+      .where(where)
+      .orderBy(desc(systemLogs.timestamp), desc(systemLogs.id))
+      .limit(query.limit)
+      .offset(query.offset),
+    db.select({ n: count() }).from(systemLogs).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/**
+ * Empties the system log and records that as its first entry (an admin action, with who did it).
+ * Resolves to the number of entries removed.
+ */
+export async function clearSystemLogs(db: Database, actor: Actor, ip: string | null): Promise<number> {
+  const [removed] = rowsOf<{ n: number }>(
+    await db.execute(sql`WITH d AS (DELETE FROM ${systemLogs} RETURNING 1) SELECT count(*)::int AS n FROM d`),
+  );
+  const cleared = Number(removed?.n ?? 0);
+  await recordAdminAction(db, actor, ip, {
+    type: "admin_logs_cleared",
+    message: `System log cleared (${cleared} entries)`,
+    details: { cleared },
+  });
+  return cleared;
+}
+
+/**
+ * Records an admin's action where admins look for it: the system log (level info, category admin) and
+ * the security tab's admin actions (a security event of an `admin_` type), both with the admin's id.
+ */
+export async function recordAdminAction(
+  db: Database,
+  actor: Actor,
+  ip: string | null,
+  action: {
+    type: SecurityEventType & `admin_${string}`;
+    message: string;
+    details?: Record<string, unknown>;
+    /** The user the action was about: named in the details with the phone masked. */
+    target?: { id: number; phone: string };
+  },
+): Promise<void> {
+  const details = {
+    admin_id: actor.userId,
+    ...(action.target
+      ? { target_user_id: action.target.id, target_phone: maskPhone(action.target.phone) }
+      : {}),
+    ...action.details,
+  };
+  await recordSecurityEvent(db, {
+    type: action.type,
+    userId: actor.userId,
+    phone: action.target?.phone ?? null,
+    ip,
+    details,
+  });
+  await writeSystemLog(db, { level: "info", category: "admin", message: action.message, details, ip });
+}
+
+/**
+ * The health card: computeHealth (SPEC 9) over memory, CPU, the database and the cache store, where a
+ * cache store that is not configured is a warning.
+ */
+export function monitorHealth(
+  m: {
+    system: { memory: { usage_percent: number | null }; cpu_usage: number | null };
+    database: { status: string };
+    redis: { status: string };
+  },
+  environment: "development" | "production",
+) {
+  return {
+    ...computeHealth({
+      memoryPercent: m.system.memory.usage_percent,
+      cpuPercent: m.system.cpu_usage,
+      databaseConnected: m.database.status === "connected",
+      cacheConnected: m.redis.status === "connected",
+      cacheNotConfigured: m.redis.status === "not_configured",
+    }),
+    environment,
+  };
+}
