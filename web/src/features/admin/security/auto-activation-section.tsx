@@ -37,7 +37,11 @@ const notificationsQuery = () =>
  * Auto-activation of new accounts (issue 11): on, a verified account is active at once; off, it waits
  * for an admin in the Users tab ('Pending review'). And which admins get an SMS when one waits.
  */
-export function AutoActivationSection({ onNotice }: { onNotice: (message: string, error?: boolean) => void }) {
+export function AutoActivationSection({
+  onNotice,
+}: {
+  onNotice: (message: string, error?: boolean) => void;
+}) {
   const queryClient = useQueryClient();
   const config = useQuery(autoActivationQuery());
   const notifications = useQuery(notificationsQuery());

@@ -96,6 +96,24 @@ function fakeServer() {
       },
     },
     "POST /admin/security/users/7/reset-otp": { body: { success: true, message: "Sign-in attempts reset." } },
+    "GET /admin/auto-activation/config": { body: { success: true, data: { enabled: true } } },
+    "PUT /admin/auto-activation/config": { body: { success: true, data: { enabled: false } } },
+    "GET /admin/auto-activation/admin-notifications": {
+      body: {
+        success: true,
+        data: {
+          enabled: false,
+          admin_ids: [],
+          admins: [
+            { id: 1, first_name: "Alex", last_name: "Admin" },
+            { id: 2, first_name: "Blair", last_name: "Boss" },
+          ],
+        },
+      },
+    },
+    "PUT /admin/auto-activation/admin-notifications": {
+      body: { success: true, data: { enabled: true, admin_ids: [2], admins: [] } },
+    },
     "POST /admin/security/cleanup": {
       body: {
         success: true,
@@ -116,6 +134,29 @@ function renderTab() {
 }
 
 describe("SecurityTab", () => {
+  it("switches auto-activation off and chooses which admins are texted about accounts awaiting review", async () => {
+    const server = fakeServer();
+    const user = renderTab();
+    const section = await screen.findByRole("region", { name: "Auto-activation" });
+    const auto = await within(section).findByRole("switch", { name: "Activate new accounts automatically" });
+    await waitFor(() => expect(auto).toBeChecked());
+    await user.click(auto);
+    await waitFor(() =>
+      expect(server.callsTo("PUT /admin/auto-activation/config").map((c) => c.body)).toEqual([
+        { enabled: false },
+      ]),
+    );
+    await user.click(within(section).getByRole("checkbox", { name: "Blair Boss" }));
+    await user.click(
+      within(section).getByRole("switch", { name: "Text admins when an account awaits review" }),
+    );
+    await waitFor(() =>
+      expect(server.callsTo("PUT /admin/auto-activation/admin-notifications").map((c) => c.body)).toEqual([
+        { enabled: true, admin_ids: [2] },
+      ]),
+    );
+  });
+
   it("shows the configuration, locks, attempts, events and admin actions from the server", async () => {
     fakeServer();
     renderTab();

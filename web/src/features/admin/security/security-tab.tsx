@@ -9,6 +9,7 @@ import { useState } from "react";
 import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { AccountSection } from "./account-section";
 import { AdminActionsSection, OtpAttemptsSection, SecurityEventsSection } from "./activity-section";
+import { AutoActivationSection } from "./auto-activation-section";
 import { ConfigSection } from "./config-section";
 import { LockoutsSection } from "./lockouts-section";
 import { securityQueries, useSecurityCleanup } from "./queries";
@@ -84,6 +85,7 @@ export function SecurityTab() {
       </Typography>
       <StatsLine />
       <ConfigSection />
+      <AutoActivationSection onNotice={handleNotice} />
       <LockoutsSection onNotice={handleNotice} />
       <AccountSection onNotice={handleNotice} />
       <OtpAttemptsSection />
