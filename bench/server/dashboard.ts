@@ -37,7 +37,7 @@ function log(line: string) {
 
 /**
  * Loads the alerts in SQL batches with triggers and foreign keys off and the secondary indexes built
- * after, then fills the message counters with the statement migration 0010 runs for alerts already
+ * after, then fills the message counters with the statement migration 0011 runs for alerts already
  * stored (the insert triggers are off during a bulk load, as in search.ts).
  */
 async function load(client: pg.Client): Promise<{ seconds: number }> {
@@ -101,7 +101,7 @@ async function load(client: pg.Client): Promise<{ seconds: number }> {
 
 /** Migration 0010's statement that counts the alerts stored before it. */
 function backfillStatement(): string {
-  const migration = readFileSync(path.join(repoRoot, "server/drizzle/0010_message_counters.sql"), "utf8");
+  const migration = readFileSync(path.join(repoRoot, "server/drizzle/0011_message_counters.sql"), "utf8");
   const statement = migration.split("--> statement-breakpoint").at(-1)!;
   if (!statement.includes("INSERT INTO message_counts")) throw new Error("0010's last statement moved");
   return statement;

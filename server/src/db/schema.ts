@@ -467,7 +467,7 @@ export const feedbackMedia = pgTable(
 
 /**
  * Alerts received per hour (UTC bucket of created_at), type and primary agency: the monitor's message
- * figures without counting the alerts table. Kept by statement triggers on alerts (migration 0010),
+ * figures without counting the alerts table. Kept by statement triggers on alerts (migration 0011),
  * which only append to message_count_deltas; the monitor folds the deltas in (system/message-metrics.ts)
  * and merges hours older than two days into one row per type and agency, at the earliest such hour.
  */

@@ -8,12 +8,12 @@ const FOLD_LOCK_KEY = 7_301_110;
 /**
  * Hours older than this are merged into one row per type and agency (its hour the earliest merged), so
  * message_counts stays near 49 hours x types x agencies rows however long the history: the figures
- * need only the total, today, this hour and the first hour. Must match migration 0010's backfill.
+ * need only the total, today, this hour and the first hour. Must match migration 0011's backfill.
  */
 export const HOURLY_FOR_HOURS = 48;
 
 /**
- * Folds the appended count changes into message_counts (migration 0010) and merges aged hours. One
+ * Folds the appended count changes into message_counts (migration 0011) and merges aged hours. One
  * folder at a time: another caller skips it (its read still sees counts plus deltas, so its figures
  * are exact). Resolves to the number of delta rows folded, or null when another fold was running.
  */
