@@ -1,12 +1,11 @@
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Snackbar from "@mui/material/Snackbar";
 import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
-import { TOAST_MS } from "@turnout/domain";
 import { useState } from "react";
 import { ConfirmDialog } from "../../../ui/confirm-dialog";
+import { useNoticeToast } from "../../../ui/notice-toast";
 import { AccountSection } from "./account-section";
 import { AdminActionsSection, OtpAttemptsSection, SecurityEventsSection } from "./activity-section";
 import { AutoActivationSection } from "./auto-activation-section";
@@ -76,8 +75,7 @@ function CleanupSection({ onNotice }: { onNotice: (message: string, error?: bool
  * events, admin actions, and cleanup of old data after confirmation.
  */
 export function SecurityTab() {
-  const [notice, setNotice] = useState<{ id: number; message: string; error: boolean } | null>(null);
-  const handleNotice = (message: string, error = false) => setNotice({ id: Date.now(), message, error });
+  const { show: handleNotice, toast } = useNoticeToast();
   return (
     <Box component="section" aria-labelledby="security-heading">
       <Typography id="security-heading" variant="h6" component="h2" sx={{ mb: 1 }}>
@@ -92,21 +90,7 @@ export function SecurityTab() {
       <SecurityEventsSection />
       <AdminActionsSection />
       <CleanupSection onNotice={handleNotice} />
-      <Snackbar
-        key={notice?.id}
-        open={notice !== null}
-        autoHideDuration={TOAST_MS}
-        onClose={() => setNotice(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
-      >
-        <Alert
-          severity={notice?.error ? "error" : "success"}
-          variant="filled"
-          onClose={() => setNotice(null)}
-        >
-          {notice?.message}
-        </Alert>
-      </Snackbar>
+      {toast}
     </Box>
   );
 }

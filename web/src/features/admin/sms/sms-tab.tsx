@@ -7,7 +7,6 @@ import Chip from "@mui/material/Chip";
 import CircularProgress from "@mui/material/CircularProgress";
 import LinearProgress from "@mui/material/LinearProgress";
 import MenuItem from "@mui/material/MenuItem";
-import Snackbar from "@mui/material/Snackbar";
 import Stack from "@mui/material/Stack";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
@@ -17,9 +16,10 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { smsSuccessColor, TOAST_MS } from "@turnout/domain";
+import { smsSuccessColor } from "@turnout/domain";
 import { useState } from "react";
 import { ConfirmDialog } from "../../../ui/confirm-dialog";
+import { useNoticeToast } from "../../../ui/notice-toast";
 import { useSmsAction, useSmsQueue, useSmsService } from "./queries";
 import { SMS_QUEUE_STATUSES, type SmsQueueItem, type SmsQueueStatus, type SmsService } from "./sms-api";
 
@@ -144,12 +144,12 @@ export function SmsTab() {
   const service = useSmsService();
   const action = useSmsAction();
   const [confirmRetryAll, setConfirmRetryAll] = useState(false);
-  const [notice, setNotice] = useState<{ id: number; message: string; error: boolean } | null>(null);
+  const { show, toast } = useNoticeToast();
 
   const run = (target: number | "all" | "stuck") =>
     action.mutate(target, {
-      onSuccess: (message) => setNotice({ id: Date.now(), message, error: false }),
-      onError: (error) => setNotice({ id: Date.now(), message: error.message, error: true }),
+      onSuccess: (message) => show(message),
+      onError: (error) => show(error.message, true),
       onSettled: () => setConfirmRetryAll(false),
     });
 
@@ -205,21 +205,7 @@ export function SmsTab() {
         onCancel={() => setConfirmRetryAll(false)}
         onConfirm={() => run("all")}
       />
-      <Snackbar
-        key={notice?.id}
-        open={notice !== null}
-        autoHideDuration={TOAST_MS}
-        onClose={() => setNotice(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
-      >
-        <Alert
-          severity={notice?.error ? "error" : "success"}
-          variant="filled"
-          onClose={() => setNotice(null)}
-        >
-          {notice?.message}
-        </Alert>
-      </Snackbar>
+      {toast}
     </Box>
   );
 }

@@ -14,12 +14,12 @@ import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
 import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
-import Snackbar from "@mui/material/Snackbar";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { RULE_STATUSES, RULE_TRIGGER_WINDOW_DAYS, type RuleStatus, TOAST_MS } from "@turnout/domain";
+import { RULE_STATUSES, RULE_TRIGGER_WINDOW_DAYS, type RuleStatus } from "@turnout/domain";
 import { type FormEvent, type ReactElement, useState } from "react";
+import { useNoticeToast } from "../../../ui/notice-toast";
 import { useDecideRule, usePendingRuleCount, useReviewRules } from "./queries";
 import type { ReviewRule, RuleDecision } from "./user-alerts-api";
 
@@ -185,9 +185,8 @@ export function UserAlertsTab() {
   const decide = useDecideRule();
   const [rejecting, setRejecting] = useState<ReviewRule | null>(null);
   const [rejectError, setRejectError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ id: number; message: string; error: boolean } | null>(null);
 
-  const show = (message: string, error = false) => setNotice({ id: Date.now(), message, error });
+  const { show, toast } = useNoticeToast();
 
   const handleDecide = (rule: ReviewRule, decision: RuleDecision) => {
     decide.mutate(
@@ -275,21 +274,7 @@ export function UserAlertsTab() {
         onCancel={() => setRejecting(null)}
         onConfirm={handleReject}
       />
-      <Snackbar
-        key={notice?.id}
-        open={notice !== null}
-        autoHideDuration={TOAST_MS}
-        onClose={() => setNotice(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
-      >
-        <Alert
-          severity={notice?.error ? "error" : "success"}
-          variant="filled"
-          onClose={() => setNotice(null)}
-        >
-          {notice?.message}
-        </Alert>
-      </Snackbar>
+      {toast}
     </Box>
   );
 }
