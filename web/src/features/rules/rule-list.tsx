@@ -21,7 +21,7 @@ import { priorityLevelLabel } from "./rule-draft";
 import type { AlertRule, RuleAgency } from "./rules-api";
 
 /** Each status says itself in words and with an icon, not only in colour. */
-const STATUS_PRESENTATION: Record<
+export const STATUS_PRESENTATION: Record<
   RuleStatus,
   { label: string; color: "warning" | "success" | "error" | "default"; icon: ReactElement }
 > = {

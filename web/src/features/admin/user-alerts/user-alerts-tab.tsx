@@ -1,11 +1,6 @@
-import BlockIcon from "@mui/icons-material/Block";
-import CancelIcon from "@mui/icons-material/Cancel";
-import CheckCircleIcon from "@mui/icons-material/CheckCircle";
-import HourglassTopIcon from "@mui/icons-material/HourglassTop";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Chip from "@mui/material/Chip";
 import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
@@ -18,20 +13,11 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { RULE_STATUSES, RULE_TRIGGER_WINDOW_DAYS, type RuleStatus } from "@turnout/domain";
-import { type FormEvent, type ReactElement, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useNoticeToast } from "../../../ui/notice-toast";
+import { RuleStatusChip, STATUS_PRESENTATION } from "../../rules";
 import { useDecideRule, usePendingRuleCount, useReviewRules } from "./queries";
 import type { ReviewRule, RuleDecision } from "./user-alerts-api";
-
-const STATUS_PRESENTATION: Record<
-  RuleStatus,
-  { label: string; color: "warning" | "success" | "error" | "default"; icon: ReactElement }
-> = {
-  pending: { label: "Pending review", color: "warning", icon: <HourglassTopIcon /> },
-  approved: { label: "Approved", color: "success", icon: <CheckCircleIcon /> },
-  rejected: { label: "Rejected", color: "error", icon: <CancelIcon /> },
-  suspended: { label: "Suspended", color: "default", icon: <BlockIcon /> },
-};
 
 const TYPE_LABELS: Record<string, string> = {
   emergency: "Emergency",
@@ -62,7 +48,6 @@ function RuleCard({
   onDecide: (rule: ReviewRule, decision: RuleDecision) => void;
   onReject: (rule: ReviewRule) => void;
 }) {
-  const status = STATUS_PRESENTATION[rule.status];
   const headingId = `review-rule-${rule.id}`;
   const triggers = rule.triggers_last_30_days;
   return (
@@ -71,7 +56,7 @@ function RuleCard({
         <Typography id={headingId} variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
           {rule.name}
         </Typography>
-        <Chip size="small" variant="outlined" color={status.color} icon={status.icon} label={status.label} />
+        <RuleStatusChip status={rule.status} />
       </Stack>
       <Typography variant="body2">Owner: {ownerText(rule)}</Typography>
       {rule.description && <Typography variant="body2">{rule.description}</Typography>}

@@ -1,0 +1,2 @@
+// What other features (the admin console's User Alerts tab) may use of the rules feature.
+export { RuleStatusChip, STATUS_PRESENTATION } from "./rule-list";
