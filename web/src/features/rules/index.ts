@@ -1,0 +1,2 @@
+export { previewMatchesText } from "./rule-preview";
+export { type RulePreviewResult, rulePreviewResultSchema } from "./rules-api";
