@@ -12,6 +12,7 @@ import {
   listRules,
   listRulesForReview,
   previewRule,
+  previewRuleForReview,
   reviewRule,
   ruleStats,
   toggleRule,
@@ -121,6 +122,11 @@ export async function adminUserAlertRoutes(app: FastifyInstance): Promise<void> 
 
   r.get("/admin/user-alerts/stats/overview", async () => {
     return { success: true, data: await ruleStats(app.db) };
+  });
+
+  // On demand per rule (the tab's 'Check matches'): a list of hundreds of rules runs no counts.
+  r.get("/admin/user-alerts/:id/preview", { schema: { params: idParamsSchema } }, async (request) => {
+    return { success: true, data: await previewRuleForReview(app.db, request.params.id) };
   });
 
   r.post("/admin/user-alerts/:id/approve", { schema: { params: idParamsSchema } }, async (request) => {

@@ -1,5 +1,5 @@
 import { KEYWORD_REQUIRED_MESSAGE, KEYWORD_SPACES_COMMAS_MESSAGE } from "@turnout/domain";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, readOutbox, signIn } from "../../../test/factories.js";
@@ -9,6 +9,7 @@ import {
   alerts,
   capcodes,
   ruleTriggers,
+  userAgencies,
   userAlertRules,
 } from "../../db/schema.js";
 import { MAX_RULES_PER_USER, PREVIEW_COUNT_CAP, TOGGLE_NEEDS_APPROVAL } from "./service.js";
@@ -427,6 +428,65 @@ describe("admin review", () => {
     ).toBe(true);
   });
 
+  it("shows an admin the same matches the owner's preview showed, over the rule's agencies", async () => {
+    const word = "REVIEWPREVIEWSHED";
+    await seedAlerts(3, "CFA", `ALERT ${word} FIRE`);
+    await seedAlerts(1, "SES", `ALERT ${word} FIRE`, { type: "non-emergency" });
+    await seedAlerts(2, "FRV", `ALERT ${word} FIRE`); // the admin's agency, not the owner's
+    await seedAlerts(1, "CFA", `ALERT ${word} FIRE`, { ageDays: 100 }); // older than 3 months
+    await seedAlerts(2, "CFA", `ALERT ${word}`); // 'fire' missing
+
+    for (const over of [
+      {},
+      { agencies: [agency.SES] },
+      { agencies: [agency.CFA], priority_levels: ["emergency"] },
+    ]) {
+      const body = { keywords: [word.toLowerCase(), "fire"], ...over };
+      const rule = await createRule(member.token, body);
+      const seen = await call(member.token, "POST", "/user-alerts/preview", body);
+      const res = await call(admin.token, "GET", `/admin/user-alerts/${rule.id}/preview`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toEqual(seen.json().data);
+    }
+    const all = await createRule(member.token, { keywords: [word, "fire"] });
+    const data = (await call(admin.token, "GET", `/admin/user-alerts/${all.id}/preview`)).json().data;
+    expect(data.total_matches).toBe(4);
+    expect(data.total_matches_capped).toBe(false);
+    expect(data.sample_messages.map((m: { agency_name: string }) => m.agency_name).sort()).toEqual([
+      "Country Fire Authority",
+      "Country Fire Authority",
+      "Country Fire Authority",
+      "State Emergency Service",
+    ]);
+  });
+
+  it("counts only the rule's agencies its owner still has, as the matcher does", async () => {
+    const word = "REVIEWPREVIEWMOVED";
+    await seedAlerts(2, "CFA", `${word} FIRE`);
+    await seedAlerts(1, "SES", `${word} FIRE`);
+    const owner = await person(["CFA", "SES"]);
+    const rule = await createRule(owner.token, { keywords: [word], agencies: [agency.CFA, agency.SES] });
+    const before = await call(admin.token, "GET", `/admin/user-alerts/${rule.id}/preview`);
+    expect(before.json().data.total_matches).toBe(3);
+
+    await app.db
+      .delete(userAgencies)
+      .where(and(eq(userAgencies.userId, owner.id), eq(userAgencies.agencyId, agency.CFA!)));
+    const after = await call(admin.token, "GET", `/admin/user-alerts/${rule.id}/preview`);
+    expect(after.json().data.total_matches).toBe(1);
+    expect(after.json().data.sample_messages.map((m: { agency_name: string }) => m.agency_name)).toEqual([
+      "State Emergency Service",
+    ]);
+  });
+
+  it("answers 404 to a preview of an unknown rule and 401 without a sign-in", async () => {
+    const missing = await call(admin.token, "GET", "/admin/user-alerts/999999/preview");
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ success: false, message: "Alert rule not found." });
+    const rule = await createRule(member.token);
+    expect((await call(null, "GET", `/admin/user-alerts/${rule.id}/preview`)).statusCode).toBe(401);
+  });
+
   it("answers 404 for an unknown rule", async () => {
     expect((await call(admin.token, "POST", "/admin/user-alerts/999999/approve")).statusCode).toBe(404);
   });
@@ -462,6 +522,7 @@ describe("admin review", () => {
     for (const [method, url, body] of [
       ["GET", "/admin/user-alerts", undefined],
       ["GET", "/admin/user-alerts/stats/overview", undefined],
+      ["GET", `/admin/user-alerts/${rule.id}/preview`, undefined],
       ["POST", `/admin/user-alerts/${rule.id}/approve`, undefined],
       ["POST", `/admin/user-alerts/${rule.id}/reject`, { reason: "no" }],
       ["POST", `/admin/user-alerts/${rule.id}/suspend`, undefined],

@@ -205,12 +205,38 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * What a rule would have matched over the last 3 months of the alerts the user may read: the count
- * (capped at PREVIEW_COUNT_CAP) and the newest few messages. Each keyword is one trigram-indexed
- * ILIKE, combined with the agency scope and the types. Throws 400 for an agency not the user's.
+ * (capped at PREVIEW_COUNT_CAP) and the newest few messages. Throws 400 for an agency not the user's.
  */
 export async function previewRule(db: Database, actor: Actor, input: AlertRulePreview) {
   const own = await checkAgencies(db, actor, input.agencies);
   const scope = input.agencies && input.agencies.length > 0 ? [...new Set(input.agencies)] : own;
+  return previewMatches(db, scope, input);
+}
+
+/**
+ * The member's preview of a saved rule, for the admin review tab: the same count and samples over the
+ * agencies the rule covers now (its agencies still assigned to its owner, or all the owner's when it
+ * names none: the agencies the matcher fires for). One rule per call, on demand, so the list itself
+ * runs no counts. Throws 404 for an unknown rule.
+ */
+export async function previewRuleForReview(db: Database, id: number) {
+  const [rule] = await db.select().from(userAlertRules).where(eq(userAlertRules.id, id));
+  if (!rule) throw notFoundRule();
+  const own = await assignedAgencyIds(db, rule.userId);
+  const scope = rule.agencies.length > 0 ? [...new Set(rule.agencies)].filter((a) => own.includes(a)) : own;
+  return previewMatches(db, scope, { keywords: rule.keywords, priority_levels: rule.priorityLevels });
+}
+
+/**
+ * Counts (up to PREVIEW_COUNT_CAP + 1, so a broad keyword stops early) and samples the last 3 months'
+ * alerts paged to any of `scope` that contain every keyword and are of the rule's types. Each keyword
+ * is one trigram-indexed ILIKE, combined with the agency scope and the types.
+ */
+async function previewMatches(
+  db: Database,
+  scope: readonly number[],
+  input: { keywords: readonly string[]; priority_levels?: readonly string[] | null },
+) {
   if (scope.length === 0) return { total_matches: 0, total_matches_capped: false, sample_messages: [] };
   const inScope = sql.join(
     scope.map((id) => sql`${id}`),
@@ -219,7 +245,7 @@ export async function previewRule(db: Database, actor: Actor, input: AlertRulePr
   // The scope is alerts.agency_ids, so the GIN index over (agency_ids, message) serves it with the keywords.
   const conditions: SQL[] = [
     sql`${alerts.sentAt} >= now() - interval '3 months'`,
-    pagedToAny(scope),
+    pagedToAny([...scope]),
     ...input.keywords.map((k) => sql`${alerts.message} ILIKE ${`%${escapeLike(k)}%`}`),
   ];
   const types = rulePriorityTypes(input.priority_levels);

@@ -10,7 +10,11 @@ import { type Ref, useId } from "react";
 import { KeywordChips } from "./rule-list";
 import type { RulePreviewResult } from "./rules-api";
 
-function matchesText({ total_matches: total, total_matches_capped: capped }: RulePreviewResult): string {
+/** "12 matching messages in the last 3 months" ("More than 1000 …" when the server's count was capped). */
+export function previewMatchesText({
+  total_matches: total,
+  total_matches_capped: capped,
+}: RulePreviewResult): string {
   const count = capped ? `More than ${total}` : String(total);
   const noun = total === 1 && !capped ? "message" : "messages";
   return `${count} matching ${noun} in the last ${RULE_PREVIEW_MONTHS} months`;
@@ -44,7 +48,7 @@ export function RulePreview({
             Preview: {input.name}
           </Typography>
           <KeywordChips keywords={input.keywords} />
-          <Typography sx={{ fontWeight: 600 }}>{matchesText(result)}</Typography>
+          <Typography sx={{ fontWeight: 600 }}>{previewMatchesText(result)}</Typography>
           <Typography variant="body2" color="text.secondary">
             An SMS is sent only when ALL keywords appear in the same message. The alert is reviewed by an
             admin before it becomes active.

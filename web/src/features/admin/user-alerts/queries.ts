@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import type { RuleStatus } from "@turnout/domain";
 import { useEffect } from "react";
 import { subscribeLiveEvent } from "../../../api/live-events";
-import { pendingCountFrom, type RuleDecision, userAlertsAdminApi } from "./user-alerts-api";
+import { pendingCountFrom, type ReviewRule, type RuleDecision, userAlertsAdminApi } from "./user-alerts-api";
 
 /** The badges refresh once a minute besides the live event, in case an event was missed offline. */
 const PENDING_REFRESH_MS = 60_000;
@@ -11,6 +11,10 @@ export const userAlertsAdminKeys = {
   all: ["admin", "user-alerts"] as const,
   list: (status: RuleStatus | null) => [...userAlertsAdminKeys.all, "list", status ?? "all"] as const,
   pendingCount: () => [...userAlertsAdminKeys.all, "pending-count"] as const,
+  // Outside `all`: a decision does not change what a rule matches, and refetching after each one would
+  // rerun every opened count. An edit by the owner changes updated_at, hence the key.
+  matches: (id: number, updatedAt: string | null | undefined) =>
+    ["admin", "user-alert-matches", id, updatedAt ?? ""] as const,
 };
 
 export function reviewRulesQueryOptions(status: RuleStatus | null) {
@@ -53,6 +57,17 @@ export function usePendingRuleCount(enabled = true): number {
     [queryClient, enabled],
   );
   return data ?? 0;
+}
+
+/**
+ * What one rule would have matched in the last 3 months. Used only once the admin presses 'Check
+ * matches': each answer is a count over the alerts, so the list never asks for all of them.
+ */
+export function useRuleMatches(rule: ReviewRule) {
+  return useQuery({
+    queryKey: userAlertsAdminKeys.matches(rule.id, rule.updated_at),
+    queryFn: ({ signal }) => userAlertsAdminApi.matches(rule.id, signal),
+  });
 }
 
 /** Approve, reject (with a reason) or suspend a rule, then refresh the list and the badge. */

@@ -1,6 +1,7 @@
 import { normalizeRuleStatus, type RuleStatus } from "@turnout/domain";
 import { z } from "zod";
 import { api } from "../../../api/client";
+import { type RulePreviewResult, rulePreviewResultSchema } from "../../rules";
 
 const listOf = <T extends z.ZodType>(item: T) =>
   z
@@ -79,6 +80,12 @@ export const userAlertsAdminApi = {
       handlesForbidden: true,
     });
     return pendingCountFrom(reply.data) ?? 0;
+  },
+
+  /** What the rule would have matched in the last 3 months: the figure its owner's preview showed. */
+  async matches(id: number, signal?: AbortSignal): Promise<RulePreviewResult> {
+    const reply = await api.get<Envelope>(`/admin/user-alerts/${id}/preview`, { signal });
+    return rulePreviewResultSchema.parse(reply.data);
   },
 
   /** Records a decision; answers the server's message (the user is told by SMS). */

@@ -158,6 +158,76 @@ describe("UserAlertsTab", () => {
     await waitFor(() => expect(screen.queryByRole("dialog", { name: "Reject Alert Rule" })).toBeNull());
   });
 
+  it("checks one rule's matches on demand, showing the count and the newest messages", async () => {
+    const server = fakeServer();
+    server.on("GET /admin/user-alerts/1/preview", {
+      body: {
+        success: true,
+        data: {
+          total_matches: 12,
+          total_matches_capped: false,
+          sample_messages: [
+            {
+              agency_name: "Country Fire Authority",
+              created_at: "2026-11-20T08:00:00.000Z",
+              message: "ALERT STRUCTURE FIRE NORTHCOTE",
+            },
+            { agency_name: null, created_at: "2026-11-19T08:00:00.000Z", message: "STRUCTURE FIRE PRESTON" },
+          ],
+        },
+      },
+    });
+    server.on("GET /admin/user-alerts/2/preview", {
+      body: { success: true, data: { total_matches: 1000, total_matches_capped: true, sample_messages: [] } },
+    });
+    const user = renderTab();
+    const fires = await cardOf("Structure fires");
+    // Loading the list counts nothing: each count is a query over the alerts.
+    expect(server.requests.filter((r) => r.path.endsWith("/preview"))).toHaveLength(0);
+
+    await user.click(within(fires).getByRole("button", { name: "Check matches" }));
+    const matches = await within(fires).findByRole("region", { name: "Matches of Structure fires" });
+    expect(await within(matches).findByText("12 matching messages in the last 3 months")).toBeInTheDocument();
+    const samples = within(matches).getByRole("list", { name: "Newest matches" });
+    const items = within(samples).getAllByRole("listitem");
+    expect(items.map((item) => within(item).getByText(/STRUCTURE FIRE/).textContent)).toEqual([
+      "ALERT STRUCTURE FIRE NORTHCOTE",
+      "STRUCTURE FIRE PRESTON",
+    ]);
+    expect(within(items[0]!).getByText(/^Country Fire Authority · /)).toBeInTheDocument();
+    expect(within(items[1]!).getByText(/^Unknown agency · /)).toBeInTheDocument();
+
+    const flood = await cardOf("Flood watch");
+    await user.click(within(flood).getByRole("button", { name: "Check matches" }));
+    expect(
+      await within(flood).findByText("More than 1000 matching messages in the last 3 months"),
+    ).toBeInTheDocument();
+    expect(server.callsTo("GET /admin/user-alerts/1/preview")).toHaveLength(1);
+    expect(server.callsTo("GET /admin/user-alerts/2/preview")).toHaveLength(1);
+    expect(server.callsTo("GET /admin/user-alerts/3/preview")).toHaveLength(0);
+
+    await user.click(within(fires).getByRole("button", { name: "Hide matches" }));
+    expect(within(fires).queryByRole("region", { name: "Matches of Structure fires" })).toBeNull();
+  });
+
+  it("shows why a match check failed and tries again on Retry", async () => {
+    const server = fakeServer();
+    server.on("GET /admin/user-alerts/1/preview", {
+      status: 404,
+      body: { success: false, message: "Alert rule not found.", errorType: "not_found" },
+    });
+    const user = renderTab();
+    const fires = await cardOf("Structure fires");
+    await user.click(within(fires).getByRole("button", { name: "Check matches" }));
+    expect(await within(fires).findByText("Alert rule not found.")).toBeInTheDocument();
+
+    server.on("GET /admin/user-alerts/1/preview", {
+      body: { success: true, data: { total_matches: 1, sample_messages: [] } },
+    });
+    await user.click(within(fires).getByRole("button", { name: "Retry" }));
+    expect(await within(fires).findByText("1 matching message in the last 3 months")).toBeInTheDocument();
+  });
+
   it("shows the server's refusal of a decision", async () => {
     const server = fakeServer();
     server.on("POST /admin/user-alerts/1/suspend", {

@@ -12,11 +12,17 @@ import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { RULE_STATUSES, RULE_TRIGGER_WINDOW_DAYS, type RuleStatus } from "@turnout/domain";
-import { type FormEvent, useState } from "react";
+import {
+  displayText,
+  formatDateTime,
+  RULE_STATUSES,
+  RULE_TRIGGER_WINDOW_DAYS,
+  type RuleStatus,
+} from "@turnout/domain";
+import { type FormEvent, useId, useState } from "react";
 import { useNoticeToast } from "../../../ui/notice-toast";
-import { RuleStatusChip, STATUS_PRESENTATION } from "../../rules";
-import { useDecideRule, usePendingRuleCount, useReviewRules } from "./queries";
+import { previewMatchesText, RuleStatusChip, STATUS_PRESENTATION } from "../../rules";
+import { useDecideRule, usePendingRuleCount, useReviewRules, useRuleMatches } from "./queries";
 import type { ReviewRule, RuleDecision } from "./user-alerts-api";
 
 const TYPE_LABELS: Record<string, string> = {
@@ -37,6 +43,61 @@ function listText(values: string[]): string {
   return values.length === 0 ? "All" : values.join(", ");
 }
 
+/** What the rule would have matched in the last 3 months, as its owner's preview showed it. */
+function RuleMatches({ rule, id }: { rule: ReviewRule; id: string }) {
+  const matches = useRuleMatches(rule);
+  const samplesId = useId();
+  return (
+    <Box id={id} role="region" aria-label={`Matches of ${rule.name}`} sx={{ mt: 1 }}>
+      {matches.isPending && <CircularProgress size={20} aria-label="Checking matches" />}
+      {matches.isError && (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void matches.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {matches.error.message}
+        </Alert>
+      )}
+      {matches.data && (
+        <>
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {previewMatchesText(matches.data)}
+          </Typography>
+          {matches.data.sample_messages.length > 0 && (
+            <>
+              <Typography id={samplesId} variant="caption" color="text.secondary" component="p">
+                Newest matches
+              </Typography>
+              <Stack component="ul" aria-labelledby={samplesId} sx={{ gap: 0.5, p: 0, m: 0 }}>
+                {matches.data.sample_messages.map((sample, index) => (
+                  <Box
+                    // Samples have no id; the server's order is stable for one answer.
+                    // biome-ignore lint/suspicious/noArrayIndexKey: see above
+                    key={index}
+                    component="li"
+                    sx={{ listStyle: "none", borderLeft: 2, borderColor: "divider", pl: 1 }}
+                  >
+                    <Typography variant="caption" color="text.secondary" component="p">
+                      {sample.agency_name || "Unknown agency"} · {formatDateTime(sample.created_at)}
+                    </Typography>
+                    <Typography variant="body2" sx={{ overflowWrap: "anywhere" }}>
+                      {displayText(sample.message)}
+                    </Typography>
+                  </Box>
+                ))}
+              </Stack>
+            </>
+          )}
+        </>
+      )}
+    </Box>
+  );
+}
+
 function RuleCard({
   rule,
   busy,
@@ -50,6 +111,8 @@ function RuleCard({
 }) {
   const headingId = `review-rule-${rule.id}`;
   const triggers = rule.triggers_last_30_days;
+  const [checking, setChecking] = useState(false);
+  const matchesId = `review-rule-matches-${rule.id}`;
   return (
     <Paper component="li" variant="outlined" aria-labelledby={headingId} sx={{ p: 2, listStyle: "none" }}>
       <Stack direction="row" sx={{ alignItems: "center", gap: 1, flexWrap: "wrap" }}>
@@ -89,7 +152,17 @@ function RuleCard({
             Suspend
           </Button>
         )}
+        <Button
+          size="small"
+          variant="outlined"
+          aria-expanded={checking}
+          aria-controls={checking ? matchesId : undefined}
+          onClick={() => setChecking((open) => !open)}
+        >
+          {checking ? "Hide matches" : "Check matches"}
+        </Button>
       </Stack>
+      {checking && <RuleMatches rule={rule} id={matchesId} />}
     </Paper>
   );
 }
@@ -161,7 +234,8 @@ function RejectDialog({
 /**
  * The User Alerts tab (issue 12): members' keyword SMS rules, pending first, with owner, keywords,
  * agencies, types and recent triggers; approve, reject with a reason, or suspend. The server tells
- * the member of each decision by SMS.
+ * the member of each decision by SMS. 'Check matches' shows what a rule would have matched in the last
+ * 3 months (the owner's preview), one rule at a time because each is a count over the alerts.
  */
 export function UserAlertsTab() {
   const [status, setStatus] = useState<RuleStatus | null>(null);
