@@ -53,6 +53,8 @@ describe("security headers over plain http", () => {
     expect(csp["script-src-attr"]).toEqual(["'none'"]);
     expect(csp["style-src"]).toEqual(["'self'", hashOf(""), hashOf(SPLASH_STYLE)]);
     expect(csp["connect-src"]).toEqual(["'self'"]);
+    // Images from this origin, and object URLs the page itself made (a logo previewed before upload).
+    expect(csp["img-src"]).toEqual(["'self'", "blob:"]);
     expect(csp["object-src"]).toEqual(["'none'"]);
     expect(csp["base-uri"]).toEqual(["'self'"]);
     expect(csp["form-action"]).toEqual(["'self'"]);

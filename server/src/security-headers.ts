@@ -34,7 +34,8 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'", EMPTY_STYLE_HASH, ...inline.style],
         styleSrcAttr: ["'none'"],
-        imgSrc: ["'self'"],
+        // blob: for the page's own object URLs: the agency logo dialog previews the chosen file so.
+        imgSrc: ["'self'", "blob:"],
         // The API and the live channel (socket.io polls with XHR) are on this origin.
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
