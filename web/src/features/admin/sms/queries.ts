@@ -7,10 +7,17 @@ export const smsAdminKeys = {
   service: () => [...smsAdminKeys.all, "service"] as const,
 };
 
+/** While a listed SMS is still on its way, the queue is read again this often, so it shows the outcome. */
+export const SMS_QUEUE_IN_FLIGHT_REFRESH_MS = 3_000;
+
 export function smsQueueQueryOptions(status: SmsQueueStatus | null) {
   return queryOptions({
     queryKey: smsAdminKeys.queue(status),
     queryFn: ({ signal }) => smsAdminApi.queue(status, signal),
+    refetchInterval: (query) =>
+      query.state.data?.some((item) => item.status === "pending" || item.status === "sending")
+        ? SMS_QUEUE_IN_FLIGHT_REFRESH_MS
+        : false,
   });
 }
 

@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { AppProviders, createQueryClient } from "../../../app/providers";
 import { mockApi } from "../../../testing/mock-api";
+import { SMS_QUEUE_IN_FLIGHT_REFRESH_MS } from "./queries";
 import { SmsTab } from "./sms-tab";
 
 function queueItem(overrides: Record<string, unknown> = {}) {
@@ -112,6 +113,28 @@ describe("SmsTab", () => {
     expect(server.callsTo("POST /admin/sms/retry/11")).toHaveLength(1);
     await waitFor(() => expect(server.callsTo("GET /admin/sms/queue")).toHaveLength(2));
   });
+
+  it("reads the queue again while an SMS is on its way, until it shows the outcome", async () => {
+    const server = fakeServer();
+    server.on("GET /admin/sms/queue", {
+      body: {
+        success: true,
+        data: [queueItem({ id: 21, status: "pending", body: "Your rule was approved" })],
+      },
+    });
+    renderTab();
+    const pendingRow = await screen.findByRole("row", { name: /pending/ });
+    expect(pendingRow).toBeInTheDocument();
+    server.on("GET /admin/sms/queue", {
+      body: { success: true, data: [queueItem({ id: 21, status: "sent", body: "Your rule was approved" })] },
+    });
+    expect(
+      await screen.findByRole("row", { name: /sent/ }, { timeout: SMS_QUEUE_IN_FLIGHT_REFRESH_MS * 3 }),
+    ).toBeInTheDocument();
+    const reads = server.callsTo("GET /admin/sms/queue").length;
+    await new Promise((resolve) => setTimeout(resolve, SMS_QUEUE_IN_FLIGHT_REFRESH_MS + 500));
+    expect(server.callsTo("GET /admin/sms/queue")).toHaveLength(reads);
+  }, 20_000);
 
   it("retries all failed SMS only after confirmation", async () => {
     const server = fakeServer();
