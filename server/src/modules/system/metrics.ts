@@ -99,7 +99,8 @@ export async function systemMetrics(cpu: CpuSampler) {
     memory: { usage_percent: percentOf(used, total), used, total, available },
     hostname: os.hostname(),
     platform: `${os.type()} ${os.release()} (${os.platform()} ${os.arch()})`,
-    host_uptime: Math.round(os.uptime()),
+    // Durations in milliseconds, like every time figure of the monitor.
+    host_uptime: Math.round(os.uptime() * 1000),
   };
 }
 
@@ -175,7 +176,7 @@ export async function applicationMetrics(
     start_time: new Date(Date.now() - uptime * 1000).toISOString(),
     last_compile: await facts.lastCompile,
     build_time: await webBuildTime(config.webDistDir),
-    uptime: Math.round(uptime),
+    uptime: Math.round(uptime * 1000),
   };
 }
 
