@@ -1,6 +1,7 @@
 import type { ErrorType } from "@turnout/domain";
-import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { isConnectionFailure } from "./db/reachability.js";
 import { type SystemLogEntry, writeSystemLog } from "./system-log.js";
 
 /** A failure a client can act on: it leaves the server as `{ success: false, message, errorType }`. */
@@ -27,6 +28,14 @@ export const notFound = (message = "Not found") => new AppError(404, "not_found"
 export const conflict = (message: string, extra?: Record<string, unknown>) =>
   new AppError(409, "conflict", message, extra);
 
+/** How long a client is asked to wait before retrying while the database is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** A 503 with Retry-After: the service cannot answer now (the database is out of reach) and will again. */
+export const serviceUnavailable = (
+  message = "The service is temporarily unavailable. Please try again shortly.",
+) => new AppError(503, "service_unavailable", message, { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
+
 /** A 429 with the retry time in the body (`retryAfter`, seconds) and in the Retry-After header. */
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new AppError(429, "rate_limited", message, { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) });
@@ -36,17 +45,18 @@ type FieldError = { field: string; message: string };
 /**
  * One error shape for every 4xx/5xx (unknown routes: see web.ts): AppErrors as they are, schema failures as 400 with the failing
  * fields, unique-key clashes as 409, client errors Fastify raises (bad JSON, body too large, wrong
- * content type) with their status, and anything else as a logged, generic 500 without internals.
+ * content type) with their status, a database out of reach as 503 with Retry-After (logged once per
+ * outage by the pool, not per request), and anything else as a logged, generic 500 without internals.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.status === 429 && typeof error.extra.retryAfter === "number") {
-        reply.header("Retry-After", String(error.extra.retryAfter));
-      }
-      return reply
-        .status(error.status)
-        .send({ success: false, message: error.message, errorType: error.errorType, ...error.extra });
+    if (error instanceof AppError) return sendAppError(reply, error);
+    if (isConnectionFailure(error)) {
+      app.dbReachability.failed(error);
+      return sendAppError(
+        reply,
+        serviceUnavailable("The database is unreachable. Please try again in a few seconds."),
+      );
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: FieldError[] = error.validation.map((v) => ({
@@ -80,7 +90,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         errorType: clientErrorType(status),
       });
     }
-    request.log.error({ err: error }, "unhandled error");
+    request.log.error({ err: loggableError(error) }, "unhandled error");
     void writeSystemLog(app.db, serverErrorEntry(error, request), (e) =>
       request.log.error({ err: e }, "system log write failed"),
     );
@@ -92,12 +102,21 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
+  if ((error.status === 429 || error.status === 503) && typeof error.extra.retryAfter === "number") {
+    reply.header("Retry-After", String(error.extra.retryAfter));
+  }
+  return reply
+    .status(error.status)
+    .send({ success: false, message: error.message, errorType: error.errorType, ...error.extra });
+}
+
 /** The system log's record of a 500: the route and the error's name and message (masked by the writer), no stack. */
 function serverErrorEntry(error: FastifyError, request: FastifyRequest): SystemLogEntry {
   return {
     level: "error",
     category: "server",
-    message: `Unhandled error on ${request.method} ${request.routeOptions.url ?? "unknown route"}: ${error.name}: ${error.message}`,
+    message: `Unhandled error on ${request.method} ${request.routeOptions.url ?? "unknown route"}: ${error.name}: ${loggableError(error).message}`,
     details: {
       method: request.method,
       route: request.routeOptions.url ?? null,
@@ -106,6 +125,26 @@ function serverErrorEntry(error: FastifyError, request: FastifyRequest): SystemL
     },
     ip: request.ip,
   };
+}
+
+/**
+ * An error as it may be logged: Drizzle's failed-query error carries the query's parameters in its
+ * message and fields (an ingest batch's every message text, hundreds of kilobytes), so it is logged as
+ * the database's own error with the start of the query.
+ */
+export function loggableError(error: unknown): Error & { code?: string; query?: string } {
+  const e = error as { query?: unknown; params?: unknown; cause?: unknown } | null;
+  if (e && typeof e === "object" && typeof e.query === "string" && "params" in e) {
+    const cause = e.cause as { name?: unknown; message?: unknown; code?: unknown } | undefined;
+    const logged = new Error(
+      typeof cause?.message === "string" ? cause.message.slice(0, 500) : "database query failed",
+    ) as Error & { code?: string; query?: string };
+    logged.name = typeof cause?.name === "string" ? cause.name : "DatabaseError";
+    if (typeof cause?.code === "string") logged.code = cause.code;
+    logged.query = e.query.slice(0, 200);
+    return logged;
+  }
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** The SQLSTATE of a database error, also when the query builder wraps it (`cause`). */
