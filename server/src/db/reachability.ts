@@ -50,16 +50,25 @@ export function isConnectionFailure(error: unknown): boolean {
   return false;
 }
 
-/** The innermost code of a connection failure (SQLSTATE or socket error), for the log. */
-function failureCode(error: unknown): string | null {
+/** The innermost code and message of a connection failure (the database's or the socket's), for the log. */
+function innermost(error: unknown): { code: string | null; reason: string } {
   let code: string | null = null;
+  let reason = String(error);
   for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
-    const c = (e as { code?: unknown }).code;
+    const { code: c, message: m, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
     if (typeof c === "string") code = c;
-    e = (e as { cause?: unknown }).cause;
+    // Drizzle's failed-query message holds the query's parameters (message texts): only its cause's is kept.
+    if (typeof m === "string") reason = m;
+    e = cause;
   }
-  return code;
+  return { code, reason: reason.slice(0, 200) };
 }
+
+/**
+ * Failures this soon after the database came back belong to the same disruption (the other connections
+ * of one restart dying a moment later): they are not announced as a new outage unless they go on.
+ */
+const SETTLE_MS = 2_000;
 
 /**
  * Whether the database is reachable, as the connection pool last saw it: an outage is logged once when
@@ -69,6 +78,8 @@ function failureCode(error: unknown): string | null {
 export class DatabaseReachability {
   private down = false;
   private downSince = 0;
+  private announced = false;
+  private upSince = Number.NEGATIVE_INFINITY;
   private logger: Logger | null = null;
 
   /** Where the two lines go; the server's logger, set once it exists (the database opens first). */
@@ -81,22 +92,27 @@ export class DatabaseReachability {
     return !this.down;
   }
 
-  /** Records a failure; only one that means the database is out of reach starts an outage. */
+  /** Records a failure; only one that means the database is out of reach starts (or continues) an outage. */
   failed(error: unknown): void {
-    if (this.down || !isConnectionFailure(error)) return;
-    this.down = true;
-    this.downSince = Date.now();
-    const message = error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200);
-    this.logger?.error(
-      { code: failureCode(error), reason: message },
-      "database unreachable: requests are answered 503 until it is back",
-    );
+    if (!isConnectionFailure(error)) return;
+    const now = Date.now();
+    if (!this.down) {
+      this.down = true;
+      this.downSince = now;
+    }
+    // A straggler right after a recovery is announced only if failures are still coming a while later.
+    if (this.announced || (now - this.upSince < SETTLE_MS && now - this.downSince < SETTLE_MS)) return;
+    this.announced = true;
+    this.logger?.error(innermost(error), "database unreachable: requests are answered 503 until it is back");
   }
 
   /** Records that the database answered (a connection opened). */
   answered(): void {
     if (!this.down) return;
     this.down = false;
-    this.logger?.warn({ downMs: Date.now() - this.downSince }, "database reachable again");
+    this.upSince = Date.now();
+    if (!this.announced) return;
+    this.announced = false;
+    this.logger?.warn({ downMs: this.upSince - this.downSince }, "database reachable again");
   }
 }
