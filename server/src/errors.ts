@@ -2,6 +2,7 @@ import type { ErrorType } from "@turnout/domain";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { isConnectionFailure } from "./db/reachability.js";
+import { serializeError } from "./logger.js";
 import { type SystemLogEntry, writeSystemLog } from "./system-log.js";
 
 /** A failure a client can act on: it leaves the server as `{ success: false, message, errorType }`. */
@@ -90,7 +91,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
         errorType: clientErrorType(status),
       });
     }
-    request.log.error({ err: loggableError(error) }, "unhandled error");
+    request.log.error({ err: error }, "unhandled error");
     void writeSystemLog(app.db, serverErrorEntry(error, request), (e) =>
       request.log.error({ err: e }, "system log write failed"),
     );
@@ -111,12 +112,17 @@ function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
     .send({ success: false, message: error.message, errorType: error.errorType, ...error.extra });
 }
 
+/** An error's message as the log shows it: a failed query's SQL without its parameters (message texts, phones). */
+function loggedMessage(error: unknown): string {
+  return String((serializeError(error) as { message?: unknown }).message ?? "");
+}
+
 /** The system log's record of a 500: the route and the error's name and message (masked by the writer), no stack. */
 function serverErrorEntry(error: FastifyError, request: FastifyRequest): SystemLogEntry {
   return {
     level: "error",
     category: "server",
-    message: `Unhandled error on ${request.method} ${request.routeOptions.url ?? "unknown route"}: ${error.name}: ${loggableError(error).message}`,
+    message: `Unhandled error on ${request.method} ${request.routeOptions.url ?? "unknown route"}: ${error.name}: ${loggedMessage(error)}`,
     details: {
       method: request.method,
       route: request.routeOptions.url ?? null,
@@ -125,26 +131,6 @@ function serverErrorEntry(error: FastifyError, request: FastifyRequest): SystemL
     },
     ip: request.ip,
   };
-}
-
-/**
- * An error as it may be logged: Drizzle's failed-query error carries the query's parameters in its
- * message and fields (an ingest batch's every message text, hundreds of kilobytes), so it is logged as
- * the database's own error with the start of the query.
- */
-export function loggableError(error: unknown): Error & { code?: string; query?: string } {
-  const e = error as { query?: unknown; params?: unknown; cause?: unknown } | null;
-  if (e && typeof e === "object" && typeof e.query === "string" && "params" in e) {
-    const cause = e.cause as { name?: unknown; message?: unknown; code?: unknown } | undefined;
-    const logged = new Error(
-      typeof cause?.message === "string" ? cause.message.slice(0, 500) : "database query failed",
-    ) as Error & { code?: string; query?: string };
-    logged.name = typeof cause?.name === "string" ? cause.name : "DatabaseError";
-    if (typeof cause?.code === "string") logged.code = cause.code;
-    logged.query = e.query.slice(0, 200);
-    return logged;
-  }
-  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** The SQLSTATE of a database error, also when the query builder wraps it (`cause`). */

@@ -5,7 +5,7 @@ import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
 import { isConnectionFailure } from "../db/reachability.js";
 import { agencies, userAgencies, users } from "../db/schema.js";
-import { AppError, loggableError } from "../errors.js";
+import { AppError } from "../errors.js";
 import { type AlertRow, presentAlert } from "../modules/alerts/present.js";
 import { type Actor, resolveActor } from "../modules/auth/guard.js";
 import { hiddenAgencyIds } from "../modules/user-filters/service.js";
@@ -91,7 +91,7 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
       (...args: A) => {
         handler(...args).catch((err: unknown) => {
           if (isConnectionFailure(err)) app.dbReachability.failed(err);
-          else app.log.error({ err: loggableError(err), event }, "live: socket handler failed");
+          else app.log.error({ err, event }, "live: socket handler failed");
           socket.emit("error", { message: isConnectionFailure(err) ? UNAVAILABLE : "Something went wrong." });
         });
       };

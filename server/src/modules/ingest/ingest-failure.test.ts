@@ -1,6 +1,7 @@
-import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
+import { systemLogs } from "../../db/schema.js";
 
 const KEY = "ingest-failure-test-key-0123456789";
 
@@ -39,8 +40,18 @@ describe("an ingest batch the database fails", () => {
     const entry = JSON.parse(failed[0]!);
     expect(entry.batch).toMatchObject({ size: 200, sources: ["rx-north"], idsNotShown: 150 });
     expect(entry.batch.ids.slice(0, 2)).toEqual(["rx-0", "rx-1"]);
-    expect(entry.err.message).toMatch(/function ingest_messages\(jsonb\) does not exist/);
+    // The query and the database's reason stay readable; the batch (the query's one parameter) does not.
+    expect(entry.err.params).toBe("[1 redacted]");
+    expect(entry.err.cause.message).toMatch(/function ingest_messages\(jsonb\) does not exist/);
     expect(lines.filter((l) => l.includes("PRIVATETEXT"))).toEqual([]);
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(10_000);
+    // Nor in the system log admins read: the 500's entry names the query, not the batch.
+    // Written after the reply, so waited for.
+    const entries = await vi.waitFor(async () => {
+      const rows = await app.db.select().from(systemLogs).where(eq(systemLogs.category, "server"));
+      expect(rows.map((e) => e.message).join("\n")).toMatch(/ingest_messages/);
+      return rows;
+    });
+    expect(JSON.stringify(entries)).not.toContain("PRIVATETEXT");
   });
 });

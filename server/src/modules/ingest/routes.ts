@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { isConnectionFailure } from "../../db/reachability.js";
-import { AppError, badRequest, loggableError } from "../../errors.js";
+import { AppError, badRequest } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
 import { type SystemLogEntry, writeSystemLog } from "../../system-log.js";
 import { actorOf } from "../auth/guard.js";
@@ -196,7 +196,7 @@ function logFailedBatch(
   const ids = messages.flatMap((m) => (m.id === null ? [] : [m.id]));
   request.log.error(
     {
-      err: loggableError(err),
+      err,
       batch: {
         size: messages.length,
         key,
