@@ -17,6 +17,7 @@ export const ERROR_TYPES = [
   "api_error",
   "network_error",
   "internal_error",
+  "service_unavailable",
 ] as const;
 /** An error type. */
 export type ErrorType = (typeof ERROR_TYPES)[number];

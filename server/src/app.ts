@@ -42,6 +42,7 @@ declare module "fastify" {
     config: Config;
     db: Database;
     dbKind: DatabaseHandle["kind"];
+    dbReachability: DatabaseHandle["reachability"];
     cache: Cache;
     services: ServiceContext;
     smsWorker: SmsWorker;
@@ -71,6 +72,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database =
     options.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, "db") }));
+  database.reachability.useLogger(logger);
   const cache = options.cache ?? (await openCache(config.redisUrl, config.redisPrefix));
 
   await seedReferenceData(database.db);
@@ -90,6 +92,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("config", config);
   app.decorate("db", database.db);
   app.decorate("dbKind", database.kind);
+  app.decorate("dbReachability", database.reachability);
   app.decorate("cache", cache);
 
   const sms = createSmsProvider(config, logger);

@@ -1,6 +1,8 @@
 import type { ErrorType } from "@turnout/domain";
-import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { isConnectionFailure } from "./db/reachability.js";
+import { serializeError } from "./logger.js";
 import { type SystemLogEntry, writeSystemLog } from "./system-log.js";
 
 /** A failure a client can act on: it leaves the server as `{ success: false, message, errorType }`. */
@@ -27,6 +29,14 @@ export const notFound = (message = "Not found") => new AppError(404, "not_found"
 export const conflict = (message: string, extra?: Record<string, unknown>) =>
   new AppError(409, "conflict", message, extra);
 
+/** How long a client is asked to wait before retrying while the database is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** A 503 with Retry-After: the service cannot answer now (the database is out of reach) and will again. */
+export const serviceUnavailable = (
+  message = "The service is temporarily unavailable. Please try again shortly.",
+) => new AppError(503, "service_unavailable", message, { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS });
+
 /** A 429 with the retry time in the body (`retryAfter`, seconds) and in the Retry-After header. */
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new AppError(429, "rate_limited", message, { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) });
@@ -36,17 +46,18 @@ type FieldError = { field: string; message: string };
 /**
  * One error shape for every 4xx/5xx (unknown routes: see web.ts): AppErrors as they are, schema failures as 400 with the failing
  * fields, unique-key clashes as 409, client errors Fastify raises (bad JSON, body too large, wrong
- * content type) with their status, and anything else as a logged, generic 500 without internals.
+ * content type) with their status, a database out of reach as 503 with Retry-After (logged once per
+ * outage by the pool, not per request), and anything else as a logged, generic 500 without internals.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.status === 429 && typeof error.extra.retryAfter === "number") {
-        reply.header("Retry-After", String(error.extra.retryAfter));
-      }
-      return reply
-        .status(error.status)
-        .send({ success: false, message: error.message, errorType: error.errorType, ...error.extra });
+    if (error instanceof AppError) return sendAppError(reply, error);
+    if (isConnectionFailure(error)) {
+      app.dbReachability.failed(error);
+      return sendAppError(
+        reply,
+        serviceUnavailable("The database is unreachable. Please try again in a few seconds."),
+      );
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: FieldError[] = error.validation.map((v) => ({
@@ -92,12 +103,26 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+function sendAppError(reply: FastifyReply, error: AppError): FastifyReply {
+  if ((error.status === 429 || error.status === 503) && typeof error.extra.retryAfter === "number") {
+    reply.header("Retry-After", String(error.extra.retryAfter));
+  }
+  return reply
+    .status(error.status)
+    .send({ success: false, message: error.message, errorType: error.errorType, ...error.extra });
+}
+
+/** An error's message as the log shows it: a failed query's SQL without its parameters (message texts, phones). */
+function loggedMessage(error: unknown): string {
+  return String((serializeError(error) as { message?: unknown }).message ?? "");
+}
+
 /** The system log's record of a 500: the route and the error's name and message (masked by the writer), no stack. */
 function serverErrorEntry(error: FastifyError, request: FastifyRequest): SystemLogEntry {
   return {
     level: "error",
     category: "server",
-    message: `Unhandled error on ${request.method} ${request.routeOptions.url ?? "unknown route"}: ${error.name}: ${error.message}`,
+    message: `Unhandled error on ${request.method} ${request.routeOptions.url ?? "unknown route"}: ${error.name}: ${loggedMessage(error)}`,
     details: {
       method: request.method,
       route: request.routeOptions.url ?? null,

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { DatabaseReachability, isConnectionFailure, markConnectFailure } from "./reachability.js";
 import * as schema from "./schema.js";
 
 /** The Drizzle database, whichever engine is behind it. */
@@ -17,6 +18,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseHandle = {
   db: Database;
   kind: "pglite" | "postgres";
+  /** Whether PostgreSQL can be reached (the embedded database always can). */
+  reachability: DatabaseReachability;
   close: () => Promise<void>;
 };
 
@@ -34,13 +37,86 @@ export async function openDatabase(options: {
   return openPglite(options.pgliteDir);
 }
 
+/** How long opening a connection may take before the request fails (as unreachable) instead of hanging. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 async function openPostgres(url: string): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000 });
-  // A dropped idle connection must not crash the process; the pool replaces it.
-  pool.on("error", () => {});
+  const reachability = new DatabaseReachability();
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    Client: watchedClient(reachability),
+  });
+  // A connection that dies (a restart, a terminated backend) emits 'error': on the pool while idle, on
+  // the client while checked out. Unheard, either is an uncaught 'error' event that ends the process;
+  // the pool drops broken clients itself, and the query that was running rejects to its caller.
+  pool.on("error", (err) => reachability.failed(err));
+  pool.on("connect", (client) => {
+    client.on("error", (err) => reachability.failed(err));
+    reachability.answered();
+  });
   const db = drizzlePg({ client: pool, schema });
+  db.transaction = releasingTransaction(pool) as typeof db.transaction;
   await migratePg(db, { migrationsFolder });
-  return { db: db as unknown as Database, kind: "postgres", close: () => pool.end() };
+  return {
+    db: db as unknown as Database,
+    kind: "postgres",
+    reachability,
+    close: () => pool.end(),
+  };
+}
+
+/** A pg client class whose failures to connect are tagged (and counted) as the database being unreachable. */
+function watchedClient(reachability: DatabaseReachability): typeof pg.Client {
+  return class WatchedClient extends pg.Client {
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (err: Error | null, client?: pg.Client) => void): void;
+    override connect(
+      callback?: (err: Error | null, client?: pg.Client) => void,
+    ): Promise<pg.Client> | undefined {
+      const failed = (err: Error) => {
+        markConnectFailure(err);
+        reachability.failed(err);
+      };
+      if (!callback)
+        return super.connect().catch((err: Error) => {
+          failed(err);
+          throw err;
+        });
+      super.connect((err: Error | null, client?: pg.Client) => {
+        if (err) failed(err);
+        callback(err, client);
+      });
+      return undefined;
+    }
+  };
+}
+
+/**
+ * Drizzle's transaction on a pool, but releasing its connection on every path: Drizzle's own leaks the
+ * connection when BEGIN fails (it runs outside its try) and returns a connection whose COMMIT or
+ * ROLLBACK died to the pool as if healthy. Ten such leaks leave the pool empty for good. A connection
+ * that failed is released with the error, so the pool closes it instead of handing it out again.
+ */
+function releasingTransaction(pool: pg.Pool) {
+  return async <T>(
+    run: (tx: Parameters<Parameters<Database["transaction"]>[0]>[0]) => Promise<T>,
+    config?: Parameters<Database["transaction"]>[1],
+  ): Promise<T> => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      const onClient = drizzlePg({ client, schema }) as unknown as Database;
+      return await onClient.transaction(run, config);
+    } catch (err) {
+      if (isConnectionFailure(err)) broken = err instanceof Error ? err : new Error(String(err));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  };
 }
 
 async function openPglite(dir: string): Promise<DatabaseHandle> {
@@ -49,15 +125,30 @@ async function openPglite(dir: string): Promise<DatabaseHandle> {
   const client = new PGlite(dir, { extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Database, kind: "pglite", close: () => client.close() };
+  return {
+    db: db as unknown as Database,
+    kind: "pglite",
+    reachability: new DatabaseReachability(),
+    close: () => client.close(),
+  };
 }
 
-/** True when the database answers a trivial query. */
+/** How long a health check waits for the database: a connection that hangs counts as down. */
+const PING_TIMEOUT_MS = 3_000;
+
+/** True when the database answers a trivial query within a few seconds. */
 export async function pingDatabase(db: Database): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+  });
   try {
-    await db.execute(sql`select 1`);
-    return true;
-  } catch {
-    return false;
+    const ping = db.execute(sql`select 1`).then(
+      () => true,
+      () => false,
+    );
+    return await Promise.race([ping, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

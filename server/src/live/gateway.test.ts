@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   buildTestApp,
   openTestCache,
@@ -98,6 +98,26 @@ describe("the live channel", () => {
       agency_code: "CFA",
       message: "ALERT F251100001 CFA HOUSE FIRE LIVE TEST",
     });
+  });
+
+  it("answers a join the database cannot serve with an error event, and the server goes on", async () => {
+    const user = await createUser(app, { agencyCodes: ["CFA"] });
+    const s = open(await signIn(app, user.phone));
+    await once(s, "connect");
+    const lost = Object.assign(new Error("terminating connection due to administrator command"), {
+      code: "57P01",
+    });
+    const select = vi.spyOn(app.db, "select").mockImplementation(() => {
+      throw lost;
+    });
+    try {
+      const error = once<{ message: string }>(s, "error");
+      s.emit("join-user-agencies");
+      expect((await error).message).toMatch(/temporarily unavailable/);
+    } finally {
+      select.mockRestore();
+    }
+    expect((await joinedAgencies(s)).agencies.map((a) => a.code)).toEqual(["CFA"]);
   });
 
   it("warns a user with no agency when joining", async () => {

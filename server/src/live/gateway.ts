@@ -3,6 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
+import { isConnectionFailure } from "../db/reachability.js";
 import { agencies, userAgencies, users } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { type AlertRow, presentAlert } from "../modules/alerts/present.js";
@@ -31,6 +32,7 @@ const userRoom = (id: number) => `user:${id}`;
 /** Marks the sockets of a user that asked for all their agencies (join-user-agencies). */
 const followingRoom = (id: number) => `user-agencies:${id}`;
 const ADMIN_ROOM = "admin";
+const UNAVAILABLE = "The service is temporarily unavailable. Please try again shortly.";
 
 type SocketData = { actor: Actor };
 
@@ -66,6 +68,11 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
       (socket.data as SocketData).actor = await resolveActor(app, token);
       next();
     } catch (err) {
+      // The database out of reach says nothing about the token: the client is not told it is invalid.
+      if (isConnectionFailure(err)) {
+        app.dbReachability.failed(err);
+        return next(Object.assign(new Error(UNAVAILABLE), { data: { reason: "unavailable" } }));
+      }
       const e = err instanceof AppError ? err : new AppError(401, "unauthorized", "Please sign in.");
       next(Object.assign(new Error(e.message), { data: { reason: e.extra.reason ?? "invalid" } }));
     }
@@ -75,44 +82,76 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
     const { actor } = socket.data as SocketData;
     void socket.join([userRoom(actor.userId), sessionRoom(actor.sessionId)]);
 
-    socket.on("join-user-agencies", async () => {
-      const rooms = [...socket.rooms].filter((r) => r.startsWith("agency:"));
-      for (const r of rooms) await socket.leave(r);
-      const joined = await visibleAgencies(app, actor.userId);
-      await socket.join([...joined.map((a) => agencyRoom(a.id)), followingRoom(actor.userId)]);
-      socket.emit("joined-user-agencies", joinedNotice(joined));
-    });
+    /**
+     * A handler that reads the database: its failure (an outage, most likely) is told to the client and
+     * logged, never left as an unhandled rejection, which would end the process.
+     */
+    const handle =
+      <A extends unknown[]>(event: string, handler: (...args: A) => Promise<void>) =>
+      (...args: A) => {
+        handler(...args).catch((err: unknown) => {
+          if (isConnectionFailure(err)) app.dbReachability.failed(err);
+          else app.log.error({ err, event }, "live: socket handler failed");
+          socket.emit("error", { message: isConnectionFailure(err) ? UNAVAILABLE : "Something went wrong." });
+        });
+      };
 
-    socket.on("leave-user-agencies", async () => {
-      for (const r of [...socket.rooms].filter((r) => r.startsWith("agency:"))) await socket.leave(r);
-      await socket.leave(followingRoom(actor.userId));
-    });
+    socket.on(
+      "join-user-agencies",
+      handle("join-user-agencies", async () => {
+        const rooms = [...socket.rooms].filter((r) => r.startsWith("agency:"));
+        for (const r of rooms) await socket.leave(r);
+        const joined = await visibleAgencies(app, actor.userId);
+        await socket.join([...joined.map((a) => agencyRoom(a.id)), followingRoom(actor.userId)]);
+        socket.emit("joined-user-agencies", joinedNotice(joined));
+      }),
+    );
 
-    socket.on("join-agency", async (agencyId: unknown) => {
-      const id = Number(agencyId);
-      if (!Number.isSafeInteger(id) || !(await mayJoinAgency(app, actor, id))) {
-        socket.emit("error", { message: "You are not assigned to that agency." });
-        return;
-      }
-      await socket.join(agencyRoom(id));
-    });
+    socket.on(
+      "leave-user-agencies",
+      handle("leave-user-agencies", async () => {
+        for (const r of [...socket.rooms].filter((r) => r.startsWith("agency:"))) await socket.leave(r);
+        await socket.leave(followingRoom(actor.userId));
+      }),
+    );
 
-    socket.on("leave-agency", async (agencyId: unknown) => {
-      await socket.leave(agencyRoom(Number(agencyId)));
-    });
+    socket.on(
+      "join-agency",
+      handle("join-agency", async (agencyId: unknown) => {
+        const id = Number(agencyId);
+        if (!Number.isSafeInteger(id) || !(await mayJoinAgency(app, actor, id))) {
+          socket.emit("error", { message: "You are not assigned to that agency." });
+          return;
+        }
+        await socket.join(agencyRoom(id));
+      }),
+    );
 
-    socket.on("join-admin", async () => {
-      if (!(await isAdminNow(app, actor.userId))) {
-        socket.emit("error", { message: "Admin access required." });
-        return;
-      }
-      await socket.join(ADMIN_ROOM);
-      socket.emit("joined-admin", { success: true });
-    });
+    socket.on(
+      "leave-agency",
+      handle("leave-agency", async (agencyId: unknown) => {
+        await socket.leave(agencyRoom(Number(agencyId)));
+      }),
+    );
 
-    socket.on("leave-admin", async () => {
-      await socket.leave(ADMIN_ROOM);
-    });
+    socket.on(
+      "join-admin",
+      handle("join-admin", async () => {
+        if (!(await isAdminNow(app, actor.userId))) {
+          socket.emit("error", { message: "Admin access required." });
+          return;
+        }
+        await socket.join(ADMIN_ROOM);
+        socket.emit("joined-admin", { success: true });
+      }),
+    );
+
+    socket.on(
+      "leave-admin",
+      handle("leave-admin", async () => {
+        await socket.leave(ADMIN_ROOM);
+      }),
+    );
 
     socket.on("test-event", (payload: unknown, ack?: unknown) => {
       const reply = { received: payload ?? null, at: new Date().toISOString() };

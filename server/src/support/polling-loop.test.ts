@@ -9,7 +9,13 @@ afterEach(async () => {
 
 /** A loop whose cycles take `ms` and record how many run at once. */
 function makeLoop(
-  options: { ms?: number; pollMs?: number; kickDelayMs?: number; fail?: () => boolean } = {},
+  options: {
+    ms?: number;
+    pollMs?: number;
+    kickDelayMs?: number;
+    maxBackoffMs?: number;
+    fail?: () => boolean;
+  } = {},
 ) {
   const stats = { runs: 0, active: 0, maxActive: 0 };
   const lines: string[] = [];
@@ -19,6 +25,7 @@ function makeLoop(
     logger,
     failureMessage: "cycle failed",
     kickDelayMs: options.kickDelayMs,
+    maxBackoffMs: options.maxBackoffMs,
     cycle: async () => {
       stats.runs++;
       stats.active++;
@@ -76,6 +83,37 @@ describe("PollingLoop", () => {
     await settle(150);
     expect(lines.join("")).toContain("cycle failed");
     expect(stats.runs).toBeGreaterThan(1);
+  });
+
+  it("backs off while cycles keep failing (an outage is not a tight error loop), and polls at its pace again after a success", async () => {
+    let failing = true;
+    const { loop, stats, lines } = makeLoop({
+      ms: 1,
+      pollMs: 20,
+      maxBackoffMs: 160,
+      fail: () => failing,
+    });
+    loop.start();
+    await settle(600);
+    // Steady polling would be ~30 cycles; doubling waits (40, 80, 160, 160 ms) allow about 5.
+    expect(stats.runs).toBeGreaterThanOrEqual(3);
+    expect(stats.runs).toBeLessThanOrEqual(7);
+    expect(lines.length).toBe(stats.runs);
+    failing = false;
+    await settle(400); // the wait in progress (at most 160 ms), then 20 ms polls
+    const recovered = stats.runs;
+    await settle(200);
+    expect(stats.runs - recovered).toBeGreaterThanOrEqual(5);
+  });
+
+  it("a kick runs a cycle at once even while backing off", async () => {
+    const { loop, stats } = makeLoop({ ms: 1, pollMs: 20, maxBackoffMs: 60_000, fail: () => true });
+    loop.start();
+    await settle(400); // several failures: the next poll is seconds away
+    const before = stats.runs;
+    loop.kick();
+    await settle(30);
+    expect(stats.runs).toBe(before + 1);
   });
 
   it("stop waits for the cycle in flight and ends polling; a stopped loop can start again", async () => {

@@ -1,10 +1,14 @@
 import type { Logger } from "pino";
 
+const DEFAULT_MAX_BACKOFF_MS = 10_000;
+
 /**
  * Runs a background cycle now and then: when kicked (after a commit that left work), and every
  * `pollMs` otherwise. Cycles never overlap: a kick during a cycle schedules one more after it, and
- * kicks before that one begins join it. An error in a cycle is logged; the next poll tries again.
- * Timers are unref'd, so a loop never keeps the process alive.
+ * kicks before that one begins join it. An error in a cycle is logged; the next poll tries again,
+ * later after each failure in a row (doubling up to `maxBackoffMs`), so a database outage is not a
+ * tight loop of errors; a kick still runs a cycle at once. Timers are unref'd, so a loop never keeps
+ * the process alive.
  */
 export class PollingLoop {
   private started = false;
@@ -14,6 +18,8 @@ export class PollingLoop {
   /** The last cycle asked for; the next one starts after it. */
   private tail: Promise<unknown> = Promise.resolve();
   private pollTimer: NodeJS.Timeout | undefined;
+  /** Cycles failed in a row: the next poll waits longer for each. */
+  private failures = 0;
 
   constructor(
     private readonly options: {
@@ -26,6 +32,8 @@ export class PollingLoop {
        * by one cycle instead of one per kick. Polls and start() are not delayed. Default 0.
        */
       kickDelayMs?: number;
+      /** The longest wait between polls after failures in a row. Default 10 s. */
+      maxBackoffMs?: number;
       cycle: () => Promise<unknown>;
     },
   ) {}
@@ -66,8 +74,13 @@ export class PollingLoop {
       if (this.stopped) return;
       try {
         await this.options.cycle();
+        this.failures = 0;
       } catch (error) {
-        this.options.logger.error({ err: error }, this.options.failureMessage);
+        this.failures++;
+        this.options.logger.error(
+          { err: error, failuresInARow: this.failures, nextPollMs: this.nextPollMs() },
+          this.options.failureMessage,
+        );
       }
     });
     this.tail = run.finally(() => this.schedulePoll());
@@ -88,12 +101,18 @@ export class PollingLoop {
     return run;
   }
 
+  private nextPollMs(): number {
+    const { pollMs, maxBackoffMs = DEFAULT_MAX_BACKOFF_MS } = this.options;
+    if (this.failures === 0) return pollMs;
+    return Math.max(pollMs, Math.min(pollMs * 2 ** this.failures, maxBackoffMs));
+  }
+
   private schedulePoll(): void {
     if (!this.started || this.stopped || this.queued || this.pollTimer) return;
     this.pollTimer = setTimeout(() => {
       this.pollTimer = undefined;
       this.schedule(0);
-    }, this.options.pollMs);
+    }, this.nextPollMs());
     this.pollTimer.unref();
   }
 }

@@ -2,6 +2,7 @@ import { capcodeSchema, storablePagerText } from "@turnout/domain";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { isConnectionFailure } from "../../db/reachability.js";
 import { AppError, badRequest } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
 import { type SystemLogEntry, writeSystemLog } from "../../system-log.js";
@@ -177,6 +178,37 @@ export function parseFormLeniently(body: Buffer): Record<string, string> {
   return Object.fromEntries(fields);
 }
 
+/** How many message ids a failed batch's log line names; the count says how many more there were. */
+const LOGGED_IDS = 50;
+
+/**
+ * One line for a batch that could not be stored: its size, key, sources and message ids, never the
+ * texts (a batch of 1000 is hundreds of kilobytes). A database out of reach is not logged per batch:
+ * the pool says so once per outage and the sender, answered 503, sends the batch again.
+ */
+function logFailedBatch(
+  request: FastifyRequest,
+  key: string,
+  messages: IncomingMessage[],
+  err: unknown,
+): void {
+  if (isConnectionFailure(err)) return;
+  const ids = messages.flatMap((m) => (m.id === null ? [] : [m.id]));
+  request.log.error(
+    {
+      err,
+      batch: {
+        size: messages.length,
+        key,
+        sources: [...new Set(messages.map((m) => m.source))].slice(0, 10),
+        ids: ids.slice(0, LOGGED_IDS),
+        idsNotShown: Math.max(0, ids.length - LOGGED_IDS),
+      },
+    },
+    "ingest batch failed",
+  );
+}
+
 function presentedKey(request: FastifyRequest): string | null {
   const auth = request.headers.authorization;
   const bearer = auth ? /^Bearer\s+(\S+)$/i.exec(auth)?.[1] : undefined;
@@ -238,7 +270,10 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
         source: m.source ?? keyName(request),
         id: m.id ?? null,
       }));
-      const results = await ingestMessages(app.services, incoming);
+      const results = await ingestMessages(app.services, incoming).catch((err: unknown) => {
+        logFailedBatch(request, keyName(request), incoming, err);
+        throw err;
+      });
       if (refused.length > 0)
         await writeSystemLog(
           app.db,
@@ -260,15 +295,17 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
     { onRequest: requireIngestKey, config: INGEST, schema: { body: pagermonBody } },
     async (request, reply) => {
       const b = request.body;
-      const [result] = await ingestMessages(app.services, [
-        {
-          capcode: b.address,
-          message: b.message,
-          sentAt: b.datetime ?? null,
-          source: b.source ?? keyName(request),
-          id: null,
-        },
-      ]);
+      const incoming: IncomingMessage = {
+        capcode: b.address,
+        message: b.message,
+        sentAt: b.datetime ?? null,
+        source: b.source ?? keyName(request),
+        id: null,
+      };
+      const [result] = await ingestMessages(app.services, [incoming]).catch((err: unknown) => {
+        logFailedBatch(request, keyName(request), [incoming], err);
+        throw err;
+      });
       reply.type("text/plain; charset=utf-8");
       return result!.status === "duplicate" ? "Ignoring duplicate" : String(result!.id);
     },

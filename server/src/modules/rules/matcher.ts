@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Cache } from "../../cache/cache.js";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
+import { isConnectionFailure } from "../../db/reachability.js";
 import { PollingLoop } from "../../support/polling-loop.js";
 import {
   claimQueuedAlerts,
@@ -200,7 +201,8 @@ export class RuleMatcher {
         });
         fired += this.report(result);
       } catch (error) {
-        if (claimed.length === 0) throw error;
+        // With the database out of reach one by one would fail too, once per alert: the loop backs off.
+        if (claimed.length === 0 || isConnectionFailure(error)) throw error;
         // The batch rolled back: go one alert at a time, so one bad alert cannot hold up the rest.
         this.logger.error(
           { err: error, alerts: claimed.length },
@@ -225,6 +227,7 @@ export class RuleMatcher {
         });
         fired += this.report(result);
       } catch (error) {
+        if (isConnectionFailure(error)) throw error;
         // Left queued, moved to the back so the others go first; it is retried on later cycles.
         this.logger.error({ err: error, alertId }, "rule matching failed for an alert");
         await this.db
