@@ -2,24 +2,16 @@ import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
 import FilterListIcon from "@mui/icons-material/FilterList";
 import SearchIcon from "@mui/icons-material/Search";
 import Alert from "@mui/material/Alert";
-import AlertTitle from "@mui/material/AlertTitle";
 import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Container from "@mui/material/Container";
 import IconButton from "@mui/material/IconButton";
 import Snackbar from "@mui/material/Snackbar";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  type AlertType,
-  FILTERS_SAVED_POPUP_MS,
-  formatDateTime,
-  hidesEveryAgency,
-  MESSAGES,
-} from "@turnout/domain";
+import { type AlertType, FILTERS_SAVED_POPUP_MS, formatDateTime, hidesEveryAgency } from "@turnout/domain";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { isApiError } from "../../api/errors";
@@ -29,7 +21,14 @@ import type { AlertCardHandlers } from "./alert-card";
 import { AlertList } from "./alert-list";
 import { type AlertGroup, type FeedFilters, NO_FILTERS } from "./alerts-api";
 import type { FeedItem } from "./feed-items";
-import { LiveStatusNotice, NoAgencyNotice, OfflineNotice } from "./feed-notices";
+import {
+  FeedLoadError,
+  FeedLoading,
+  LiveStatusNotice,
+  NoAgencyNotice,
+  NoAlertsNotice,
+  OfflineNotice,
+} from "./feed-notices";
 import { FilterChipsBar } from "./filter-chips-bar";
 import { FilterSettingsDialog } from "./filter-settings-dialog";
 import { GroupedAlertDialog } from "./grouped-alert-dialog";
@@ -63,18 +62,6 @@ export interface FeedHeaderControls {
   actions: ReactNode;
   connection: LiveConnectionState;
   signOut: () => Promise<void>;
-}
-
-function FeedLoading() {
-  return (
-    <Box
-      role="status"
-      sx={{ display: "flex", alignItems: "center", justifyContent: "center", gap: 1.5, py: 6 }}
-    >
-      <CircularProgress size={28} aria-hidden="true" />
-      <Typography>Loading alerts…</Typography>
-    </Box>
-  );
 }
 
 /**
@@ -246,27 +233,11 @@ export function AlertFeed({
 
   let content: ReactNode;
   if (loadError && !showCached) {
-    content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => void query.refetch()}>
-            Retry
-          </Button>
-        }
-      >
-        <AlertTitle>Could not load alerts</AlertTitle>
-        {(isApiError(loadError) && loadError.serverMessage) || MESSAGES.ALERTS_LOAD_FAILED}
-      </Alert>
-    );
+    content = <FeedLoadError error={loadError} onRetry={() => void query.refetch()} />;
   } else if (!query.data && !showCached) {
     content = online ? <FeedLoading /> : null;
   } else if (items.length === 0) {
-    content = (
-      <Typography component="p" variant="h6" sx={{ textAlign: "center", py: 6, color: "text.secondary" }}>
-        {MESSAGES.NO_ALERTS}
-      </Typography>
-    );
+    content = <NoAlertsNotice />;
   } else {
     content = (
       <AlertList

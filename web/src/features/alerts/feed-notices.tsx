@@ -1,8 +1,52 @@
 import CloudOffIcon from "@mui/icons-material/CloudOff";
 import Alert from "@mui/material/Alert";
+import AlertTitle from "@mui/material/AlertTitle";
+import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import { formatDateTime } from "@turnout/domain";
+import CircularProgress from "@mui/material/CircularProgress";
+import Typography from "@mui/material/Typography";
+import { formatDateTime, MESSAGES } from "@turnout/domain";
+import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
+
+/** The feed's first page is on its way. */
+export function FeedLoading() {
+  return (
+    <Box
+      role="status"
+      sx={{ display: "flex", alignItems: "center", justifyContent: "center", gap: 1.5, py: 6 }}
+    >
+      <CircularProgress size={28} aria-hidden="true" />
+      <Typography>Loading alerts…</Typography>
+    </Box>
+  );
+}
+
+/** The feed could not load (SPEC 8): the server's message, else 'Failed to load alerts', with Retry. */
+export function FeedLoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  return (
+    <Alert
+      severity="error"
+      action={
+        <Button color="inherit" onClick={onRetry}>
+          Retry
+        </Button>
+      }
+    >
+      <AlertTitle>Could not load alerts</AlertTitle>
+      {(isApiError(error) && error.serverMessage) || MESSAGES.ALERTS_LOAD_FAILED}
+    </Alert>
+  );
+}
+
+/** The feed holds nothing to show: 'No alerts found' (SPEC 2). */
+export function NoAlertsNotice() {
+  return (
+    <Typography component="p" variant="h6" sx={{ textAlign: "center", py: 6, color: "text.secondary" }}>
+      {MESSAGES.NO_ALERTS}
+    </Typography>
+  );
+}
 
 /** What each live connection state means to the user, in words (the avatar's colour says it too). */
 export const LIVE_STATE_TEXT: Record<LiveConnectionState, string> = {

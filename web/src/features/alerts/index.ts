@@ -2,6 +2,7 @@ export { type AlertCardHandlers, safeLogoPath } from "./alert-card";
 export { AlertList } from "./alert-list";
 export { type Alert, type AlertGroup, type FeedFilters, type FeedOptions, NO_FILTERS } from "./alerts-api";
 export type { FeedItem } from "./feed-items";
+export { FeedLoadError, FeedLoading, NoAlertsNotice } from "./feed-notices";
 export { FilterChipsBar } from "./filter-chips-bar";
 export { GroupedAlertDialog } from "./grouped-alert-dialog";
 export { JobDetailDialog } from "./job-detail-dialog";

@@ -1,14 +1,9 @@
 import RefreshIcon from "@mui/icons-material/Refresh";
 import SearchIcon from "@mui/icons-material/Search";
-import Alert from "@mui/material/Alert";
-import AlertTitle from "@mui/material/AlertTitle";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Typography from "@mui/material/Typography";
-import { MESSAGES } from "@turnout/domain";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
-import { isApiError } from "../../../api/errors";
 import { subscribeLiveEvent } from "../../../api/live-events";
 import {
   type AlertCardHandlers,
@@ -16,10 +11,13 @@ import {
   type Alert as AlertItem,
   AlertList,
   type FeedFilters,
+  FeedLoadError,
+  FeedLoading,
   FilterChipsBar,
   GroupedAlertDialog,
   JobDetailDialog,
   NO_FILTERS,
+  NoAlertsNotice,
   SearchDialog,
   useAlertFeed,
   useNow,
@@ -80,32 +78,11 @@ export function AlertsTab() {
   const loadError = query.isError && !query.data ? query.error : null;
   let content: ReactNode;
   if (loadError) {
-    content = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => void query.refetch()}>
-            Retry
-          </Button>
-        }
-      >
-        <AlertTitle>Could not load alerts</AlertTitle>
-        {(isApiError(loadError) && loadError.serverMessage) || MESSAGES.ALERTS_LOAD_FAILED}
-      </Alert>
-    );
+    content = <FeedLoadError error={loadError} onRetry={() => void query.refetch()} />;
   } else if (!query.data) {
-    content = (
-      <Box role="status" sx={{ display: "flex", justifyContent: "center", gap: 1.5, py: 6 }}>
-        <CircularProgress size={28} aria-hidden="true" />
-        <Typography>Loading alerts…</Typography>
-      </Box>
-    );
+    content = <FeedLoading />;
   } else if (feed.items.length === 0) {
-    content = (
-      <Typography component="p" variant="h6" sx={{ textAlign: "center", py: 6, color: "text.secondary" }}>
-        {MESSAGES.NO_ALERTS}
-      </Typography>
-    );
+    content = <NoAlertsNotice />;
   } else {
     content = (
       <AlertList
