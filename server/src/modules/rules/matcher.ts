@@ -68,6 +68,10 @@ export function rulesChanged(ctx: Pick<ServiceContext, "db" | "cache" | "logger"
     .catch((err: unknown) => ctx.logger.warn({ err }, "rules: could not bump the rules version"));
 }
 
+/** Thrown inside a matching transaction to roll it back when a local rule change made the index stale. */
+class StaleIndex extends Error {}
+const MAX_STALE_INDEX_RETRIES = 3;
+
 /**
  * Matches committed alerts against the approved, active keyword rules and queues their SMS.
  *
@@ -190,17 +194,28 @@ export class RuleMatcher {
   }
 
   private async cycle(): Promise<number> {
-    const index = await this.refreshIndex();
+    let index = await this.refreshIndex();
     let fired = 0;
+    let staleRetries = 0;
     for (;;) {
       let claimed: number[] = [];
       try {
         const result = await this.db.transaction(async (tx) => {
           claimed = await claimQueuedAlerts(tx, this.batchSize);
-          return fireRules(tx, index, claimed, this.matchOptions());
+          const triggers = await fireRules(tx, index, claimed, this.matchOptions());
+          // A rule committed here while the index was loading, and an alert right after it, would be
+          // matched without that rule: roll back and match again with the rebuilt index (a few times
+          // at most, so a stream of rule edits cannot hold matching up).
+          if (this.dirty && staleRetries < MAX_STALE_INDEX_RETRIES) throw new StaleIndex();
+          return triggers;
         });
         fired += this.report(result);
       } catch (error) {
+        if (error instanceof StaleIndex) {
+          staleRetries += 1;
+          index = await this.refreshIndex();
+          continue;
+        }
         // With the database out of reach one by one would fail too, once per alert: the loop backs off.
         if (claimed.length === 0 || isConnectionFailure(error)) throw error;
         // The batch rolled back: go one alert at a time, so one bad alert cannot hold up the rest.
