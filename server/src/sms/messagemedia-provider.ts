@@ -42,7 +42,7 @@ export type MessageMediaOptions = {
   apiSecret: string;
   /** Sender shown on the phone: an alpha tag (e.g. 'Turnout') or a number registered to the account. */
   sender: string | null;
-  /** Per-request limit; keep it well under the queue's stuck threshold (5 minutes). */
+  /** Per-request limit. The queue renews its claim while a request runs, so it may exceed the lease. */
   timeoutMs: number;
   logger: Logger;
 };
