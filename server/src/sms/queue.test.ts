@@ -631,7 +631,9 @@ describe("SMS queue", () => {
       expect(rows.map((r) => r.providerMessageId).sort()).toEqual(lines.map((l) => l.key).sort());
     });
 
-    it("marks a message sent within milliseconds of the provider accepting it (the window a kill can hit)", async () => {
+    it("marks a message sent within milliseconds of the provider accepting it (the window a kill can hit)", async ({
+      annotate,
+    }) => {
       const file = path.join(dir, "outbox.jsonl");
       const outbox = createOutboxProvider(file, captureLogger().logger);
       const acceptedAt = new Map<string, number>();
@@ -655,7 +657,9 @@ describe("SMS queue", () => {
         .sort((a, b) => a - b);
       const median = windows[Math.floor(windows.length / 2)]!;
       const worst = windows.at(-1)!;
-      console.info(`sms acceptance-to-sent window over 100 messages: median ${median} ms, worst ${worst} ms`);
+      await annotate(
+        `sms acceptance-to-sent window over 100 messages: median ${median} ms, worst ${worst} ms`,
+      );
       expect(worst).toBeLessThan(1000);
     });
   });
