@@ -261,6 +261,27 @@ export const alertRecipients = pgTable(
   ],
 );
 
+/**
+ * Every sender id (source + id) ingest has seen, with the alert it became: the created alert, or the
+ * alert it was merged into or found a duplicate of. A retried batch finds every one of its messages
+ * here however late it comes, merged copies included (alerts.source_message_id holds only the id of the
+ * message that created the alert). Kept as long as the alert is: deleting an alert deletes its ids.
+ */
+export const ingestMessageIds = pgTable(
+  "ingest_message_ids",
+  {
+    source: varchar("source", { length: 64 }).notNull(),
+    messageId: varchar("message_id", { length: 128 }).notNull(),
+    alertId: bigint("alert_id", { mode: "number" })
+      .notNull()
+      .references(() => alerts.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.source, t.messageId] }),
+    index("ingest_message_ids_alert_idx").on(t.alertId),
+  ],
+);
+
 export const groupingPatterns = pgTable("grouping_patterns", {
   id: serial("id").primaryKey(),
   name: text("name").notNull(),
@@ -387,7 +408,13 @@ export const smsQueue = pgTable(
     attempts: integer("attempts").notNull().default(0),
     maxAttempts: integer("max_attempts").notNull().default(5),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the current claim was taken (status `sending`). */
     lockedAt: timestamp("locked_at", { withTimezone: true }),
+    /**
+     * Until when the claim holds: its worker renews it while sending; once it has passed, any worker
+     * may claim the row again (sms/queue.ts).
+     */
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
     lastError: text("last_error"),
     providerMessageId: text("provider_message_id"),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
@@ -401,6 +428,7 @@ export const smsQueue = pgTable(
   (t) => [
     index("sms_queue_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("sms_queue_status_idx").on(t.status, t.createdAt),
+    index("sms_queue_lease_idx").on(t.leaseUntil).where(sql`${t.status} = 'sending'`),
     uniqueIndex("sms_queue_rule_trigger_idx").on(t.ruleTriggerId).where(sql`${t.ruleTriggerId} IS NOT NULL`),
   ],
 );

@@ -1,10 +1,14 @@
 import { eq, sql } from "drizzle-orm";
+import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildTestApp, type TestApp } from "../../test/build-app.js";
 import { createUser } from "../../test/factories.js";
+import { killableDatabase } from "../../test/killable-database.js";
 import { agencies, capcodes, smsQueue, userAlertRules } from "../db/schema.js";
 import { rulesChanged } from "../modules/rules/matcher.js";
+import { createMessageMediaProvider } from "./messagemedia-provider.js";
 import { type MessageMediaStandIn, startMessageMediaStandIn } from "./messagemedia-stand-in.js";
+import { SmsWorker } from "./queue.js";
 
 /**
  * End to end with SMS_PROVIDER=http: the real app, its queue and worker, and the MessageMedia
@@ -193,28 +197,98 @@ describe("rule SMS through the MessageMedia provider", () => {
     }
   });
 
-  it("recovers a message left 'sending' by a worker that died mid-request, and sends it", async () => {
+  it("takes over a message left 'sending' by a worker that died mid-request: looked up, then sent", async () => {
     const user = await userWithRule();
     await app.smsWorker.stop();
     try {
       const id = await ruleSmsFor(user.phone);
-      // What a crash during the HTTP request leaves behind: claimed, never recorded.
+      // What a crash during the HTTP request leaves behind: claimed, never recorded, lease run out.
       await app.db
         .update(smsQueue)
-        .set({ status: "sending", attempts: 1, lockedAt: sql`now() - interval '10 minutes'` })
+        .set({
+          status: "sending",
+          attempts: 1,
+          lockedAt: sql`now() - interval '1 minute'`,
+          leaseUntil: sql`now() - interval '1 second'`,
+        })
         .where(eq(smsQueue.id, id));
-      expect(await app.smsWorker.runOnce()).toBe(0);
+      const before = { accepted: standIn.accepted.length, lookups: standIn.reportLookups() };
 
-      const res = await app.inject({
-        method: "POST",
-        url: "/api/admin/sms/handle-stuck",
-        headers: { authorization: `Bearer ${adminToken}` },
-      });
-      expect(res.json().data.released).toBe(1);
-      expect(await row(id)).toMatchObject({ status: "pending" });
       expect(await app.smsWorker.runOnce()).toBe(1);
+
+      expect(await row(id)).toMatchObject({ status: "sent", attempts: 2 });
+      expect(standIn.reportLookups()).toBe(before.lookups + 1);
+      const accepted = standIn.accepted.slice(before.accepted);
+      expect(accepted).toHaveLength(1);
+      expect(accepted[0]!.metadata).toEqual({
+        turnout_sms: expect.stringMatching(`^turnout-sms-${id}-\\d+$`),
+      });
+    } finally {
+      app.smsWorker.start();
+    }
+  });
+
+  it("does not send again a message the gateway accepted before its worker died; finds it in the report", async () => {
+    const user = await userWithRule();
+    await app.smsWorker.stop();
+    try {
+      const id = await ruleSmsFor(user.phone);
+      // The first worker's request reached the gateway, and the worker died before recording it.
+      const dying = createMessageMediaProvider({
+        baseUrl: standIn.url,
+        ...CREDENTIALS,
+        sender: "Turnout",
+        timeoutMs: 1000,
+        logger: pino({ level: "silent" }),
+      });
+      const doomed = killableDatabase(app.db);
+      const killed = new SmsWorker({
+        db: doomed.db,
+        provider: { name: "dying", send: (m) => dying.send(m).then(() => new Promise(() => {})) },
+        logger: pino({ level: "silent" }),
+        leaseMs: 300,
+      });
+      const before = standIn.accepted.length;
+      void killed.runOnce();
+      await vi.waitFor(() => expect(standIn.accepted.length).toBe(before + 1));
+      const first = standIn.accepted.at(-1)!;
+      doomed.kill();
+      await new Promise((r) => setTimeout(r, 400)); // the lease runs out: nobody renews it
+
+      expect(await app.smsWorker.runOnce()).toBe(1);
+
+      expect(standIn.accepted.length).toBe(before + 1);
+      expect(await row(id)).toMatchObject({
+        status: "sent",
+        attempts: 2,
+        providerMessageId: first.message_id,
+      });
+    } finally {
+      app.smsWorker.start();
+    }
+  });
+
+  it("sends again when the report cannot be read (an account without reporting): late rather than lost", async () => {
+    const user = await userWithRule();
+    await app.smsWorker.stop();
+    standIn.failReports(403);
+    try {
+      const id = await ruleSmsFor(user.phone);
+      await app.db
+        .update(smsQueue)
+        .set({
+          status: "sending",
+          attempts: 1,
+          lockedAt: sql`now() - interval '1 minute'`,
+          leaseUntil: sql`now() - interval '1 second'`,
+        })
+        .where(eq(smsQueue.id, id));
+      const before = standIn.accepted.length;
+      expect(await app.smsWorker.runOnce()).toBe(1);
+      expect(standIn.accepted.length).toBe(before + 1);
       expect(await row(id)).toMatchObject({ status: "sent", attempts: 2 });
     } finally {
+      standIn.failReports(null);
       app.smsWorker.start();
     }
   });

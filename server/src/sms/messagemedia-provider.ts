@@ -17,6 +17,19 @@ import { type SmsProvider, SmsSendError } from "./provider.js";
  * - `GET {base}/v1/messages/{id}` answers 404 for an unknown id once the credentials are accepted
  *   (401 otherwise): the connection check below uses it with the nil UUID, so it reads nothing real.
  *
+ * - Each message may carry `metadata` (up to 10 key/value pairs, keys up to 100 characters, values up
+ *   to 256), returned with its delivery reports and in reports. The API has no idempotency key: a
+ *   request sent twice is two messages. So each message carries the queue row's key as metadata
+ *   `turnout_sms`, and before the queue sends a row a second time (`findSent`) the provider asks the
+ *   Reporting API for it: `POST {base}/v2-preview/reporting/messages/detail` with a time window
+ *   (`start_date`, `end_date`), `direction: "outbound"`, `destination` and `metadata_key` /
+ *   `metadata_value`, answering `{"messages": [{message_id, metadata, ...}], "pagination"}`. Found:
+ *   the row is marked sent with that message id instead of paging the user again. The Reporting API
+ *   is a preview and does not say how soon a message shows up in it; a lookup that fails (or an account
+ *   without reporting) sends the message again, as before: a late duplicate is better than a lost page.
+ *   `GET /v1/messages/{id}` needs the message id, which a worker that died before recording it never
+ *   wrote down, so it cannot serve here.
+ *
  * How failures map onto the queue: 5xx, 408, 429 (waiting as long as `Retry-After` says), network
  * errors and our own request time-out are retryable; any other 4xx is not (the same request would be
  * refused again). A 2xx whose body cannot be read still counts as sent: the gateway took the message,
@@ -29,7 +42,7 @@ export type MessageMediaOptions = {
   apiSecret: string;
   /** Sender shown on the phone: an alpha tag (e.g. 'Turnout') or a number registered to the account. */
   sender: string | null;
-  /** Per-request limit; keep it well under the queue's stuck threshold (5 minutes). */
+  /** Per-request limit. The queue renews its claim while a request runs, so it may exceed the lease. */
   timeoutMs: number;
   logger: Logger;
 };
@@ -50,6 +63,8 @@ export type CheckableSmsProvider = SmsProvider & {
 };
 
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+/** The metadata key that carries the queue row's key (see queue.ts smsKey). */
+export const METADATA_KEY = "turnout_sms";
 const MAX_RETRY_AFTER_SECONDS = 3600;
 
 /** Creates the MessageMedia provider. */
@@ -76,8 +91,9 @@ export function createMessageMediaProvider(options: MessageMediaOptions): Checka
     name: "messagemedia",
     sender: options.sender,
 
-    async send({ to, body }) {
+    async send({ to, body, key }) {
       const message: Record<string, unknown> = { content: body, destination_number: to, format: "SMS" };
+      if (key) message.metadata = { [METADATA_KEY]: key };
       if (options.sender) {
         message.source_number = options.sender;
         message.source_number_type = options.sender.startsWith("+") ? "INTERNATIONAL" : "ALPHANUMERIC";
@@ -113,6 +129,28 @@ export function createMessageMediaProvider(options: MessageMediaOptions): Checka
       });
     },
 
+    async findSent({ to, key }, since) {
+      const day = 86_400_000;
+      // A day either side: the window is only a filter, the key is what matches, and the account's
+      // time zone cannot shift it out of range.
+      const response = await request("POST", "/v2-preview/reporting/messages/detail", {
+        start_date: new Date(since.getTime() - day).toISOString(),
+        end_date: new Date(Date.now() + day).toISOString(),
+        timezone: "UTC",
+        direction: "outbound",
+        destination: to,
+        metadata_key: METADATA_KEY,
+        metadata_value: key,
+        page: 0,
+        page_size: 10,
+      });
+      const text = await response.text().catch(() => "");
+      if (!response.ok)
+        throw new Error(`MessageMedia report answered ${response.status}${errorMessageOf(text)}`);
+      const id = reportedMessageIdOf(text, key);
+      return id ? { providerMessageId: id } : null;
+    },
+
     async check() {
       const started = performance.now();
       const checkedAt = new Date();
@@ -145,6 +183,21 @@ function messageIdOf(text: string): string | null {
     const parsed = JSON.parse(text) as { messages?: { message_id?: unknown }[] };
     const id = parsed.messages?.[0]?.message_id;
     return typeof id === "string" && id ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The message id of the reported message that carries `key` (a record without metadata trusts the filter). */
+function reportedMessageIdOf(text: string, key: string): string | null {
+  try {
+    const parsed = JSON.parse(text) as { messages?: { message_id?: unknown; metadata?: unknown }[] };
+    for (const m of parsed.messages ?? []) {
+      const metadata = m.metadata as Record<string, unknown> | undefined;
+      if (metadata && typeof metadata === "object" && metadata[METADATA_KEY] !== key) continue;
+      if (typeof m.message_id === "string" && m.message_id) return m.message_id;
+    }
+    return null;
   } catch {
     return null;
   }

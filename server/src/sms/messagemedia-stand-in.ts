@@ -23,6 +23,7 @@ export type AcceptedMessage = {
   content: string;
   source_number?: string;
   source_number_type?: string;
+  metadata?: Record<string, string>;
   at: Date;
 };
 
@@ -33,6 +34,10 @@ export type MessageMediaStandIn = {
   accepted: AcceptedMessage[];
   /** POST /v1/messages requests received, whatever their outcome. */
   sendAttempts: () => number;
+  /** Report lookups (POST /v2-preview/reporting/messages/detail) received. */
+  reportLookups: () => number;
+  /** Makes report lookups answer this status (as an account without reporting would), or normally (null). */
+  failReports: (status: number | null) => void;
   /** Queues outcomes for the next POST /v1/messages requests, in order. */
   script: (...outcomes: StandInOutcome[]) => void;
   /** Stops listening and releases hung requests. */
@@ -51,6 +56,8 @@ export async function startMessageMediaStandIn(credentials: {
   const script: StandInOutcome[] = [];
   const sockets = new Set<Socket>();
   let attempts = 0;
+  let lookups = 0;
+  let reportFailure: number | null = null;
 
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { "content-type": "application/json", ...headers });
@@ -75,6 +82,15 @@ export async function startMessageMediaStandIn(credentials: {
       const found = accepted.find((m) => m.message_id === single[1]);
       if (!found) json(res, 404, { message: "Resource not found" });
       else json(res, 200, { ...found, format: "SMS", status: "enroute", at: undefined });
+      return;
+    }
+    if (req.method === "POST" && url.pathname === "/v2-preview/reporting/messages/detail") {
+      lookups += 1;
+      if (reportFailure !== null) {
+        json(res, reportFailure, { message: `Stand-in report failure ${reportFailure}` });
+        return;
+      }
+      json(res, 200, report(accepted, raw));
       return;
     }
     if (req.method !== "POST" || url.pathname !== "/v1/messages") {
@@ -113,6 +129,7 @@ export async function startMessageMediaStandIn(credentials: {
         content: m.content!,
         ...(m.source_number ? { source_number: m.source_number } : {}),
         ...(m.source_number_type ? { source_number_type: m.source_number_type } : {}),
+        ...(m.metadata ? { metadata: m.metadata as unknown as Record<string, string> } : {}),
         at: new Date(),
       };
       accepted.push(message);
@@ -138,6 +155,10 @@ export async function startMessageMediaStandIn(credentials: {
     url: `http://127.0.0.1:${port}`,
     accepted,
     sendAttempts: () => attempts,
+    reportLookups: () => lookups,
+    failReports: (status) => {
+      reportFailure = status;
+    },
     script: (...outcomes) => script.push(...outcomes),
     close: () =>
       new Promise<void>((resolve) => {
@@ -163,6 +184,52 @@ function validate(messages: unknown): string[] {
     if (m?.format !== undefined && !["SMS", "MMS", "TTS"].includes(String(m.format))) {
       details.push(`messages[${i}].format: must be SMS, MMS or TTS`);
     }
+    if (m?.metadata !== undefined && !validMetadata(m.metadata)) {
+      details.push(`messages[${i}].metadata: up to 10 pairs, keys up to 100 and values up to 256 characters`);
+    }
   });
   return details;
+}
+
+function validMetadata(metadata: unknown): boolean {
+  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return false;
+  const entries = Object.entries(metadata);
+  return (
+    entries.length <= 10 &&
+    entries.every(([k, v]) => k.length >= 1 && k.length <= 100 && typeof v === "string" && v.length <= 256)
+  );
+}
+
+/**
+ * The detail report as the Reporting API documents it, for the filters the provider sends: the time
+ * window (required), destination and a metadata key and value ("containing this value": a substring).
+ */
+function report(accepted: AcceptedMessage[], raw: string): { messages: unknown[]; pagination: unknown } {
+  let filter: Record<string, unknown>;
+  try {
+    filter = JSON.parse(raw) as Record<string, unknown>;
+  } catch {
+    filter = {};
+  }
+  const from = Date.parse(String(filter.start_date));
+  const to = Date.parse(String(filter.end_date));
+  const key = typeof filter.metadata_key === "string" ? filter.metadata_key : null;
+  const value = typeof filter.metadata_value === "string" ? filter.metadata_value : null;
+  const messages = accepted
+    .filter((m) => m.at.getTime() >= from && m.at.getTime() <= to)
+    .filter((m) => typeof filter.destination !== "string" || m.destination_number === filter.destination)
+    .filter(
+      (m) => key === null || (m.metadata?.[key] !== undefined && m.metadata[key]!.includes(value ?? "")),
+    )
+    .map((m) => ({
+      message_id: m.message_id,
+      format: "SMS",
+      timestamp: m.at.toISOString(),
+      direction: "outbound",
+      status: "delivered",
+      destination_address: m.destination_number,
+      content: m.content,
+      ...(m.metadata ? { metadata: m.metadata } : {}),
+    }));
+  return { messages, pagination: { page: 0, page_size: messages.length } };
 }

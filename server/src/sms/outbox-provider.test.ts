@@ -63,4 +63,39 @@ describe("outbox provider", () => {
     expect(logLines[0]).not.toContain("987654");
     expect(logLines[0]).not.toContain("12345678");
   });
+
+  it("writes a queue row's key once: a second send, also from another process's provider, is answered without a line", async () => {
+    const file = path.join(dir, "sms-outbox.jsonl");
+    const first = createOutboxProvider(file, logger());
+    const second = createOutboxProvider(file, logger());
+    const message = {
+      to: "+61412345678",
+      body: "Turnout: HAYSHED FIRE",
+      key: "turnout-sms-7-1795464229000000",
+    };
+
+    expect(await first.send(message)).toEqual({ providerMessageId: message.key });
+    expect(await first.send(message)).toEqual({ providerMessageId: message.key });
+    expect(await second.send(message)).toEqual({ providerMessageId: message.key });
+    await Promise.all([first.send({ ...message, key: "k-2" }), first.send({ ...message, key: "k-2" })]);
+
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.key)).toEqual([message.key, "k-2"]);
+    expect(logLines.filter((l) => l.includes("not written again"))).toHaveLength(3);
+  });
+
+  it("writes a key again once the outbox file was removed (a fresh start)", async () => {
+    const file = path.join(dir, "sms-outbox.jsonl");
+    const provider = createOutboxProvider(file, logger());
+    const message = { to: "+61412345678", body: "again", key: "k-1" };
+    await provider.send(message);
+    rmSync(file);
+
+    await provider.send(message);
+
+    expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(1);
+  });
 });

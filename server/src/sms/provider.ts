@@ -1,11 +1,28 @@
-/** One outgoing text message: `to` is a normalised international phone (+61...). */
-export type SmsMessage = { to: string; body: string };
+/**
+ * One outgoing text message: `to` is a normalised international phone (+61...). `key` identifies the
+ * queue row it comes from (the same for every attempt of that row, see queue.ts smsKey): a provider
+ * that can, uses it to recognise a message it has already accepted.
+ */
+export type SmsMessage = { to: string; body: string; key?: string };
 
 /** Something that hands a text message to a phone network (or, when SMS is disabled, to a file). */
 export type SmsProvider = {
   name: string;
-  /** Resolves once the provider accepted the message; throws SmsSendError (or any Error) when it did not. */
+  /**
+   * Resolves once the provider accepted the message; throws SmsSendError (or any Error) when it did not.
+   * A provider that can deduplicate by `key` answers a second send of a key with the first acceptance.
+   */
   send(message: SmsMessage): Promise<{ providerMessageId?: string }>;
+  /**
+   * Asks the provider whether it already accepted the message with this key (sent no earlier than
+   * `since`): the queue calls it before sending a row a second time. Resolves to the acceptance, or
+   * null when there is none or the provider cannot tell; may throw (the queue then sends). Absent for
+   * providers that deduplicate in `send` itself or cannot look anything up.
+   */
+  findSent?(
+    message: SmsMessage & { key: string },
+    since: Date,
+  ): Promise<{ providerMessageId?: string } | null>;
 };
 
 /**

@@ -107,13 +107,19 @@ export type SmsWorkerOptions = {
   db: Database;
   provider: SmsProvider;
   logger: Logger;
-  /** How often to look for due messages when nobody nudges. */
+  /** How often to look for due messages (and claims left by dead workers) when nobody nudges. */
   pollMs?: number;
   /** How many messages one claim takes (they are sent concurrently). */
   batchSize?: number;
-  /** A message `sending` for longer than this is taken to belong to a crashed worker. */
-  stuckAfterMs?: number;
+  /**
+   * How long a claim holds without being renewed. The worker renews its claims every quarter of this
+   * while it sends; a claim whose worker died (no renewal) expires, and any worker takes the row again.
+   */
+  leaseMs?: number;
 };
+
+/** The default lease: a message claimed by an instance that dies goes out from another within it (plus a poll). */
+export const SMS_LEASE_MS = 20_000;
 
 type ClaimedSms = {
   id: number;
@@ -122,14 +128,29 @@ type ClaimedSms = {
   kind: string;
   attempts: number;
   maxAttempts: number;
+  /** The provider's idempotency key for this row (see smsKey). */
+  key: string;
+  createdAt: Date;
+  /** Taken over from a claim whose lease expired (its worker died, maybe after the provider accepted it). */
+  takenOver: boolean;
 };
 
-const RECOVERY_INTERVAL_MS = 60_000;
+/**
+ * The key a provider sees for a queue row: the same for every attempt of the row, so a provider that
+ * can recognise a second send of it (the outbox; MessageMedia through a lookup) does not page twice.
+ * The row's creation time is part of it, so a database started afresh (ids from 1 again) never
+ * matches a key of the old one.
+ */
+export function smsKey(id: number, createdAtMicros: string): string {
+  return `turnout-sms-${id}-${createdAtMicros}`;
+}
 
 /**
  * Sends queued messages through one provider. Several workers (one per server instance) may run on
  * one database: each claim locks its rows with SKIP LOCKED, so a message is claimed by one of them.
- * Cycles of one worker never overlap; an error in a cycle is logged and the next poll tries again.
+ * A claim is a lease (`lease_until`) that its worker renews while sending; when a worker dies, its
+ * claims expire within `leaseMs` and the next poll of any worker takes them. Cycles of one worker never
+ * overlap; an error in a cycle is logged and the next poll tries again.
  */
 export class SmsWorker {
   private readonly db: Database;
@@ -137,11 +158,9 @@ export class SmsWorker {
   private readonly logger: Logger;
   private readonly pollMs: number;
   private readonly batchSize: number;
-  private readonly stuckAfterMs: number;
+  private readonly leaseMs: number;
 
   private readonly loop: PollingLoop;
-  private recoveryDue = false;
-  private recoveryTimer: NodeJS.Timeout | undefined;
 
   constructor(options: SmsWorkerOptions) {
     this.db = options.db;
@@ -149,34 +168,17 @@ export class SmsWorker {
     this.logger = options.logger.child({ component: "sms", provider: options.provider.name });
     this.pollMs = options.pollMs ?? 1000;
     this.batchSize = options.batchSize ?? 10;
-    this.stuckAfterMs = options.stuckAfterMs ?? 5 * 60_000;
+    this.leaseMs = options.leaseMs ?? SMS_LEASE_MS;
     this.loop = new PollingLoop({
       pollMs: this.pollMs,
       logger: this.logger,
       failureMessage: "sms cycle failed",
-      cycle: async () => {
-        if (this.recoveryDue) {
-          this.recoveryDue = false;
-          const recovered = await this.recoverStuck();
-          if (recovered > 0) this.logger.warn({ recovered }, "sms stuck in sending put back in the queue");
-        }
-        await this.cycle();
-      },
+      cycle: () => this.cycle(),
     });
   }
 
-  /**
-   * Recovers stuck messages, sends what is due, then polls; once a minute recovers stuck messages
-   * again. A stopped worker may be started again.
-   */
+  /** Sends what is due (claims of dead workers included), then polls. A stopped worker may be started again. */
   start(): void {
-    if (this.loop.running) return;
-    this.recoveryDue = true;
-    this.recoveryTimer = setInterval(() => {
-      this.recoveryDue = true;
-      this.loop.kick();
-    }, RECOVERY_INTERVAL_MS);
-    this.recoveryTimer.unref();
     this.loop.start();
   }
 
@@ -187,8 +189,6 @@ export class SmsWorker {
 
   /** Stops polling and resolves once the cycle in flight (if any) has recorded its results. */
   async stop(): Promise<void> {
-    clearInterval(this.recoveryTimer);
-    this.recoveryTimer = undefined;
     await this.loop.stop();
   }
 
@@ -197,18 +197,22 @@ export class SmsWorker {
     return this.loop.runExclusive(() => this.cycle());
   }
 
-  /** Puts messages stuck in `sending` longer than `stuckAfterMs` back in the queue; resolves to their count. */
-  recoverStuck(): Promise<number> {
-    return handleStuck(this.db, this.stuckAfterMs);
-  }
-
   /** Claims and sends batches until fewer than a full batch is due (or the worker stops). */
   private async cycle(): Promise<number> {
     let sent = 0;
     for (;;) {
       const claimed = await this.claim();
-      // allSettled: every claimed message has its outcome recorded before the cycle reports an error.
-      const results = await Promise.allSettled(claimed.map((row) => this.deliver(row)));
+      if (claimed.length === 0) return sent;
+      // The lease is renewed while the batch is out; a dead process renews nothing, so it expires.
+      const heartbeat = setInterval(() => void this.renew(claimed), Math.max(50, this.leaseMs / 4));
+      heartbeat.unref();
+      let results: PromiseSettledResult<boolean>[];
+      try {
+        // allSettled: every claimed message has its outcome recorded before the cycle reports an error.
+        results = await Promise.allSettled(claimed.map((row) => this.deliver(row)));
+      } finally {
+        clearInterval(heartbeat);
+      }
       sent += results.filter((r) => r.status === "fulfilled" && r.value).length;
       const failure = results.find((r) => r.status === "rejected");
       if (failure) throw failure.reason;
@@ -217,25 +221,41 @@ export class SmsWorker {
   }
 
   /**
-   * Marks up to a batch of due messages `sending` in one statement. The CTE is MATERIALIZED so the
-   * locking subquery runs once: written as `id IN (subquery)`, PostgreSQL plans a semi join that can
-   * rescan it for every pending row.
+   * Claims up to a batch in one statement: rows due to be sent, and rows whose claim expired (their
+   * worker died). Each CTE is MATERIALIZED so its locking subquery runs once: written as
+   * `id IN (subquery)`, PostgreSQL plans a semi join that can rescan it for every pending row.
+   * `attempts` goes up by one per claim and identifies it.
    */
   private async claim(): Promise<ClaimedSms[]> {
     const result = (await this.db.execute(sql`
-      with due as materialized (
-        select id from sms_queue
+      with expired as materialized (
+        select id, true as taken_over from sms_queue
+        where status = 'sending' and (lease_until < now() or lease_until is null)
+        order by lease_until nulls first, id
+        limit ${this.batchSize}
+        for update skip locked
+      ), due as materialized (
+        select id, false as taken_over from sms_queue
         where status = 'pending' and next_attempt_at <= now()
         order by next_attempt_at, id
         limit ${this.batchSize}
         for update skip locked
+      ), picked as (
+        select * from (select * from expired union all select * from due) as both_kinds
+        limit ${this.batchSize}
       )
       update sms_queue
-      set status = 'sending', locked_at = now(), attempts = sms_queue.attempts + 1, updated_at = now()
-      from due
-      where sms_queue.id = due.id and sms_queue.status = 'pending'
+      set status = 'sending', locked_at = now(),
+        lease_until = now() + make_interval(secs => ${this.leaseMs / 1000}::double precision),
+        attempts = sms_queue.attempts + 1, updated_at = now()
+      from picked
+      where sms_queue.id = picked.id
+        and (sms_queue.status = 'pending'
+          or (sms_queue.status = 'sending' and (sms_queue.lease_until < now() or sms_queue.lease_until is null)))
       returning sms_queue.id, sms_queue.to_phone, sms_queue.body, sms_queue.kind,
-        sms_queue.attempts, sms_queue.max_attempts`)) as { rows: Record<string, unknown>[] };
+        sms_queue.attempts, sms_queue.max_attempts, sms_queue.created_at,
+        (extract(epoch from sms_queue.created_at) * 1000000)::bigint::text as created_us,
+        picked.taken_over`)) as { rows: Record<string, unknown>[] };
     // Both engines answer `{ rows }`; node-postgres gives bigint ids as strings, PGlite as numbers.
     return result.rows
       .map((r) => ({
@@ -245,22 +265,73 @@ export class SmsWorker {
         kind: String(r.kind),
         attempts: Number(r.attempts),
         maxAttempts: Number(r.max_attempts),
+        key: smsKey(Number(r.id), String(r.created_us)),
+        createdAt: new Date(r.created_at as string | Date),
+        takenOver: r.taken_over === true || r.taken_over === "t",
       }))
       .sort((a, b) => a.id - b.id);
   }
 
+  /** Extends the lease of the claims of `rows` still in flight (each identified by its attempts). */
+  private async renew(rows: ClaimedSms[]): Promise<void> {
+    const claims = sql.join(
+      rows.map((r) => sql`(id = ${r.id} and attempts = ${r.attempts})`),
+      sql` or `,
+    );
+    try {
+      await this.db.execute(sql`
+        update sms_queue
+        set lease_until = now() + make_interval(secs => ${this.leaseMs / 1000}::double precision)
+        where status = 'sending' and (${claims})`);
+    } catch (error) {
+      this.logger.warn({ err: error }, "sms lease not renewed");
+    }
+  }
+
   /** Sends one claimed message and records the outcome; true when the provider accepted it. */
   private async deliver(row: ClaimedSms): Promise<boolean> {
+    const message = { to: row.toPhone, body: row.body, key: row.key };
+    // Sent before? A claim that expired may have died after the provider accepted the message, and a
+    // retry may follow a time-out that the provider did accept: ask, where the provider can tell.
+    if (row.attempts > 1 && this.provider.findSent) {
+      const found = await this.provider.findSent(message, row.createdAt).catch((error: unknown) => {
+        this.logger.warn({ smsId: row.id, err: error }, "sms lookup at the provider failed");
+        return null;
+      });
+      if (found) {
+        await this.recordSent(row, found.providerMessageId ?? null);
+        this.logger.warn(
+          { smsId: row.id, kind: row.kind },
+          "sms already accepted by the provider, not sent again",
+        );
+        return true;
+      }
+    }
+    if (row.takenOver && row.attempts > row.maxAttempts) {
+      // A message whose sending kills its worker must not do so forever.
+      await this.recordFailure(row, new Error("Interrupted while sending (worker stopped or crashed)"), true);
+      return false;
+    }
     let providerMessageId: string | null;
     try {
-      const result = await this.provider.send({ to: row.toPhone, body: row.body });
+      const result = await this.provider.send(message);
       providerMessageId = result.providerMessageId ?? null;
     } catch (error) {
       await this.recordFailure(row, error);
       return false;
     }
-    // A row recovered as stuck while the provider was slow was still sent: record that, so it is not sent again.
-    // The code leaves the row in this same statement: no moment where a sent code sits in the table.
+    await this.recordSent(row, providerMessageId);
+    this.logger.info({ smsId: row.id, kind: row.kind, to: maskPhone(row.toPhone) }, "sms sent");
+    return true;
+  }
+
+  /**
+   * Marks the row sent. Also when this claim has expired meanwhile (the row is `sending` under a newer
+   * claim, or `pending` after an admin released it): the message did go out, and a later claim must
+   * not send it again. The code leaves the row in this same statement: no moment where a sent code
+   * sits in the table.
+   */
+  private async recordSent(row: ClaimedSms, providerMessageId: string | null): Promise<void> {
     await this.db
       .update(smsQueue)
       .set({
@@ -270,39 +341,40 @@ export class SmsWorker {
         providerMessageId,
         lastError: null,
         lockedAt: null,
+        leaseUntil: null,
         updatedAt: sql`now()`,
       })
       .where(and(eq(smsQueue.id, row.id), inArray(smsQueue.status, ["sending", "pending"])));
-    this.logger.info({ smsId: row.id, kind: row.kind, to: maskPhone(row.toPhone) }, "sms sent");
-    return true;
   }
 
-  private async recordFailure(row: ClaimedSms, error: unknown): Promise<void> {
+  private async recordFailure(row: ClaimedSms, error: unknown, final?: boolean): Promise<void> {
     // Errors that are not SmsSendError (a dropped connection, a timeout) are worth another try.
     const retryable = error instanceof SmsSendError ? error.retryable : true;
     const retryAfter = error instanceof SmsSendError ? error.retryAfterSeconds : undefined;
-    const final = !retryable || row.attempts >= row.maxAttempts;
+    const isFinal = final ?? (!retryable || row.attempts >= row.maxAttempts);
     const lastError = describeError(error, row);
     const delay = retryDelaySeconds(row.attempts, retryAfter);
     await this.db
       .update(smsQueue)
       .set({
-        status: final ? "failed" : "pending",
-        ...(final
-          ? { body: bodyWhenFinished }
+        status: isFinal ? "failed" : "pending",
+        ...(isFinal
+          ? { body: bodyWhenFinished, attempts: sql`least(${smsQueue.attempts}, ${smsQueue.maxAttempts})` }
           : { nextAttemptAt: sql`now() + make_interval(secs => ${delay}::double precision)` }),
         lastError,
         lockedAt: null,
+        leaseUntil: null,
         updatedAt: sql`now()`,
       })
       // Only the claim that sent it may record the failure (attempts identifies the claim).
       .where(
         and(eq(smsQueue.id, row.id), eq(smsQueue.status, "sending"), eq(smsQueue.attempts, row.attempts)),
       );
-    const context = { smsId: row.id, kind: row.kind, attempts: row.attempts, error: lastError };
-    if (final) this.logger.error(context, "sms failed");
+    const attempts = Math.min(row.attempts, row.maxAttempts);
+    const context = { smsId: row.id, kind: row.kind, attempts, error: lastError };
+    if (isFinal) this.logger.error(context, "sms failed");
     else this.logger.warn({ ...context, retryInSeconds: delay }, "sms send failed, will retry");
-    await writeSystemLog(this.db, smsFailureEntry(row, lastError, final, delay));
+    await writeSystemLog(this.db, smsFailureEntry({ ...row, attempts }, lastError, isFinal, delay));
   }
 }
 
@@ -441,6 +513,7 @@ export async function handleStuck(db: Database, olderThanMs: number): Promise<nu
       body: sql`case when ${smsQueue.attempts} >= ${smsQueue.maxAttempts} then ${bodyWhenFinished} else ${smsQueue.body} end`,
       nextAttemptAt: sql`now()`,
       lockedAt: null,
+      leaseUntil: null,
       lastError: "Interrupted while sending (worker stopped or crashed)",
       updatedAt: sql`now()`,
     })
