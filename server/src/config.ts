@@ -49,7 +49,7 @@ const envSchema = z
       .default("https://api.messagemedia.com"),
     SMS_HTTP_API_KEY: z.string().min(1).optional(),
     SMS_HTTP_API_SECRET: z.string().min(1).optional(),
-    // Well under the SMS queue's 5-minute stuck threshold, so a hung request never looks like a crash.
+    // The SMS worker renews its 20 s claim while a request is out, so a slow request is never taken over.
     SMS_HTTP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(60_000).default(10_000),
     SMS_SENDER: z
       .string()
