@@ -15,16 +15,22 @@ export type RunningServer = {
   outbox: () => Array<{ to: string; body: string; at: string }>;
   logs: () => string;
   stop: () => Promise<void>;
+  /** Ends the process with SIGKILL (no shutdown at all) and resolves once it has exited. */
+  kill: () => Promise<void>;
 };
 
 /**
  * Starts the real server (`server/src/main.ts`, as `npm start` does) on a free port with a temporary
- * DATA_DIR: embedded PGlite, or a scratch PostgreSQL database when DATABASE_URL is set.
+ * DATA_DIR: embedded PGlite, or a scratch PostgreSQL database when DATABASE_URL is set. A
+ * DATABASE_URL in `env` is used as it is (several instances on one database; the caller drops it).
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "turnout-e2e-"));
   const port = await freePort();
-  const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : null;
+  const scratch =
+    process.env.DATABASE_URL && !env.DATABASE_URL
+      ? await createScratchDatabase(process.env.DATABASE_URL)
+      : null;
   const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
     cwd: repoRoot,
     env: {
@@ -62,6 +68,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       await stopChild(child);
       await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+    kill: () => {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
+      });
     },
   };
 }
