@@ -15,7 +15,7 @@ let app: TestApp;
 let adminToken: string;
 let aliceToken: string;
 let bobToken: string;
-let alice: { id: number };
+let alice: { id: number; phone: string };
 
 beforeAll(async () => {
   // No ffmpeg in this file: videos are stored 'unavailable' (the video file tests the real thing).
