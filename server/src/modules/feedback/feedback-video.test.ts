@@ -243,4 +243,41 @@ describe("feedback videos with ffmpeg", () => {
       )
       .toBe("done");
   }, 60_000);
+
+  it("a video ffmpeg cannot read is marked failed after its last try, and the owner hears of it", async () => {
+    const id = await conversation();
+    await app.feedback.converter.stop();
+    const broken = Buffer.concat([
+      Buffer.from([0, 0, 0, 0x14]),
+      Buffer.from("ftypqt  \0\0\x02\0qt  ", "latin1"),
+      Buffer.alloc(5000, 7),
+    ]);
+    const body = formBody([{ name: "file", filename: "broken.mov", type: "video/quicktime", data: broken }]);
+    const res = await app.inject({
+      method: "POST",
+      url: `/api/feedback/conversations/${id}/upload`,
+      headers: { ...auth(ownerToken), ...body.headers },
+      payload: body.payload,
+    });
+    const media = res.json().data.message.media_attachments[0];
+    expect(media).toMatchObject({ conversion_status: "pending", thumbnail_path: null });
+    // Two tries already spent: the next is the last.
+    await app.db.update(feedbackMedia).set({ conversionAttempts: 2 }).where(eq(feedbackMedia.id, media.id));
+    const ownerSocket = open(ownerToken);
+    const heard: unknown[] = [];
+    ownerSocket.on("feedback:media-converted", (p) => heard.push(p));
+    await new Promise((r) => setTimeout(r, 300));
+    app.feedback.converter.start();
+    await expect
+      .poll(() => heard, { timeout: 30_000, interval: 100 })
+      .toEqual([{ conversationId: id, mediaId: media.id, status: "failed" }]);
+    const [row] = await app.db.select().from(feedbackMedia).where(eq(feedbackMedia.id, media.id));
+    expect(row).toMatchObject({
+      conversionStatus: "failed",
+      fileType: "video/quicktime",
+      conversionAttempts: 3,
+    });
+    // The original is kept for download.
+    expect(existsSync(path.join(config.dataDir, "feedback-uploads", row!.filePath))).toBe(true);
+  }, 60_000);
 });

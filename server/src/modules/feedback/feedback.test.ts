@@ -284,6 +284,40 @@ describe("uploads", () => {
     expect(res.json()).toMatchObject({ errorType: "validation_error", message: FILE_TOO_LARGE_MESSAGE });
     expect(tempFiles()).toEqual([]);
     expect(storedFiles().length).toBe(before);
+    // Exactly 100 MB is refused too ("under 100 MB"); just under it is stored.
+    const exact = streamedFileBody({
+      size: 100 * 1024 * 1024,
+      head,
+      filename: "exact.png",
+      type: "image/png",
+    });
+    const exactRes = await app.inject({
+      method: "POST",
+      url: `/api/feedback/conversations/${conversation.id}/upload`,
+      headers: { ...auth(aliceToken), ...exact.headers },
+      payload: exact.payload,
+    });
+    expect(exactRes.statusCode).toBe(413);
+    expect(tempFiles()).toEqual([]);
+    const under = streamedFileBody({
+      size: 100 * 1024 * 1024 - 1,
+      head,
+      filename: "under.png",
+      type: "image/png",
+    });
+    const underRes = await app.inject({
+      method: "POST",
+      url: `/api/feedback/conversations/${conversation.id}/upload`,
+      headers: { ...auth(aliceToken), ...under.headers },
+      payload: under.payload,
+    });
+    expect(underRes.statusCode).toBe(201);
+    // Not a decodable PNG past its signature: kept, without a thumbnail.
+    expect(underRes.json().data.message.media_attachments[0]).toMatchObject({
+      size_bytes: 100 * 1024 * 1024 - 1,
+      file_type: "image/png",
+      thumbnail_path: null,
+    });
 
     const early = await app.inject({
       method: "POST",
