@@ -117,6 +117,11 @@ async function uploadMov(id: number) {
   };
 }
 
+async function statusOf(mediaId: number) {
+  const [row] = await app.db.select().from(feedbackMedia).where(eq(feedbackMedia.id, mediaId));
+  return row?.conversionStatus;
+}
+
 function probe(file: string): string[] {
   const out = execFileSync("ffprobe", [
     "-v",
@@ -204,14 +209,7 @@ describe("feedback videos with ffmpeg", () => {
 
     app = await start();
     url = baseUrl(app);
-    await expect
-      .poll(
-        async () =>
-          (await app.db.select().from(feedbackMedia).where(eq(feedbackMedia.id, media.id)))[0]
-            ?.conversionStatus,
-        { timeout: 30_000, interval: 200 },
-      )
-      .toBe("done");
+    await expect.poll(() => statusOf(media.id), { timeout: 30_000, interval: 200 }).toBe("done");
     const [row] = await app.db.select().from(feedbackMedia).where(eq(feedbackMedia.id, media.id));
     expect(row).toMatchObject({ fileType: "video/mp4", leaseUntil: null, conversionAttempts: 2 });
   }, 60_000);
@@ -234,14 +232,7 @@ describe("feedback videos with ffmpeg", () => {
       .set({ leaseUntil: new Date(Date.now() - 1) })
       .where(eq(feedbackMedia.id, media.id));
     app.feedback.converter.nudge();
-    await expect
-      .poll(
-        async () =>
-          (await app.db.select().from(feedbackMedia).where(eq(feedbackMedia.id, media.id)))[0]
-            ?.conversionStatus,
-        { timeout: 30_000, interval: 200 },
-      )
-      .toBe("done");
+    await expect.poll(() => statusOf(media.id), { timeout: 30_000, interval: 200 }).toBe("done");
   }, 60_000);
 
   it("a video ffmpeg cannot read is marked failed after its last try, and the owner hears of it", async () => {
