@@ -57,7 +57,12 @@ function upload(
   base: string,
   token: string,
   conversationId: number,
-  file: { name: string; type: string; size: number; write: (emit: (b: Buffer) => Promise<void>) => Promise<void> },
+  file: {
+    name: string;
+    type: string;
+    size: number;
+    write: (emit: (b: Buffer) => Promise<void>) => Promise<void>;
+  },
 ): Promise<{ status: number; body: string }> {
   const boundary = "----turnoutbench";
   const head = Buffer.from(
@@ -98,7 +103,7 @@ async function api(base: string, token: string, method: string, url: string, bod
     headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
-  return (await res.json()) as { data: any };
+  return (await res.json()) as { data: { conversation: { id: number } } };
 }
 
 runMain(async () => {
@@ -183,7 +188,10 @@ runMain(async () => {
   await client.end();
   rmSync(work, { recursive: true, force: true });
 
-  const load = os.loadavg().map((l) => l.toFixed(1)).join(" / ");
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ");
   process.stdout.write(`\n${machineLine()}\nload average (1/5/15 min) at the end: ${load}\n\n`);
   process.stdout.write(
     `${table(
