@@ -166,6 +166,11 @@ export async function feedbackRoutes(app: FastifyInstance): Promise<void> {
         headerPairs: 50,
       },
     });
+    // A refusal sent before the body has all arrived (wrong type, too large, closed conversation):
+    // the rest is of no use, so the connection closes instead of waiting for it.
+    scope.addHook("onSend", async (request, reply) => {
+      if (reply.statusCode >= 400 && !request.raw.complete) reply.header("connection", "close");
+    });
     const s = scope.withTypeProvider<ZodTypeProvider>();
     s.post(
       "/feedback/conversations/:id/upload",
