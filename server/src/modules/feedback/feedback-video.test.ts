@@ -139,6 +139,54 @@ function probe(file: string): string[] {
     .map((l) => l.trim());
 }
 
+describe("feedback live events", () => {
+  it("admins hear of new conversations and messages; the owner of replies and status; nobody else", async () => {
+    const other = await createUser(app as never);
+    const otherToken = await signIn(app as never, other.phone);
+    const adminSocket = open(adminToken);
+    await new Promise<void>((resolve) => {
+      adminSocket.once("joined-admin", () => resolve());
+      adminSocket.emit("join-admin");
+    });
+    const heard: string[] = [];
+    const names = ["feedback:new-conversation", "feedback:new-message", "feedback:status-changed"];
+    for (const [who, s] of [
+      ["admin", adminSocket],
+      ["owner", open(ownerToken)],
+      ["other", open(otherToken)],
+    ] as const) {
+      for (const name of names) s.on(name, () => heard.push(`${who} ${name}`));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const id = await conversation();
+    await app.inject({
+      method: "POST",
+      url: `/api/feedback/conversations/${id}/messages`,
+      headers: auth(adminToken),
+      payload: { message: "Thanks" },
+    });
+    await app.inject({
+      method: "PATCH",
+      url: `/api/feedback/conversations/${id}/status`,
+      headers: auth(adminToken),
+      payload: { status: "closed" },
+    });
+    await expect.poll(() => heard.length, { timeout: 5000 }).toBe(7);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(heard.sort()).toEqual(
+      [
+        "admin feedback:new-conversation",
+        "admin feedback:new-message",
+        "owner feedback:new-message",
+        "admin feedback:new-message",
+        "owner feedback:new-message",
+        "admin feedback:status-changed",
+        "owner feedback:status-changed",
+      ].sort(),
+    );
+  });
+});
+
 describe("feedback videos with ffmpeg", () => {
   it("a .mov gets a poster, is converted to H.264/AAC mp4 in the background, and both sides hear of it", async () => {
     const ownerSocket = open(ownerToken);
