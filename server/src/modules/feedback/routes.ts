@@ -54,8 +54,7 @@ export async function feedbackRoutes(app: FastifyInstance): Promise<void> {
     );
     return messages.map((msg) => presentMessage(msg, media, store));
   };
-  const badgeCount = (actor: Actor) =>
-    actor.isAdmin ? unreadTotal(app.db, "admin", actor.userId) : unreadTotal(app.db, "user", actor.userId);
+  const badgeCount = (actor: Actor) => unreadTotal(app.db, actor.isAdmin ? "admin" : "user", actor.userId);
 
   r.get("/feedback/conversations", async (request) => {
     const actor = actorOf(request);
