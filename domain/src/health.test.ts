@@ -6,6 +6,7 @@ import {
   memoryBarColor,
   smsSuccessColor,
   usageBarColor,
+  VIDEO_CONVERSION_UNAVAILABLE_TEXT,
 } from "./health.js";
 
 const ok = { memoryPercent: 50, cpuPercent: 20, databaseConnected: true, cacheConnected: true };
@@ -52,6 +53,15 @@ describe("computeHealth", () => {
     expect(computeHealth({ ...ok, cacheNotConfigured: false, cacheConnected: false }).overall).toBe(
       "critical",
     );
+  });
+
+  it("warns, and only warns, when video conversion is unavailable (no ffmpeg)", () => {
+    expect(computeHealth({ ...ok, videoConversionUnavailable: true })).toEqual({
+      overall: "warning",
+      issues: [],
+      warnings: [VIDEO_CONVERSION_UNAVAILABLE_TEXT],
+    });
+    expect(computeHealth({ ...ok, videoConversionUnavailable: false }).overall).toBe("healthy");
   });
 
   it("lists issues and warnings together, critical winning", () => {

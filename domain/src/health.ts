@@ -15,10 +15,14 @@ function percent(value: number): string {
 export const CACHE_NOT_CONFIGURED_TEXT =
   "Cache store is not configured (in-process fallback, single server only)";
 
+/** Shown as a warning when the server has no ffmpeg: feedback videos are kept unconverted, without posters. */
+export const VIDEO_CONVERSION_UNAVAILABLE_TEXT = "Video conversion is unavailable (ffmpeg not found)";
+
 /**
  * Derives overall health, critical issues and warnings from metrics (SPEC 9 thresholds); missing numbers
  * are skipped. A cache store that is not configured (`cacheNotConfigured`) is a warning, not critical:
- * one server runs correctly on the in-process fallback.
+ * one server runs correctly on the in-process fallback. No ffmpeg (`videoConversionUnavailable`) is a
+ * warning too: everything works except converting feedback videos.
  */
 export function computeHealth(m: {
   memoryPercent?: number | null;
@@ -26,12 +30,14 @@ export function computeHealth(m: {
   databaseConnected: boolean;
   cacheConnected: boolean;
   cacheNotConfigured?: boolean;
+  videoConversionUnavailable?: boolean;
 }): { overall: HealthStatus; issues: string[]; warnings: string[] } {
   const issues: string[] = [];
   const warnings: string[] = [];
   if (!m.databaseConnected) issues.push("Database is not connected");
   if (m.cacheNotConfigured) warnings.push(CACHE_NOT_CONFIGURED_TEXT);
   else if (!m.cacheConnected) issues.push("Cache store is not connected");
+  if (m.videoConversionUnavailable) warnings.push(VIDEO_CONVERSION_UNAVAILABLE_TEXT);
   const memory = m.memoryPercent;
   if (typeof memory === "number" && Number.isFinite(memory)) {
     if (memory > 90) issues.push(`Memory usage is critical (${percent(memory)})`);

@@ -19,6 +19,8 @@ import { registerAuthGuard } from "./modules/auth/guard.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { autoActivationRoutes } from "./modules/auto-activation/routes.js";
 import { capcodeRoutes } from "./modules/capcodes/routes.js";
+import { feedbackMediaRoutes, feedbackRoutes } from "./modules/feedback/routes.js";
+import { openFeedbackRuntime } from "./modules/feedback/runtime.js";
 import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { ingestRoutes } from "./modules/ingest/routes.js";
@@ -117,12 +119,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     nudgeSms: () => smsWorker.nudge(),
     live: live.events,
   } satisfies ServiceContext);
+  const feedback = await openFeedbackRuntime(config, database.db, logger, live.events);
+  app.decorate("feedback", feedback);
   app.addHook("onReady", async () => {
     smsWorker.start();
     ruleMatcher.start();
+    if (feedback.ffmpeg.available) feedback.converter.start();
   });
 
   app.addHook("onClose", async () => {
+    await feedback.converter.stop();
     await ruleMatcher.stop();
     await smsWorker.stop();
     if (!options.cache) await cache.close();
@@ -166,6 +172,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(userRoutes, { prefix: "/api" });
   await app.register(systemRoutes, { prefix: "/api" });
   await app.register(autoActivationRoutes, { prefix: "/api" });
+  await app.register(feedbackRoutes, { prefix: "/api" });
+  await app.register(feedbackMediaRoutes);
   await app.register(webRoutes);
 
   return app;

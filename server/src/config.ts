@@ -26,6 +26,8 @@ export type Config = {
   webDistDir: string;
   logLevel: string;
   trustProxy: boolean;
+  /** The ffmpeg binary for feedback video posters and conversion (a name on PATH or a path). */
+  ffmpegPath: string;
 };
 
 const envSchema = z
@@ -64,6 +66,7 @@ const envSchema = z
     WEB_DIST_DIR: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: z.enum(["true", "false", "1", "0"]).optional(),
+    FFMPEG_PATH: z.string().min(1).default("ffmpeg"),
   })
   .superRefine((e, ctx) => {
     if (e.SMS_PROVIDER !== "http") return;
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, "web/dist")),
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === "true" || e.TRUST_PROXY === "1",
+    ffmpegPath: e.FFMPEG_PATH,
   };
 }
 

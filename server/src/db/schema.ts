@@ -483,14 +483,26 @@ export const feedbackMedia = pgTable(
       .references(() => feedbackMessages.id, { onDelete: "cascade" }),
     fileName: text("file_name").notNull(),
     fileType: varchar("file_type", { length: 128 }).notNull(),
+    /** The stored file's name in DATA_DIR/feedback-uploads (random hex + extension), never a path. */
     filePath: text("file_path").notNull(),
+    /** The stored name of the image thumbnail (webp) or video poster (jpeg), when one could be made. */
     thumbnailPath: text("thumbnail_path"),
     sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
-    /** none | pending | done | failed */
+    /** none | pending | done | failed | unavailable (no ffmpeg on the server) */
     conversionStatus: varchar("conversion_status", { length: 16 }).notNull().default("none"),
+    /** Conversion tries started so far (the worker gives up after a few). */
+    conversionAttempts: integer("conversion_attempts").notNull().default(0),
+    /** A worker holds this pending row until then; after it, another instance may take it over. */
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("feedback_media_message_idx").on(t.messageId)],
+  (t) => [
+    index("feedback_media_message_idx").on(t.messageId),
+    // /feedback-uploads/<name> finds its row by the stored name (a file or its thumbnail).
+    index("feedback_media_file_idx").on(t.filePath),
+    index("feedback_media_thumbnail_idx").on(t.thumbnailPath),
+    index("feedback_media_pending_idx").on(t.leaseUntil).where(sql`${t.conversionStatus} = 'pending'`),
+  ],
 );
 
 /**

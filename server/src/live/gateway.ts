@@ -24,7 +24,35 @@ export type LiveEvents = {
   userAccessChanged(userId: number): void;
   /** Keyword rules waiting for review changed (created, edited, decided): the admins' badge count. */
   pendingRulesChanged(pendingAlerts: number): void;
+  /** Feedback (SPEC 7, issue 13): each event goes to the admin room, and to the conversation's owner where it names one. */
+  feedback(event: FeedbackLiveEvent): void;
 };
+
+/** A feedback change for the live channel; `ownerId` is the conversation's member (not sent). */
+export type FeedbackLiveEvent =
+  | {
+      name: "feedback:new-conversation";
+      payload: {
+        conversationId: number;
+        subject: string;
+        user: { id: number; first_name: string; last_name: string };
+      };
+    }
+  | {
+      name: "feedback:new-message";
+      ownerId: number;
+      payload: { conversationId: number; messageId: number; isAdmin: boolean };
+    }
+  | {
+      name: "feedback:media-converted";
+      ownerId: number;
+      payload: { conversationId: number; mediaId: number; status: "done" | "failed" };
+    }
+  | {
+      name: "feedback:status-changed";
+      ownerId: number;
+      payload: { conversationId: number; status: string };
+    };
 
 export const agencyRoom = (id: number) => `agency:${id}`;
 const sessionRoom = (id: string) => `session:${id}`;
@@ -173,6 +201,11 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
           if (isNew) io.to(ADMIN_ROOM).emit("new-alert", presentAlert(alert, byId.get(alert.agencyId)));
         }
       })().catch((err: unknown) => app.log.error({ err }, "live: could not publish alerts"));
+    },
+    feedback(event) {
+      // One emit to both rooms: a socket in both (an admin's own conversation) gets it once.
+      const rooms = "ownerId" in event ? [ADMIN_ROOM, userRoom(event.ownerId)] : [ADMIN_ROOM];
+      io.to(rooms).emit(event.name, event.payload);
     },
     pendingRulesChanged(pendingAlerts) {
       io.to(ADMIN_ROOM).emit("user-alerts:pending", { pending_alerts: pendingAlerts });

@@ -31,7 +31,9 @@ export type SecurityEventType =
   | "admin_sessions_terminated"
   | "admin_user_agencies_changed"
   | "admin_pwa_banner_reset"
-  | "admin_logs_cleared";
+  | "admin_logs_cleared"
+  | "admin_feedback_status_changed"
+  | "admin_feedback_deleted";
 
 export type SecurityEvent = {
   type: SecurityEventType;

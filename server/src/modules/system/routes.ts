@@ -106,7 +106,9 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
     return {
       success: true,
       data: {
-        health: monitorHealth(m, app.config.appEnv),
+        health: monitorHealth(m, app.config.appEnv, {
+          videoConversionUnavailable: !app.feedback.ffmpeg.available,
+        }),
         metrics: m,
         sessions,
         messages,

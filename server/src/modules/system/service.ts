@@ -147,7 +147,7 @@ export async function recordAdminAction(
 
 /**
  * The health card: computeHealth (SPEC 9) over memory, CPU, the database and the cache store, where a
- * cache store that is not configured is a warning.
+ * cache store that is not configured is a warning, and so is a server without ffmpeg.
  */
 export function monitorHealth(
   m: {
@@ -156,9 +156,11 @@ export function monitorHealth(
     redis: { status: string };
   },
   environment: "development" | "production",
+  options: { videoConversionUnavailable?: boolean } = {},
 ) {
   return {
     ...computeHealth({
+      videoConversionUnavailable: options.videoConversionUnavailable,
       memoryPercent: m.system.memory.usage_percent,
       cpuPercent: m.system.cpu_usage,
       databaseConnected: m.database.status === "connected",

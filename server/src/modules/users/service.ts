@@ -7,6 +7,8 @@ import { badRequest, conflict, notFound } from "../../errors.js";
 import { enqueueSms } from "../../sms/queue.js";
 import type { Actor } from "../auth/guard.js";
 import { accountReadySms } from "../auth/service.js";
+import { mediaFileNames } from "../feedback/service.js";
+import { MediaStore } from "../feedback/store.js";
 import { rulesChanged } from "../rules/matcher.js";
 import type { SecurityEventType } from "../security/events.js";
 import { endUserSessions, listActiveSessions } from "../sessions/service.js";
@@ -340,17 +342,20 @@ export async function deleteUser(
   meta: RequestMeta,
 ): Promise<void> {
   if (userId === actor.userId) throw conflict("You cannot delete your own account.");
-  const endedSessionIds = await ctx.db.transaction(async (tx) => {
+  const deleted = await ctx.db.transaction(async (tx) => {
     await lockAdminSet(tx);
     const user = await findUser(tx, userId, true);
     if (user.isAdmin && user.isActive) await assertAnotherActiveAdmin(tx, userId);
     const ended = await endUserSessions(tx, userId, "admin");
     await tx.delete(smsQueue).where(and(eq(smsQueue.userId, userId), eq(smsQueue.status, "pending")));
     await recordAdminAction(tx, actor, meta, { type: "admin_user_deleted", text: "deleted", target: user });
+    const feedbackFiles = await mediaFileNames(tx, { userId });
     await tx.delete(users).where(eq(users.id, userId));
-    return ended;
+    return { ended, feedbackFiles };
   });
-  ctx.live.sessionsEnded(endedSessionIds, "logged_out_by_admin");
+  // Their feedback conversations went with the row (cascade); their files go once that is committed.
+  await new MediaStore(ctx.config.dataDir, ctx.config.jwtSecret).remove(deleted.feedbackFiles);
+  ctx.live.sessionsEnded(deleted.ended, "logged_out_by_admin");
   rulesChanged(ctx);
 }
 

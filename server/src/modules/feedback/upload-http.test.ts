@@ -1,0 +1,108 @@
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, type TestApp } from "../../../test/build-app.js";
+import { createUser, signIn } from "../../../test/factories.js";
+
+// Over a real socket: refusals arrive while the client is still sending, and the connection is closed
+// rather than left waiting for the rest of a body nobody will read (else the app could not close).
+let app: TestApp;
+let token: string;
+let base: string;
+let conversationId: number;
+
+beforeAll(async () => {
+  app = await buildTestApp({ FFMPEG_PATH: "/nonexistent/ffmpeg" });
+  const user = await createUser(app);
+  token = await signIn(app, user.phone);
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/feedback/conversations",
+    headers: { authorization: `Bearer ${token}` },
+    payload: { subject: "Upload", message: "over http" },
+  });
+  conversationId = res.json().data.conversation.id;
+});
+afterAll(() => app.cleanup());
+
+const MB = 1024 * 1024;
+
+/** Sends a file part of `size` bytes starting with `head`, 1 MB at a time, until the server answers. */
+function send(head: Buffer, size: number, options: { contentLength: boolean; id?: number }) {
+  const boundary = "turnout-boundary";
+  const partHead = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise<{ status: number; errorMessage: string; sentMB: number }>((resolve) => {
+    let sent = 0;
+    let answered = false;
+    const req = http.request(`${base}/api/feedback/conversations/${options.id ?? conversationId}/upload`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+        ...(options.contentLength ? { "content-length": String(partHead.length + size + tail.length) } : {}),
+      },
+    });
+    req.on("response", (res) => {
+      answered = true;
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, errorMessage: JSON.parse(body).message, sentMB: sent / MB }),
+      );
+    });
+    req.on("error", () => {});
+    const write = (b: Buffer) =>
+      new Promise<void>((ok) => {
+        if (answered || req.destroyed) return ok();
+        sent += b.length;
+        if (req.write(b)) ok();
+        else {
+          req.once("drain", ok);
+          req.once("close", ok);
+        }
+      });
+    void (async () => {
+      await write(partHead);
+      await write(head);
+      const chunk = Buffer.alloc(MB, 1);
+      for (let left = size - head.length; left > 0 && !answered && !req.destroyed; left -= MB) {
+        await write(left >= MB ? chunk : chunk.subarray(0, left));
+      }
+      if (!answered && !req.destroyed) req.end(tail);
+    })();
+  });
+}
+
+describe("upload refusals over HTTP", () => {
+  const elf = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
+
+  it("a file of another type is refused after its first bytes, not after all of them", async () => {
+    for (const contentLength of [true, false]) {
+      const r = await send(elf, 50 * MB, { contentLength });
+      expect(r.status).toBe(400);
+      expect(r.sentMB).toBeLessThan(40);
+    }
+  });
+
+  it("100 MB and more is refused: at once from Content-Length, at the limit when chunked", async () => {
+    const early = await send(jpeg, 101 * MB, { contentLength: true });
+    expect(early.status).toBe(413);
+    expect(early.sentMB).toBeLessThan(90);
+    const chunked = await send(jpeg, 101 * MB, { contentLength: false });
+    expect(chunked.status).toBe(413);
+    expect(chunked.errorMessage).toBe("The file is too large. Please choose a file smaller than 100MB.");
+  }, 30_000);
+
+  it("an unknown conversation is refused before the file is read, and the server answers afterwards", async () => {
+    const r = await send(jpeg, 20 * MB, { contentLength: true, id: 999_999 });
+    expect(r.status).toBe(404);
+    expect(r.sentMB).toBeLessThan(20);
+    expect((await fetch(`${base}/api/health`)).status).toBe(200);
+  });
+});
