@@ -18,7 +18,6 @@
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import os from "node:os";
 import pg from "pg";
 import { io, type Socket } from "socket.io-client";
 import { signSessionToken } from "../../server/src/modules/auth/tokens.js";
@@ -267,6 +266,7 @@ async function main() {
   const pid = server.child.pid!;
   const rss: { at: number; mb: number; phase: string }[] = [];
   let phase = "idle";
+  rss.push({ at: now(), mb: rssMb(pid), phase });
   const sampler = setInterval(() => rss.push({ at: now(), mb: rssMb(pid), phase }), 250);
   log(`server at ${server.url} (pid ${pid})${redisUrl ? " with the Redis adapter" : ""}`);
 
@@ -384,10 +384,6 @@ async function main() {
     [
       "```",
       env,
-      `load average at the end: ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")}`,
       "```",
       "",
       `${ready.connected} of ${CLIENTS} polling clients in one child process (${ADMINS} admins also in the admin room)` +
