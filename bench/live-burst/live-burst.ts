@@ -20,8 +20,8 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import { io, type Socket } from "socket.io-client";
-import { signSessionToken } from "../../server/src/modules/auth/tokens.js";
-import { type BenchAgency, createAgencies, weightedPick } from "../server/lib/agencies.js";
+import { createAgencies, weightedPick } from "../server/lib/agencies.js";
+import { type ClientSpec, createBenchClients } from "../server/lib/clients.js";
 import {
   environment,
   ms,
@@ -50,7 +50,6 @@ const MAX_WAIT_MS = 10_000;
 const now = () => performance.timeOrigin + performance.now();
 const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
-type ClientSpec = { index: number; token: string; admin: boolean };
 type Counts = { newAlerts: number; refreshes: number; fetches: number; fetchErrors: number; drops: number };
 type ToClients =
   | { type: "connect"; url: string; clients: ClientSpec[] }
@@ -212,45 +211,6 @@ function rssMb(pid: number): number {
   return kb / 1024;
 }
 
-async function createClients(client: pg.Client, agencies: BenchAgency[]) {
-  const random = rng(99);
-  const weighted = agencies.map((a) => ({ id: a.id, w: a.service === "ambulance" ? 5 : a.weight }));
-  const pick = () => weightedPick(weighted, (a) => a.w, random).id;
-  const agencyIdsByClient: number[][] = [];
-  for (let i = 0; i < CLIENTS; i++) {
-    const ids = new Set([pick()]);
-    if (random() < 0.4) ids.add(pick());
-    agencyIdsByClient.push([...ids]);
-  }
-  const users = await client.query<{ id: number }>(
-    `INSERT INTO users (first_name, last_name, phone, is_admin, is_verified, is_active)
-     SELECT 'Bench', 'User ' || i, '+6149' || lpad(i::text, 7, '0'), i <= $2, true, true
-       FROM generate_series(1, $1::int) AS i ORDER BY i RETURNING id`,
-    [CLIENTS, ADMINS],
-  );
-  const userIds = users.rows.map((r) => r.id);
-  await client.query(
-    "INSERT INTO user_agencies (user_id, agency_id) SELECT * FROM unnest($1::int[], $2::int[])",
-    [agencyIdsByClient.flatMap((ids, i) => ids.map(() => userIds[i]!)), agencyIdsByClient.flat()],
-  );
-  const expiresAt = new Date(Date.now() + 86_400_000);
-  const sessions = await client.query<{ id: string; user_id: number }>(
-    `INSERT INTO device_sessions (user_id, device_id, expires_at)
-     SELECT u, 'bench-device-' || u, $2 FROM unnest($1::int[]) AS u RETURNING id, user_id`,
-    [userIds, expiresAt],
-  );
-  const sessionByUser = new Map(sessions.rows.map((r) => [r.user_id, r.id]));
-  const secret = new TextEncoder().encode(JWT_SECRET);
-  const specs: ClientSpec[] = await Promise.all(
-    userIds.map(async (userId, index) => ({
-      index,
-      admin: index < ADMINS,
-      token: await signSessionToken(secret, { userId, sessionId: sessionByUser.get(userId)!, expiresAt }),
-    })),
-  );
-  return { specs, agencyIdsByClient };
-}
-
 async function main() {
   const scratch = await scratchDatabase();
   const redisUrl = process.env.BENCH_REDIS !== "0" ? process.env.REDIS_URL || "redis://127.0.0.1:6379" : null;
@@ -274,7 +234,11 @@ async function main() {
   await db.connect();
   const agencies = await createAgencies(db);
   const agencyOfCapcode = new Map(agencies.flatMap((a) => a.capcodes.map((c) => [c.capcode, a.id] as const)));
-  const { specs, agencyIdsByClient } = await createClients(db, agencies);
+  const { specs, agencyIdsByClient } = await createBenchClients(db, agencies, {
+    count: CLIENTS,
+    admins: ADMINS,
+    jwtSecret: JWT_SECRET,
+  });
 
   const { child, ask } = clientChild();
   phase = "connect";
@@ -405,7 +369,9 @@ async function main() {
           ],
           [
             "server RSS MB: idle / clients connected / singles / replay / after",
-            ["idle", "connect", "singles", "replay", "after"].map((p) => peak(p).toFixed(0)).join(" / "),
+            ["idle", "connect", "singles", "replay", "after"]
+              .map((p) => (Number.isFinite(peak(p)) ? peak(p).toFixed(0) : "-"))
+              .join(" / "),
             `< 600 MB: ${maxRss < 600 ? "yes" : "**no**"}`,
           ],
           ["per client during the replay: new-alert (p50 / p95 / max)", per((c) => c.newAlerts), ""],
