@@ -43,14 +43,30 @@ const ADMINS = 5;
 const KEY = "bench-burst-ingest-key-0123456789";
 const JWT_SECRET = randomBytes(32).toString("base64url");
 // As the web app waits after an alerts:refresh (web/src/features/alerts/use-live-channel.ts).
-const SETTLE_MS = 1_500;
-const JITTER_MS = 1_000;
-const MAX_WAIT_MS = 10_000;
+const SETTLE_MS = 2_000;
+const JITTER_MS = 5_000;
+const MAX_WAIT_MS = 30_000;
 
 const now = () => performance.timeOrigin + performance.now();
 const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
-type Counts = { newAlerts: number; refreshes: number; fetches: number; fetchErrors: number; drops: number };
+type Counts = {
+  newAlerts: number;
+  refreshes: number;
+  fetches: number;
+  fetchErrors: number;
+  drops: number;
+  /** Why fetches failed and sockets disconnected (status or reason -> how often). */
+  why: Record<string, number>;
+};
+const noCounts = (): Counts => ({
+  newAlerts: 0,
+  refreshes: 0,
+  fetches: 0,
+  fetchErrors: 0,
+  drops: 0,
+  why: {},
+});
 type ToClients =
   | { type: "connect"; url: string; clients: ClientSpec[] }
   | { type: "reset-counts" }
@@ -64,7 +80,7 @@ type FromClients =
 /** One web-app-like client: what it has seen (alert id -> first time), and its counts. */
 class Client {
   readonly seen = new Map<number, number>();
-  counts: Counts = { newAlerts: 0, refreshes: 0, fetches: 0, fetchErrors: 0, drops: 0 };
+  counts: Counts = noCounts();
   private timer: NodeJS.Timeout | undefined;
   private deadline = 0;
   socket!: Socket;
@@ -73,6 +89,10 @@ class Client {
     private readonly url: string,
     private readonly spec: ClientSpec,
   ) {}
+
+  private note(why: string) {
+    this.counts.why[why] = (this.counts.why[why] ?? 0) + 1;
+  }
 
   private see(id: unknown) {
     if (typeof id === "number" && !this.seen.has(id)) this.seen.set(id, now());
@@ -97,12 +117,17 @@ class Client {
       this.see(r.newest?.id);
       if (r.count > 1) this.scheduleFetch();
     });
-    socket.on("disconnect", () => {
+    socket.on("disconnect", (reason) => {
       this.counts.drops += 1;
+      this.note(`disconnect: ${reason}`);
     });
+    let connectedBefore = false;
     socket.on("connect", () => {
       socket.emit("join-user-agencies");
       if (this.spec.admin) socket.emit("join-admin");
+      // As the web app does after a reconnect: read the first page for what was missed.
+      if (connectedBefore) void this.fetchFirstPage();
+      connectedBefore = true;
     });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("connect timeout")), 60_000);
@@ -137,8 +162,9 @@ class Client {
       if (!res.ok) throw new Error(String(res.status));
       const body = (await res.json()) as { data: { messages: { id: number }[] }[] };
       for (const group of body.data) for (const m of group.messages) this.see(m.id);
-    } catch {
+    } catch (err) {
       this.counts.fetchErrors += 1;
+      this.note(`fetch: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 }
@@ -162,8 +188,7 @@ function clientProcess(): void {
         send({ type: "ready", connected: m.clients.length - failed.length, failed });
       })();
     } else if (m.type === "reset-counts") {
-      for (const c of clients)
-        if (c) c.counts = { newAlerts: 0, refreshes: 0, fetches: 0, fetchErrors: 0, drops: 0 };
+      for (const c of clients) if (c) c.counts = noCounts();
       send({ type: "counts", counts: [] });
     } else if (m.type === "seen") {
       send({
@@ -333,6 +358,11 @@ async function main() {
   await stopChild(child);
   const env = await environment(scratch.url);
   await db.end();
+  const warnings = server
+    .logs()
+    .split("\n")
+    .filter((l) => /"level":(40|50|60)/.test(l))
+    .map((l) => /"msg":"([^"]*)"/.exec(l)?.[1] ?? l.slice(0, 120));
   await stopChild(server.child);
   await scratch.drop();
 
@@ -384,6 +414,21 @@ async function main() {
           ],
         ],
       ),
+      "",
+      `Server warnings and errors: ${warnings.length}${
+        warnings.length ? ` (first: ${[...new Set(warnings)].slice(0, 3).join("; ")})` : ""
+      }.`,
+      "",
+      `Why (fetch errors, disconnects): ${
+        Object.entries(
+          counts.reduce<Record<string, number>>((all, c) => {
+            for (const [k, v] of Object.entries(c.why)) all[k] = (all[k] ?? 0) + v;
+            return all;
+          }, {}),
+        )
+          .map(([k, v]) => `${k} ×${v}`)
+          .join("; ") || "none"
+      }.`,
     ].join("\n"),
   );
 }

@@ -45,9 +45,18 @@ describe("AlertFanout (a room's token bucket)", () => {
     // Only what was emitted was presented: the three single alerts, b's, and the refresh's newest.
     expect(presented).toEqual([1, 2, 3, 51, 50]);
 
-    // A second later the bucket has regained a token: the next alert goes out on its own again.
+    // Still in the burst: the next alert waits for the next refresh.
     offer("a", 52);
-    expect(sent.at(-1)).toEqual({ room: "a", event: "new-alert", payload: { id: 52 } });
+    vi.advanceTimersByTime(1000);
+    expect(sent.at(-1)).toEqual({
+      room: "a",
+      event: REFRESH_EVENT,
+      payload: { count: 1, newest: { id: 52 } },
+    });
+    // After an interval without alerts the burst is over and the bucket has refilled.
+    vi.advanceTimersByTime(1000);
+    offer("a", 53);
+    expect(sent.at(-1)).toEqual({ room: "a", event: "new-alert", payload: { id: 53 } });
     fanout.close();
   });
 });

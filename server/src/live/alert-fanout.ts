@@ -4,12 +4,12 @@ import type { Socket } from "socket.io";
  * Live alerts under bursts (issue 14). Two halves:
  *
  * - `AlertFanout`, on the instance that committed the alerts: a token bucket per room. Ordinary
- *   traffic goes out at once, one `new-alert` per alert. Once a room has spent its bucket, further
- *   alerts are not emitted one by one: they are counted, only the newest is kept (unpresented), and at
- *   most once per interval the room gets ONE `alerts:refresh` `{ count, newest }`; clients show
- *   `newest` and fetch the first page of their feed for the rest. What a burst costs here is one alert
- *   row and a counter per room, however many alerts it holds, and each alert is presented only if it
- *   is emitted.
+ *   traffic goes out at once, one `new-alert` per alert. Once a room has spent its bucket it is in a
+ *   burst: alerts are not emitted one by one but counted, only the newest is kept (unpresented), and
+ *   once per interval the room gets ONE `alerts:refresh` `{ count, newest }`; clients show `newest`
+ *   and fetch the first page of their feed for the rest. The burst ends after an interval with no
+ *   alert for the room. What a burst costs here is one alert row and a counter per room, however many
+ *   alerts it holds, and each alert is presented only if it is emitted.
  *
  * - `boundAlertQueue`, on the instance holding the socket (a Redis-adapter broadcast is written to
  *   each local socket by that instance): a client whose engine.io write buffer already holds
@@ -33,9 +33,9 @@ export type FanoutOptions = {
  * Capacity 10: a real incident pages several brigades/units of one agency within seconds (a
  * structure fire upgrade, a storm's first SES jobs) and each of those pages should still arrive as
  * its own card. Refill 2/s: sustained paging to one agency above two a second is not ordinary traffic
- * but a replay or a flood, so it is coalesced; within a burst a room then gets at most 2 single
- * alerts plus one refresh a second. Interval 1 s keeps the newest alert of a burst on every screen
- * within a second of its commit.
+ * but a replay or a flood. Within a burst a room gets one refresh a second and nothing else, so a
+ * client in two agencies gets about 10 + 2 events a second of burst, however fast the replay is.
+ * Interval 1 s keeps the newest alert of a burst on every screen within a second of its commit.
  */
 export const FANOUT_DEFAULTS: FanoutOptions = { capacity: 10, refillPerSecond: 2, intervalMs: 1000 };
 
@@ -48,6 +48,7 @@ type RoomState = {
   tokens: number;
   refilledAt: number;
   pending: { count: number; newestId: number; present: () => unknown } | null;
+  /** Set while the room is in a burst: its refresh (or, after a quiet interval, its end) is due. */
   timer: NodeJS.Timeout | null;
 };
 
@@ -69,7 +70,7 @@ export class AlertFanout {
    */
   offer(room: string, alertId: number, present: () => unknown): void {
     const state = this.refill(room);
-    if (state.pending === null && state.tokens >= 1) {
+    if (state.timer === null && state.tokens >= 1) {
       state.tokens -= 1;
       this.emit(room, "new-alert", present());
       return;
@@ -91,10 +92,14 @@ export class AlertFanout {
 
   private flush(room: string): void {
     const state = this.rooms.get(room);
-    if (!state?.pending) return;
+    if (!state) return;
+    if (!state.pending) {
+      state.timer = null; // an interval without alerts: the burst is over
+      return;
+    }
     const { count, present } = state.pending;
     state.pending = null;
-    state.timer = null;
+    state.timer = setTimeout(() => this.flush(room), this.options.intervalMs).unref();
     this.emit(room, REFRESH_EVENT, { count, newest: present() });
   }
 

@@ -356,6 +356,8 @@ describe("live alerts", { timeout: 15_000 }, () => {
     const channel = latestLiveChannel();
     act(() => channel.connect());
 
+    // No jitter: the page is read 2 s after the last refresh.
+    const random = vi.spyOn(Math, "random").mockReturnValue(0);
     act(() =>
       channel.serverEmit("alerts:refresh", {
         count: 150,
@@ -368,6 +370,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
         newest: makeAlert({ id: 300, message: "@@ALERT NEWEST OF THE BURST", ...minutesAgo(1) }),
       }),
     );
+    random.mockRestore();
     const shown = await cardsShown(3);
     expect(shown[0]).toHaveTextContent("ALERT NEWEST OF THE BURST");
     expect(server.callsTo("GET /alerts/search")).toHaveLength(1);

@@ -12,9 +12,9 @@ import { type Alert, alertSchema, alertsApi } from "./alerts-api";
  * ask in the same instant; but no later than REFRESH_MAX_WAIT_MS after the first refresh of a burst
  * that goes on. Meanwhile each refresh's newest alert is shown at once.
  */
-export const REFRESH_SETTLE_MS = 1_500;
-export const REFRESH_JITTER_MS = 1_000;
-export const REFRESH_MAX_WAIT_MS = 10_000;
+export const REFRESH_SETTLE_MS = 2_000;
+export const REFRESH_JITTER_MS = 5_000;
+export const REFRESH_MAX_WAIT_MS = 30_000;
 
 function numberField(payload: unknown, field: string): number | null {
   if (typeof payload !== "object" || payload === null) return null;
