@@ -347,7 +347,8 @@ async function main() {
     if (burstSeen.seen.every((s) => s.at !== null)) break;
     await sleep(1_000);
   }
-  await sleep(3_000);
+  // Until the clients' reads of their first page after the burst (2-7 s after the last refresh) are done.
+  await sleep(Math.max(3_000, replayEnd + SETTLE_MS + JITTER_MS + 8_000 - now()));
   clearInterval(sampler);
   const counts = (await ask({ type: "seen", wanted: [] }, "seen")).counts;
   const afterWaits = burstSeen.seen.map((s) => (s.at === null ? Number.POSITIVE_INFINITY : s.at - replayEnd));
@@ -398,13 +399,13 @@ async function main() {
             `all < 5000 ms: ${worstAfter < 5000 ? "yes" : "**no**"}`,
           ],
           [
-            "server RSS MB: idle / clients connected / singles / replay / after",
+            "server RSS MB (peak): idle / clients connected / singles / replay / 15 s after",
             ["idle", "connect", "singles", "replay", "after"]
               .map((p) => (Number.isFinite(peak(p)) ? peak(p).toFixed(0) : "-"))
               .join(" / "),
             `< 600 MB: ${maxRss < 600 ? "yes" : "**no**"}`,
           ],
-          ["per client during the replay: new-alert (p50 / p95 / max)", per((c) => c.newAlerts), ""],
+          ["per client, replay and after: new-alert (p50 / p95 / max)", per((c) => c.newAlerts), ""],
           ["per client: alerts:refresh (p50 / p95 / max)", per((c) => c.refreshes), ""],
           ["per client: first-page fetches (p50 / p95 / max)", per((c) => c.fetches), ""],
           [
