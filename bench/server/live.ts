@@ -14,8 +14,8 @@ import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { io, type Socket } from "socket.io-client";
-import { signSessionToken } from "../../server/src/modules/auth/tokens.js";
-import { type BenchAgency, createAgencies, weightedPick } from "./lib/agencies.js";
+import { type BenchAgency, createAgencies } from "./lib/agencies.js";
+import { type ClientSpec, createBenchClients } from "./lib/clients.js";
 import {
   environment,
   ms,
@@ -40,7 +40,6 @@ const JWT_SECRET = randomBytes(32).toString("base64url");
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes. */
 const now = () => performance.timeOrigin + performance.now();
 
-type ClientSpec = { index: number; token: string; admin: boolean };
 type Arrival = { client: number; alertId: number; at: number };
 type ToClients =
   | { type: "connect"; url: string; clients: ClientSpec[] }
@@ -177,49 +176,6 @@ function childGroup(): Group {
   };
 }
 
-/** 500 users with 1-2 agencies each (5 admins), a device session each, and a signed token. */
-async function createClients(
-  client: pg.Client,
-  agencies: BenchAgency[],
-): Promise<{ specs: ClientSpec[]; agencyIdsByClient: number[][] }> {
-  const random = rng(99);
-  const weighted = agencies.map((a) => ({ id: a.id, w: a.service === "ambulance" ? 5 : a.weight }));
-  const pick = () => weightedPick(weighted, (a) => a.w, random).id;
-  const agencyIdsByClient: number[][] = [];
-  for (let i = 0; i < CLIENTS; i++) {
-    const ids = new Set([pick()]);
-    if (random() < 0.4) ids.add(pick());
-    agencyIdsByClient.push([...ids]);
-  }
-  const users = await client.query<{ id: number }>(
-    `INSERT INTO users (first_name, last_name, phone, is_admin, is_verified, is_active)
-     SELECT 'Bench', 'User ' || i, '+6149' || lpad(i::text, 7, '0'), i <= $2, true, true
-       FROM generate_series(1, $1::int) AS i ORDER BY i RETURNING id`,
-    [CLIENTS, ADMINS],
-  );
-  const userIds = users.rows.map((r) => r.id);
-  await client.query(
-    `INSERT INTO user_agencies (user_id, agency_id) SELECT * FROM unnest($1::int[], $2::int[])`,
-    [agencyIdsByClient.flatMap((ids, i) => ids.map(() => userIds[i]!)), agencyIdsByClient.flat()],
-  );
-  const expiresAt = new Date(Date.now() + 86_400_000);
-  const sessions = await client.query<{ id: string; user_id: number }>(
-    `INSERT INTO device_sessions (user_id, device_id, expires_at)
-     SELECT u, 'bench-device-' || u, $2 FROM unnest($1::int[]) AS u RETURNING id, user_id`,
-    [userIds, expiresAt],
-  );
-  const sessionByUser = new Map(sessions.rows.map((r) => [r.user_id, r.id]));
-  const secret = new TextEncoder().encode(JWT_SECRET);
-  const specs = await Promise.all(
-    userIds.map(async (userId, index) => ({
-      index,
-      admin: index < ADMINS,
-      token: await signSessionToken(secret, { userId, sessionId: sessionByUser.get(userId)!, expiresAt }),
-    })),
-  );
-  return { specs, agencyIdsByClient };
-}
-
 async function main() {
   const scratch = await scratchDatabase();
   const redisUrl = process.env.BENCH_REDIS ? process.env.REDIS_URL || "redis://127.0.0.1:6379" : null;
@@ -237,7 +193,11 @@ async function main() {
   const client = new pg.Client({ connectionString: scratch.url });
   await client.connect();
   const agencies = await createAgencies(client);
-  const { specs, agencyIdsByClient } = await createClients(client, agencies);
+  const { specs, agencyIdsByClient } = await createBenchClients(client, agencies, {
+    count: CLIENTS,
+    admins: ADMINS,
+    jwtSecret: JWT_SECRET,
+  });
 
   const groups: Group[] =
     CLIENT_PROCS === 0 ? [localGroup()] : Array.from({ length: CLIENT_PROCS }, () => childGroup());

@@ -9,6 +9,7 @@ import { AppError } from "../errors.js";
 import { type AlertRow, presentAlert } from "../modules/alerts/present.js";
 import { type Actor, resolveActor } from "../modules/auth/guard.js";
 import { hiddenAgencyIds } from "../modules/user-filters/service.js";
+import { AlertFanout, boundAlertQueue } from "./alert-fanout.js";
 
 /** What services tell the live channel, after their transaction has committed. */
 export type LiveEvents = {
@@ -108,6 +109,7 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
 
   io.on("connection", (socket: Socket) => {
     const { actor } = socket.data as SocketData;
+    boundAlertQueue(socket);
     void socket.join([userRoom(actor.userId), sessionRoom(actor.sessionId)]);
 
     /**
@@ -190,15 +192,17 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
 
   const agencyCache = new AgencyCache(app);
 
+  // Bursts are coalesced per room here, on the instance that committed them (see alert-fanout.ts).
+  const fanout = new AlertFanout((room, event, payload) => io.to(room).emit(event, payload));
+
   const events: LiveEvents = {
     alertsCommitted(items) {
       void (async () => {
+        const byId = await agencyCache.get();
         for (const { alert, agencyIds, isNew } of items) {
-          const byId = await agencyCache.get();
-          for (const id of new Set(agencyIds)) {
-            io.to(agencyRoom(id)).emit("new-alert", presentAlert(alert, byId.get(id)));
-          }
-          if (isNew) io.to(ADMIN_ROOM).emit("new-alert", presentAlert(alert, byId.get(alert.agencyId)));
+          for (const id of new Set(agencyIds))
+            fanout.offer(agencyRoom(id), alert.id, () => presentAlert(alert, byId.get(id)));
+          if (isNew) fanout.offer(ADMIN_ROOM, alert.id, () => presentAlert(alert, byId.get(alert.agencyId)));
         }
       })().catch((err: unknown) => app.log.error({ err }, "live: could not publish alerts"));
     },
@@ -245,6 +249,7 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
   // Long-polling requests would hold a graceful shutdown open for up to the ping interval.
   // Only the engine: closing the HTTP server is Fastify's job, and it lets in-flight requests finish.
   app.addHook("preClose", async () => {
+    fanout.close();
     io.disconnectSockets(true);
     io.engine.close();
     await Promise.all(adapterClients.map((c) => c.quit().catch(() => c.disconnect())));

@@ -47,4 +47,15 @@ describe("openLiveChannel", () => {
     expect(received).toEqual([{ pending_alerts: 3 }]);
     unsubscribe();
   });
+
+  it("hands alerts:refresh (a coalesced burst) to its handler", () => {
+    const refreshes: unknown[] = [];
+    const channel = openLiveChannel(
+      { userId: 1, isAdmin: false },
+      { onState: () => {}, onNewAlert: () => {}, onAlertsRefresh: (payload) => refreshes.push(payload) },
+    );
+    fakeSocket.handlers.get("alerts:refresh")?.({ count: 40, newest: { id: 7 } });
+    expect(refreshes).toEqual([{ count: 40, newest: { id: 7 } }]);
+    channel.close();
+  });
 });

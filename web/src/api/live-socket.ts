@@ -27,6 +27,11 @@ export interface LiveChannelHandlers {
   /** `recovered` is true on a connect that follows an earlier one (a reconnect). */
   onState: (state: LiveConnectionState, detail: { recovered: boolean }) => void;
   onNewAlert: (payload: unknown) => void;
+  /**
+   * `alerts:refresh` `{ count, newest }`: a burst of `count` alerts the server did not send one by one
+   * (issue 14); `newest` is the newest of them, the rest are read from the feed's first page.
+   */
+  onAlertsRefresh?: (payload: unknown) => void;
   onJoinedUserAgencies?: (payload: unknown) => void;
   onError?: (payload: unknown) => void;
   onSessionEnded?: (payload: unknown) => void;
@@ -86,6 +91,7 @@ export function openLiveChannel(
     if (!closed) handlers.onState("failed", { recovered: false });
   });
   socket.on("new-alert", (payload: unknown) => handlers.onNewAlert(payload));
+  socket.on("alerts:refresh", (payload: unknown) => handlers.onAlertsRefresh?.(payload));
   socket.on("joined-user-agencies", (payload: unknown) => handlers.onJoinedUserAgencies?.(payload));
   socket.on("error", (payload: unknown) => handlers.onError?.(payload));
   socket.on("session-ended", (payload: unknown) => handlers.onSessionEnded?.(payload));

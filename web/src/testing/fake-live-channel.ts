@@ -43,11 +43,18 @@ export class FakeLiveChannel implements LiveChannel {
 
   /** The server sent an event. */
   serverEmit(
-    event: "new-alert" | "joined-user-agencies" | "error" | "session-ended" | RelayedLiveEvent,
+    event:
+      | "new-alert"
+      | "alerts:refresh"
+      | "joined-user-agencies"
+      | "error"
+      | "session-ended"
+      | RelayedLiveEvent,
     payload: unknown,
   ): void {
     if (event === "user-alerts:pending") publishLiveEvent(event, payload);
     if (event === "new-alert") this.handlers.onNewAlert(payload);
+    if (event === "alerts:refresh") this.handlers.onAlertsRefresh?.(payload);
     if (event === "joined-user-agencies") this.handlers.onJoinedUserAgencies?.(payload);
     if (event === "error") this.handlers.onError?.(payload);
     if (event === "session-ended") this.handlers.onSessionEnded?.(payload);

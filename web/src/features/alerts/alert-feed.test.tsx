@@ -334,6 +334,55 @@ describe("live alerts", { timeout: 15_000 }, () => {
     expect(screen.queryByText("Live updates lost. Reconnecting…")).not.toBeInTheDocument();
   });
 
+  it("shows a burst's newest alert at once and reads the first page once the burst settles", async () => {
+    const minutesAgo = (m: number) => {
+      const at = new Date(Date.now() - m * 60_000).toISOString();
+      return { created_at: at, sent_at: at };
+    };
+    let calls = 0;
+    const first = [makeGroup(makeAlert({ id: 1, message: "Before the burst", ...minutesAgo(30) }))];
+    const { server } = dashboard({
+      "GET /alerts/search": () => {
+        calls += 1;
+        if (calls === 1) return feedPage(first);
+        return feedPage([
+          makeGroup(makeAlert({ id: 300, message: "@@ALERT NEWEST OF THE BURST", ...minutesAgo(1) })),
+          makeGroup(makeAlert({ id: 299, message: "Sent in the burst, not live", ...minutesAgo(2) })),
+          ...first,
+        ]);
+      },
+    });
+    await cardsShown(1);
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+
+    // No jitter: the page is read 2 s after the last refresh.
+    const random = vi.spyOn(Math, "random").mockReturnValue(0);
+    act(() =>
+      channel.serverEmit("alerts:refresh", {
+        count: 150,
+        newest: makeAlert({ id: 150, message: "Newest so far", ...minutesAgo(3) }),
+      }),
+    );
+    act(() =>
+      channel.serverEmit("alerts:refresh", {
+        count: 150,
+        newest: makeAlert({ id: 300, message: "@@ALERT NEWEST OF THE BURST", ...minutesAgo(1) }),
+      }),
+    );
+    random.mockRestore();
+    const shown = await cardsShown(3);
+    expect(shown[0]).toHaveTextContent("ALERT NEWEST OF THE BURST");
+    expect(server.callsTo("GET /alerts/search")).toHaveLength(1);
+
+    await waitFor(() => expect(screen.getByText("Sent in the burst, not live")).toBeInTheDocument());
+    const cards = await cardsShown(4);
+    expect(cards[0]).toHaveTextContent("ALERT NEWEST OF THE BURST");
+    expect(cards.at(-1)).toHaveTextContent("Before the burst");
+    // Two refreshes, one read of the first page.
+    expect(server.callsTo("GET /alerts/search")).toHaveLength(2);
+  });
+
   it("offers 'Reconnect' after the live channel failed", async () => {
     const { user } = dashboard({ "GET /alerts/search": feedPage([]) });
     await screen.findByText(MESSAGES.NO_ALERTS);

@@ -100,7 +100,11 @@ export function AlertFeed({
   const feed = useAlertFeed(user.id, filters);
   const live = useLiveChannel(
     user,
-    { onAlert: feed.receiveLiveAlert, onReconnected: feed.catchUp },
+    {
+      onAlert: feed.receiveLiveAlert,
+      onReconnected: feed.catchUp,
+      onRefresh: () => void feed.catchUp("burst"),
+    },
     { joinAdmin },
   );
   const { query } = feed;

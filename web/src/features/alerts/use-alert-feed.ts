@@ -132,35 +132,47 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters, opti
     [highlight],
   );
 
-  /** After a reconnect: fetch the first page again and add whatever arrived while we were away. */
-  const catchUp = useCallback(async () => {
-    const { filters: current, filtersKey: forKey, query: feed } = latest.current;
-    if (!feed.data) {
-      void feed.refetch();
-      return;
-    }
-    try {
-      const page = await alertsApi.searchAlerts(current, null, undefined, {
-        adminContext: latest.current.adminContext,
-      });
-      if (latest.current.filtersKey !== forKey) return;
-      setLastFreshAt(Date.now());
-      const missed = missedItems(page.data, latest.current.knownIds);
-      if (missed.length === 0) return;
-      for (const item of missed)
-        for (const message of item.group.messages) latest.current.knownIds.add(message.id);
-      addLiveCards(forKey, missed);
-      setArrivals((count) => count + missed.length);
-      highlight(missed.map((item) => item.key));
-      setAnnouncement(
-        missed.length === 1
-          ? announcementFor(missed[0]!.newest)
-          : `${missed.length} new alerts while reconnecting`,
-      );
-    } catch {
-      // Still unreachable: the next reconnect tries again.
-    }
-  }, [addLiveCards, highlight]);
+  /**
+   * After a reconnect, or a burst the server sent as one `alerts:refresh` (`cause` "burst"): fetch the
+   * first page again and add whatever arrived meanwhile. When none of that page was on screen, more
+   * may lie between it and the cards shown, so the feed is read again from the top instead.
+   */
+  const catchUp = useCallback(
+    async (cause: "reconnect" | "burst" = "reconnect") => {
+      const { filters: current, filtersKey: forKey, query: feed } = latest.current;
+      if (!feed.data) {
+        void feed.refetch();
+        return;
+      }
+      try {
+        const page = await alertsApi.searchAlerts(current, null, undefined, {
+          adminContext: latest.current.adminContext,
+        });
+        if (latest.current.filtersKey !== forKey) return;
+        setLastFreshAt(Date.now());
+        const missed = missedItems(page.data, latest.current.knownIds);
+        if (missed.length === 0) return;
+        const gap = missed.length === page.data.length && page.pagination.has_more;
+        if (gap) {
+          setLive({ filtersKey: forKey, items: [] });
+          await latest.current.query.refetch();
+        }
+        for (const item of missed)
+          for (const message of item.group.messages) latest.current.knownIds.add(message.id);
+        if (!gap) addLiveCards(forKey, missed);
+        setArrivals((count) => count + missed.length);
+        highlight(missed.map((item) => item.key));
+        setAnnouncement(
+          missed.length === 1
+            ? announcementFor(missed[0]!.newest)
+            : `${missed.length}${gap ? "+" : ""} new alerts${cause === "reconnect" ? " while reconnecting" : ""}`,
+        );
+      } catch {
+        // Still unreachable: the next reconnect tries again.
+      }
+    },
+    [addLiveCards, highlight],
+  );
 
   /** Forget the cards that arrived live (the feed starts again from the server's first page). */
   const resetLive = useCallback(() => setLive({ filtersKey: latest.current.filtersKey, items: [] }), []);

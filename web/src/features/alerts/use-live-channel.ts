@@ -6,6 +6,22 @@ import { emitSessionNotice } from "../../api/session-events";
 import type { SessionUser } from "../../api/types";
 import { type Alert, alertSchema, alertsApi } from "./alerts-api";
 
+/**
+ * After an `alerts:refresh` (a burst the server coalesced), the feed's first page is read once the
+ * burst has settled: no refresh for this long, plus up to REFRESH_JITTER_MS so a thousand screens do not
+ * ask in the same instant; but no later than REFRESH_MAX_WAIT_MS after the first refresh of a burst
+ * that goes on. Meanwhile each refresh's newest alert is shown at once.
+ */
+export const REFRESH_SETTLE_MS = 2_000;
+export const REFRESH_JITTER_MS = 5_000;
+export const REFRESH_MAX_WAIT_MS = 30_000;
+
+function numberField(payload: unknown, field: string): number | null {
+  if (typeof payload !== "object" || payload === null) return null;
+  const value = (payload as Record<string, unknown>)[field];
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
 function textField(payload: unknown, field: string): string | null {
   if (typeof payload !== "object" || payload === null) return null;
   const value = (payload as Record<string, unknown>)[field];
@@ -30,13 +46,15 @@ export interface LiveChannelState {
 /**
  * The page's one live channel for the signed-in user: joins their agencies on every connect, hands
  * each valid `new-alert` to `onAlert`, calls `onReconnected` after a reconnect so the feed can catch
- * up, and hands a session the server ended to the Session Ended flow. While `joinAdmin` is true (an
+ * up, and hands a session the server ended to the Session Ended flow. An `alerts:refresh` (a burst the
+ * server did not send alert by alert) hands its newest alert to `onAlert` at once and calls `onRefresh`
+ * (or `onReconnected`) once the burst has settled, so the feed reads its first page for the rest. While `joinAdmin` is true (an
  * admin in the admin console) it also joins the admin channel, on every connect, and leaves it when
  * `joinAdmin` turns false (SPEC 4: admins returning to alerts leave the admin channel).
  */
 export function useLiveChannel(
   user: SessionUser,
-  callbacks: { onAlert: (alert: Alert) => void; onReconnected: () => void },
+  callbacks: { onAlert: (alert: Alert) => void; onReconnected: () => void; onRefresh?: () => void },
   { joinAdmin = false }: { joinAdmin?: boolean } = {},
 ): LiveChannelState {
   const [state, setState] = useState<LiveConnectionState>("connecting");
@@ -54,6 +72,28 @@ export function useLiveChannel(
 
   useEffect(() => {
     let channel: LiveChannel | null = null;
+    // The pending read after a burst: when it fires, and the latest it may fire.
+    let refreshTimer: number | undefined;
+    let refreshDeadline = 0;
+    const scheduleRefresh = () => {
+      const now = Date.now();
+      if (refreshTimer === undefined) refreshDeadline = now + REFRESH_MAX_WAIT_MS;
+      window.clearTimeout(refreshTimer);
+      const wait = REFRESH_SETTLE_MS + Math.random() * REFRESH_JITTER_MS;
+      refreshTimer = window.setTimeout(
+        () => {
+          refreshTimer = undefined;
+          (latest.current.onRefresh ?? latest.current.onReconnected)();
+        },
+        Math.max(0, Math.min(wait, refreshDeadline - now)),
+      );
+    };
+    const showAlert = (payload: unknown) => {
+      const parsed = alertSchema.safeParse(payload);
+      if (!parsed.success) return;
+      latest.current.onAlert(parsed.data);
+      publishLiveEvent("new-alert", parsed.data);
+    };
     channel = openLiveChannel(
       { userId, isAdmin },
       {
@@ -70,11 +110,11 @@ export function useLiveChannel(
           }
           if (recovered) latest.current.onReconnected();
         },
-        onNewAlert: (payload) => {
-          const parsed = alertSchema.safeParse(payload);
-          if (!parsed.success) return;
-          latest.current.onAlert(parsed.data);
-          publishLiveEvent("new-alert", parsed.data);
+        onNewAlert: showAlert,
+        onAlertsRefresh: (payload) => {
+          if (typeof payload === "object" && payload !== null)
+            showAlert((payload as { newest?: unknown }).newest);
+          if ((numberField(payload, "count") ?? 2) > 1) scheduleRefresh();
         },
         onJoinedUserAgencies: (payload) => setWarning(textField(payload, "warning")),
         onError: (payload) => setServerError(textField(payload, "message")),
@@ -92,6 +132,7 @@ export function useLiveChannel(
     );
     channelRef.current = channel;
     return () => {
+      window.clearTimeout(refreshTimer);
       channel?.close();
       if (channelRef.current === channel) channelRef.current = null;
     };
