@@ -1,17 +1,10 @@
 import { eq } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  buildTestApp,
-  openTestCache,
-  openTestDatabase,
-  type TestApp,
-  testConfig,
-} from "../../test/build-app.js";
+import { buildTestApp, type TestApp } from "../../test/build-app.js";
 import { createUser, signIn } from "../../test/factories.js";
-import { buildApp } from "../app.js";
+import { withTwoInstances as twoInstances } from "../../test/two-instances.js";
 import { agencies, capcodes } from "../db/schema.js";
-import { createLogger } from "../logger.js";
 
 const KEY = "live-test-ingest-key-00000";
 let app: TestApp;
@@ -269,36 +262,15 @@ describe("the live channel", () => {
 });
 
 describe.skipIf(!process.env.REDIS_URL)("two server instances sharing Redis", () => {
-  /** Two instances on one database and the same Redis rooms; `run` gets them listening. */
-  async function withTwoInstances(
-    run: (a: TestApp, b: TestApp, urlOf: (x: TestApp) => string) => Promise<void>,
-  ): Promise<void> {
-    const database = await openTestDatabase();
-    const config = testConfig({
-      INGEST_API_KEY: KEY,
-      REDIS_URL: process.env.REDIS_URL!,
-      REDIS_PREFIX: `tw-${Date.now()}:`,
+  /** The shared two-instance setup, closing this file's client sockets before the instances. */
+  function withTwoInstances(run: (a: TestApp, b: TestApp, urlOf: (x: TestApp) => string) => Promise<void>) {
+    return twoInstances({ INGEST_API_KEY: KEY }, async (a, b, urlOf) => {
+      try {
+        await run(a, b, urlOf);
+      } finally {
+        for (const x of sockets.splice(0)) x.disconnect();
+      }
     });
-    const cacheA = await openTestCache();
-    const cacheB = await openTestCache();
-    const a = await buildApp(config, { database, cache: cacheA, logger: createLogger("silent") });
-    const b = await buildApp(config, { database, cache: cacheB, logger: createLogger("silent") });
-    try {
-      await a.listen({ port: 0, host: "127.0.0.1" });
-      await b.listen({ port: 0, host: "127.0.0.1" });
-      const urlOf = (x: TestApp) => {
-        const ad = x.server.address();
-        return `http://127.0.0.1:${typeof ad === "object" && ad ? ad.port : 0}`;
-      };
-      await run(a as TestApp, b as TestApp, urlOf);
-    } finally {
-      for (const x of sockets.splice(0)) x.disconnect();
-      await a.close();
-      await b.close();
-      await cacheA.close();
-      await cacheB.close();
-      await database.close();
-    }
   }
 
   it("delivers an alert ingested on one instance to a client connected to the other", async () => {
