@@ -127,7 +127,10 @@ function toApiError(response: Response, parsed: unknown): ApiError {
   });
 }
 
-function noticeFor(error: ApiError, options: Pick<RequestOptions, "ignoreUnauthorized" | "handlesForbidden">): void {
+function noticeFor(
+  error: ApiError,
+  options: Pick<RequestOptions, "ignoreUnauthorized" | "handlesForbidden">,
+): void {
   if (error.status === 401 && !options.ignoreUnauthorized) {
     if (sessionEndNotified) return;
     sessionEndNotified = true;

@@ -46,7 +46,8 @@ export class FakeLiveChannel implements LiveChannel {
     event: "new-alert" | "joined-user-agencies" | "error" | "session-ended" | RelayedLiveEvent,
     payload: unknown,
   ): void {
-    if ((RELAYED_LIVE_EVENTS as readonly string[]).includes(event)) publishLiveEvent(event as RelayedLiveEvent, payload);
+    if ((RELAYED_LIVE_EVENTS as readonly string[]).includes(event))
+      publishLiveEvent(event as RelayedLiveEvent, payload);
     if (event === "new-alert") this.handlers.onNewAlert(payload);
     if (event === "joined-user-agencies") this.handlers.onJoinedUserAgencies?.(payload);
     if (event === "error") this.handlers.onError?.(payload);
