@@ -7,6 +7,7 @@ export { FeedbackThreadView } from "./feedback-thread";
 export { MyFeedbackDialog } from "./my-feedback-dialog";
 export {
   useAdminConversations,
+  useAdminFeedbackLive,
   useAdminFeedbackUnread,
   useDeleteConversation,
   useFeedbackStats,

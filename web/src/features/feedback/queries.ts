@@ -178,7 +178,7 @@ export function useFeedbackUnread(enabled: boolean): number {
 
 /**
  * The admins' unread feedback (the Feedback tab's orange badge), 0 until known. New messages and new
- * conversations on the admin channel refresh it, the lists and the figures at once.
+ * conversations on the admin channel refresh it at once.
  */
 export function useAdminFeedbackUnread(enabled: boolean): number {
   const queryClient = useQueryClient();
@@ -190,17 +190,24 @@ export function useAdminFeedbackUnread(enabled: boolean): number {
   });
   useEffect(() => {
     if (!enabled) return;
-    return subscribeLiveEvents(
-      ["feedback:new-message", "feedback:new-conversation", "feedback:status-changed"],
-      (event) => {
-        if (event !== "feedback:status-changed") {
-          void queryClient.invalidateQueries({ queryKey: feedbackKeys.admin.unread() });
-        }
-        invalidateLists(queryClient);
-      },
-    );
+    return subscribeLiveEvents(["feedback:new-message", "feedback:new-conversation"], () => {
+      void queryClient.invalidateQueries({ queryKey: feedbackKeys.admin.unread() });
+    });
   }, [queryClient, enabled]);
   return enabled ? (data ?? 0) : 0;
+}
+
+/** Keeps the admins' lists and figures current: new conversations and messages, status changes. */
+export function useAdminFeedbackLive() {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      subscribeLiveEvents(
+        ["feedback:new-message", "feedback:new-conversation", "feedback:status-changed"],
+        () => invalidateLists(queryClient),
+      ),
+    [queryClient],
+  );
 }
 
 /** Change a conversation's status (admins). */

@@ -17,6 +17,7 @@ import {
   FEEDBACK_STATUS_PRESENTATION,
   FeedbackThreadView,
   useAdminConversations,
+  useAdminFeedbackLive,
   useDeleteConversation,
   useFeedbackStats,
   useRefreshBadgeOnOpen,
@@ -102,7 +103,7 @@ function ConversationActions({
 /**
  * The admin console's Feedback tab (SPEC 2): every conversation with a status filter and the figures,
  * and the selected one's thread with reply (and attachments), status change and delete. New
- * conversations and messages arrive live (the console's badge hook follows the admin channel).
+ * conversations and messages arrive live from the admin channel.
  */
 export function FeedbackTab() {
   const [filter, setFilter] = useState<FeedbackStatus | typeof ALL>(ALL);
@@ -113,6 +114,7 @@ export function FeedbackTab() {
   const { show, toast } = useNoticeToast();
   const notifyError = (message: string) => show(message, true);
   useRefreshBadgeOnOpen("admin", true);
+  useAdminFeedbackLive();
 
   const confirmDelete = async () => {
     if (!pendingDelete) return;
