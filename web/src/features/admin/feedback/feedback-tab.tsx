@@ -108,7 +108,9 @@ function ConversationActions({
 export function FeedbackTab() {
   const [filter, setFilter] = useState<FeedbackStatus | typeof ALL>(ALL);
   const [selectedId, setSelectedId] = useState<number | null>(null);
+  // The conversation to delete stays set while the confirmation closes, so its text does not blank.
   const [pendingDelete, setPendingDelete] = useState<Conversation | null>(null);
+  const [confirmOpen, setConfirmOpen] = useState(false);
   const conversations = useAdminConversations(filter === ALL ? null : filter);
   const remove = useDeleteConversation();
   const { show, toast } = useNoticeToast();
@@ -121,7 +123,7 @@ export function FeedbackTab() {
     try {
       await remove.mutateAsync(pendingDelete.id);
       if (selectedId === pendingDelete.id) setSelectedId(null);
-      setPendingDelete(null);
+      setConfirmOpen(false);
       show("Conversation deleted");
     } catch {
       // Shown inside the confirmation, which stays open for another try.
@@ -173,14 +175,21 @@ export function FeedbackTab() {
               side="admin"
               notify={notifyError}
               actions={(conversation) => (
-                <ConversationActions conversation={conversation} notify={show} onDelete={setPendingDelete} />
+                <ConversationActions
+                  conversation={conversation}
+                  notify={show}
+                  onDelete={(target) => {
+                    setPendingDelete(target);
+                    setConfirmOpen(true);
+                  }}
+                />
               )}
             />
           )}
         </Paper>
       </Box>
       <ConfirmDialog
-        open={pendingDelete !== null}
+        open={confirmOpen}
         title="Delete conversation?"
         text={`'${pendingDelete?.subject ?? ""}' will be deleted with all its messages, photos and videos. This cannot be undone.`}
         confirmLabel="Delete"
@@ -188,7 +197,7 @@ export function FeedbackTab() {
         error={remove.isError ? "Failed to delete the conversation. Please try again." : null}
         onCancel={() => {
           remove.reset();
-          setPendingDelete(null);
+          setConfirmOpen(false);
         }}
         onConfirm={() => void confirmDelete()}
       />
