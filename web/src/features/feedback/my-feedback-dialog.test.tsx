@@ -297,6 +297,16 @@ describe("New feedback", () => {
     return screen.findByRole("form", { name: "New feedback" });
   }
 
+  /** Fills the form with subject 'Map pin', message 'Pin is wrong' and maybe a photo, and sends it. */
+  async function sendNewFeedback({ attach }: { attach: boolean }) {
+    const user = renderDialog();
+    await openForm(user);
+    await user.type(screen.getByRole("textbox", { name: /Subject/ }), "Map pin");
+    await user.type(screen.getByRole("textbox", { name: /Message/ }), "Pin is wrong");
+    if (attach) await user.upload(fileInput(), new File(["jpeg"], "street.jpg", { type: "image/jpeg" }));
+    await user.click(screen.getByRole("button", { name: "Send feedback" }));
+  }
+
   it("refuses a blank subject or message", async () => {
     const server = feedbackServer();
     const user = renderDialog();
@@ -343,12 +353,7 @@ describe("New feedback", () => {
         },
       },
     }));
-    const user = renderDialog();
-    await openForm(user);
-    await user.type(screen.getByRole("textbox", { name: /Subject/ }), "Map pin");
-    await user.type(screen.getByRole("textbox", { name: /Message/ }), "Pin is wrong");
-    await user.upload(fileInput(), new File(["jpeg"], "street.jpg", { type: "image/jpeg" }));
-    await user.click(screen.getByRole("button", { name: "Send feedback" }));
+    await sendNewFeedback({ attach: true });
 
     expect(await screen.findByRole("heading", { name: "Map pin" })).toBeInTheDocument();
     expect(server.callsTo("POST /feedback/conversations")[0]?.body).toEqual({
@@ -361,23 +366,14 @@ describe("New feedback", () => {
   it("says 'Feedback created, but attachment upload failed.' and still opens the thread", async () => {
     feedbackServer();
     fakeUploads(() => ({ status: 500, body: { success: false, message: "disk full" } }));
-    const user = renderDialog();
-    await openForm(user);
-    await user.type(screen.getByRole("textbox", { name: /Subject/ }), "Map pin");
-    await user.type(screen.getByRole("textbox", { name: /Message/ }), "Pin is wrong");
-    await user.upload(fileInput(), new File(["jpeg"], "street.jpg", { type: "image/jpeg" }));
-    await user.click(screen.getByRole("button", { name: "Send feedback" }));
+    await sendNewFeedback({ attach: true });
     expect(await screen.findByText(MESSAGES.FEEDBACK_ATTACHMENT_FAILED)).toBeInTheDocument();
     expect(await screen.findByRole("heading", { name: "Map pin" })).toBeInTheDocument();
   });
 
   it("says 'Failed to create feedback. Please try again.' when the conversation cannot be created", async () => {
     feedbackServer({}, { "POST /feedback/conversations": { status: 500, body: { success: false } } });
-    const user = renderDialog();
-    await openForm(user);
-    await user.type(screen.getByRole("textbox", { name: /Subject/ }), "Map pin");
-    await user.type(screen.getByRole("textbox", { name: /Message/ }), "Pin is wrong");
-    await user.click(screen.getByRole("button", { name: "Send feedback" }));
+    await sendNewFeedback({ attach: false });
     expect(await screen.findByText(MESSAGES.FEEDBACK_CREATE_FAILED)).toBeInTheDocument();
     expect(screen.getByRole("form", { name: "New feedback" })).toBeInTheDocument();
   });

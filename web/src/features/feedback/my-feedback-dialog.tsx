@@ -1,17 +1,12 @@
 import AddIcon from "@mui/icons-material/Add";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
-import CloseIcon from "@mui/icons-material/Close";
 import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
-import IconButton from "@mui/material/IconButton";
 import Stack from "@mui/material/Stack";
-import { useTheme } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
-import useMediaQuery from "@mui/material/useMediaQuery";
 import { useEffect, useId, useRef, useState } from "react";
+import { MemberDialog } from "../../ui/member-dialog";
 import { useNoticeToast } from "../../ui/notice-toast";
 import { ConversationList } from "./conversation-list";
 import { FeedbackThreadView } from "./feedback-thread";
@@ -107,29 +102,10 @@ function MyFeedbackContent({ onClose }: { onClose: () => void }) {
  * menu's 'Feedback' item; the unread badge is asked again 0.5 s after it opens.
  */
 export function MyFeedbackDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const theme = useTheme();
-  const fullScreen = useMediaQuery(theme.breakpoints.down("sm"));
-  const titleId = useId();
   useRefreshBadgeOnOpen("user", open);
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      fullScreen={fullScreen}
-      fullWidth
-      maxWidth="sm"
-      scroll="paper"
-      aria-labelledby={titleId}
-    >
-      <DialogTitle sx={{ display: "flex", alignItems: "center", gap: 1, pr: 1 }}>
-        <span id={titleId} style={{ flexGrow: 1 }}>
-          My Feedback
-        </span>
-        <IconButton aria-label="Close My Feedback" onClick={onClose} edge="end">
-          <CloseIcon />
-        </IconButton>
-      </DialogTitle>
+    <MemberDialog open={open} title="My Feedback" onClose={onClose}>
       <MyFeedbackContent onClose={onClose} />
-    </Dialog>
+    </MemberDialog>
   );
 }
