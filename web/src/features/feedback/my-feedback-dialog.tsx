@@ -5,9 +5,10 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useState } from "react";
 import { MemberDialog } from "../../ui/member-dialog";
 import { useNoticeToast } from "../../ui/notice-toast";
+import { useHeadingFocus } from "../../ui/use-heading-focus";
 import { ConversationList } from "./conversation-list";
 import { FeedbackThreadView } from "./feedback-thread";
 import { NewFeedbackForm } from "./new-feedback-form";
@@ -20,19 +21,8 @@ function MyFeedbackContent({ onClose }: { onClose: () => void }) {
   const { show, toast } = useNoticeToast();
   const notify = (message: string) => show(message, true);
   const [view, setView] = useState<View>({ kind: "list" });
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const firstRender = useRef(true);
+  const headingRef = useHeadingFocus(view);
   const listHeadingId = useId();
-
-  // Each change of view moves focus to the new view's heading.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each change of view
-  useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    headingRef.current?.focus();
-  }, [view]);
 
   if (view.kind === "new") {
     return (

@@ -10,6 +10,7 @@ import { type AlertRuleInput, MESSAGES } from "@turnout/domain";
 import { useEffect, useId, useRef, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { MemberDialog } from "../../ui/member-dialog";
+import { useHeadingFocus } from "../../ui/use-heading-focus";
 import { DeleteRuleDialog } from "./delete-rule-dialog";
 import { ErrorPopup, type ErrorPopupNotice } from "./error-popup";
 import {
@@ -56,21 +57,9 @@ function MyAlertsContent({ onClose }: { onClose: () => void }) {
   const [togglingId, setTogglingId] = useState<number | null>(null);
   const [popup, setPopup] = useState<ErrorPopupNotice | null>(null);
 
-  const headingRef = useRef<HTMLHeadingElement>(null);
+  const headingRef = useHeadingFocus(view);
   const deleteReturnFocus = useRef<HTMLElement | null>(null);
-  const firstRender = useRef(true);
   const listHeadingId = useId();
-
-  // Each change of view moves focus to the new view's heading, so keyboard and screen-reader users
-  // start at its top instead of on a button that no longer exists.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each change of view
-  useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    headingRef.current?.focus();
-  }, [view]);
 
   // Focus asked for while the delete confirmation closes waits for the next commit: until then that
   // dialog's focus trap would pull it straight back.
