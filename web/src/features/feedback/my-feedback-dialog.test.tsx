@@ -109,6 +109,17 @@ describe("My Feedback list and thread", () => {
     expect(screen.queryByRole("button", { name: "Send" })).not.toBeInTheDocument();
   });
 
+  it("swaps the reply box for the closed text when an admin closes the open conversation", async () => {
+    const server = feedbackServer({ conversations: [conversation()], threads: { 7: [message()] } });
+    const user = renderDialog();
+    await openConversation(user, /Wrong address on map/);
+    expect(screen.getByRole("textbox", { name: "Reply" })).toBeInTheDocument();
+    server.state.conversations[0]!.status = "closed";
+    act(() => publishLiveEvent("feedback:status-changed", { conversationId: 7, status: "closed" }));
+    expect(await screen.findByText(CLOSED_CONVERSATION_TEXT)).toBeInTheDocument();
+    expect(screen.queryByRole("textbox", { name: "Reply" })).not.toBeInTheDocument();
+  });
+
   it("shows 'Converting video...' until the media-converted event, then the video with its poster", async () => {
     const pending = media({
       id: 40,
