@@ -8,7 +8,9 @@ import {
   formatBadgeCount,
   needsVideoConversion,
   newFeedbackSchema,
+  SIMULATED_UPLOAD_PROGRESS_MAX,
   UNSUPPORTED_FILE_TITLE,
+  uploadProgressShown,
 } from "./feedback.js";
 
 const MB = 1024 * 1024;
@@ -112,5 +114,32 @@ describe("conversations", () => {
   it("requires non-blank text for a reply", () => {
     expect(feedbackMessageSchema.safeParse({ message: "   " }).success).toBe(false);
     expect(feedbackMessageSchema.safeParse({ message: "thanks" }).success).toBe(true);
+  });
+});
+
+describe("upload progress", () => {
+  it("starts at 0 and rises while only simulated, never past 85 %", () => {
+    expect(uploadProgressShown(0, 0)).toBe(0);
+    const early = uploadProgressShown(1_000, 0);
+    const later = uploadProgressShown(5_000, 0);
+    expect(early).toBeGreaterThan(0);
+    expect(later).toBeGreaterThan(early);
+    expect(uploadProgressShown(10 * 60_000, 0)).toBe(SIMULATED_UPLOAD_PROGRESS_MAX);
+  });
+
+  it("keeps the simulated figure while the real one is behind it", () => {
+    expect(uploadProgressShown(10 * 60_000, 40)).toBe(85);
+  });
+
+  it("follows the real figure once it passes the simulated one, up to 100", () => {
+    expect(uploadProgressShown(10 * 60_000, 92.6)).toBe(92);
+    expect(uploadProgressShown(100, 50)).toBe(50);
+    expect(uploadProgressShown(10 * 60_000, 100)).toBe(100);
+    expect(uploadProgressShown(100, 250)).toBe(100);
+  });
+
+  it("reads nonsense as nothing", () => {
+    expect(uploadProgressShown(Number.NaN, Number.NaN)).toBe(0);
+    expect(uploadProgressShown(-5, -5)).toBe(0);
   });
 });

@@ -97,3 +97,22 @@ export type FeedbackMessage = z.output<typeof feedbackMessageSchema>;
 
 /** Body of PATCH /feedback/conversations/{id}/status. */
 export const feedbackStatusSchema = z.object({ status: z.enum(FEEDBACK_STATUSES) });
+
+/** The upload bar's ceiling while the progress is only simulated (SPEC 9: up to 85 %). */
+export const SIMULATED_UPLOAD_PROGRESS_MAX = 85;
+/** How fast the simulated progress closes in on its ceiling: about two thirds of it after this long. */
+const SIMULATED_UPLOAD_TIME_CONSTANT_MS = 4_000;
+
+/**
+ * The upload bar's percentage (SPEC 9): a simulated figure that rises quickly at first and never
+ * passes 85 % while the request is in flight, then the real figure once it is ahead of the simulated
+ * one. Whole numbers from 0 to 100.
+ */
+export function uploadProgressShown(elapsedMs: number, realPercent: number): number {
+  const simulated =
+    Number.isFinite(elapsedMs) && elapsedMs > 0
+      ? SIMULATED_UPLOAD_PROGRESS_MAX * (1 - Math.exp(-elapsedMs / SIMULATED_UPLOAD_TIME_CONSTANT_MS))
+      : 0;
+  const real = Number.isFinite(realPercent) ? Math.min(100, Math.max(0, realPercent)) : 0;
+  return Math.floor(Math.max(Math.min(simulated, SIMULATED_UPLOAD_PROGRESS_MAX), real));
+}

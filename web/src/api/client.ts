@@ -49,7 +49,8 @@ export function resetSessionEndNotice(): void {
   sessionEndNotified = false;
 }
 
-function buildUrl(path: string, query: Record<string, QueryValue> | undefined): string {
+/** The full address of an /api path with its query (empty values left out). */
+export function buildUrl(path: string, query: Record<string, QueryValue> | undefined): string {
   const base = `${config.apiBaseUrl}${path.startsWith("/") ? path : `/${path}`}`;
   if (!query) return base;
   const params = new URLSearchParams();
@@ -68,7 +69,11 @@ function asciiJson(value: unknown): string {
   );
 }
 
-async function buildHeaders(body: unknown): Promise<Headers> {
+/**
+ * The headers every call carries: Accept, X-Device-ID, X-Device-Info, the bearer token when signed in,
+ * and Content-Type for JSON bodies (FormData sets its own multipart boundary).
+ */
+export async function buildHeaders(body: unknown): Promise<Headers> {
   const headers = new Headers({ Accept: "application/json" });
   const deviceId = await getDeviceId();
   headers.set("X-Device-ID", deviceId);
@@ -122,7 +127,10 @@ function toApiError(response: Response, parsed: unknown): ApiError {
   });
 }
 
-function noticeFor(error: ApiError, options: RequestOptions): void {
+function noticeFor(
+  error: ApiError,
+  options: Pick<RequestOptions, "ignoreUnauthorized" | "handlesForbidden">,
+): void {
   if (error.status === 401 && !options.ignoreUnauthorized) {
     if (sessionEndNotified) return;
     sessionEndNotified = true;
@@ -130,6 +138,25 @@ function noticeFor(error: ApiError, options: RequestOptions): void {
   } else if (error.status === 403 && !options.handlesForbidden) {
     emitSessionNotice({ kind: "forbidden", message: MESSAGES.NOT_AUTHORIZED });
   }
+}
+
+/**
+ * A non-2xx answer to a call made outside apiRequest (an upload over XMLHttpRequest, for its
+ * progress) turned into the same ApiError, with the same session notices (401, 403).
+ */
+export function apiFailure(
+  response: Response,
+  parsed: unknown,
+  options: Pick<RequestOptions, "ignoreUnauthorized" | "handlesForbidden"> = {},
+): ApiError {
+  const error = toApiError(response, parsed);
+  noticeFor(error, options);
+  return error;
+}
+
+/** The ApiError of a call that got no answer at all (offline, server unreachable). */
+export function networkFailure(): ApiError {
+  return new ApiError({ status: 0, errorType: CLIENT_ERROR_TYPES.network, message: NETWORK_MESSAGE });
 }
 
 /**
@@ -164,17 +191,13 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       throw new ApiError({ status: 0, errorType: CLIENT_ERROR_TYPES.network, message: TIMEOUT_MESSAGE });
     }
     if (signal?.aborted) throw error;
-    throw new ApiError({ status: 0, errorType: CLIENT_ERROR_TYPES.network, message: NETWORK_MESSAGE });
+    throw networkFailure();
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", forwardAbort);
   }
 
-  if (!response.ok) {
-    const error = toApiError(response, parsed);
-    noticeFor(error, options);
-    throw error;
-  }
+  if (!response.ok) throw apiFailure(response, parsed, options);
   return parsed as T;
 }
 

@@ -3,7 +3,13 @@
  * badges). The page keeps one channel (`openLiveChannel`); it relays these here, so a screen can
  * listen without owning the socket.
  */
-export const RELAYED_LIVE_EVENTS = ["user-alerts:pending"] as const;
+export const RELAYED_LIVE_EVENTS = [
+  "user-alerts:pending",
+  "feedback:new-message",
+  "feedback:new-conversation",
+  "feedback:media-converted",
+  "feedback:status-changed",
+] as const;
 /** Relayed events: those above, and each valid `new-alert` the page's feed received (the admin feed follows it). */
 export type RelayedLiveEvent = (typeof RELAYED_LIVE_EVENTS)[number] | "new-alert";
 

@@ -15,6 +15,7 @@ import {
 import { AlertFeed } from "../features/alerts/alert-feed";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
 import { useServerEnvironment } from "../features/dashboard/use-server-environment";
+import { MyFeedbackDialog, useFeedbackUnread } from "../features/feedback";
 import { InstallBanner } from "../features/install";
 import { MyAlertsDialog } from "../features/rules/my-alerts-dialog";
 import { LoadingScreen } from "../ui/loading-screen";
@@ -25,13 +26,16 @@ function isConsolePath(pathname: string): boolean {
 
 /**
  * The dashboard: the alerts view under the dashboard header, with the install banner and the My Alerts
- * dialog composed in, or at /admin/{tab} the admin console under the same header (admins on non-mobile
+ * and My Feedback dialogs composed in, or at /admin/{tab} the admin console under the same header (admins on non-mobile
  * devices; SPEC 2). The feed and its live channel stay behind the console, which joins the admin room
  * while it is open. Loaded on demand, so the login screen stays small.
  */
 export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: () => Promise<void> }) {
   const isDevelopment = useServerEnvironment() === "development";
   const [myAlertsOpen, setMyAlertsOpen] = useState(false);
+  const [feedbackOpen, setFeedbackOpen] = useState(false);
+  // Non-admins poll their own unread count; admins follow the console's Feedback tab badge (SPEC 6).
+  const feedbackUnread = useFeedbackUnread(!user.is_admin);
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -76,10 +80,19 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
             isDevelopment={isDevelopment}
             slots={{
               onOpenMyAlerts: () => setMyAlertsOpen(true),
+              // An admin at a desktop answers feedback in the console; anyone else sends their own.
+              onOpenFeedback: () =>
+                mayOpenConsole ? navigate(adminTabPath("feedback")) : setFeedbackOpen(true),
+              feedbackUnread,
               onOpenAdmin: () => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug)),
               onBackToAlerts: inConsole ? handleBackToAlerts : undefined,
             }}
-            dialogs={<MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />}
+            dialogs={
+              <>
+                <MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />
+                <MyFeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
+              </>
+            }
           />
           <InstallBanner user={user} />
         </>

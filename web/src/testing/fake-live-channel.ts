@@ -1,4 +1,4 @@
-import { publishLiveEvent, type RelayedLiveEvent } from "../api/live-events";
+import { publishLiveEvent, RELAYED_LIVE_EVENTS, type RelayedLiveEvent } from "../api/live-events";
 import type { LiveChannel, LiveChannelHandlers, LiveClientEvent } from "../api/live-socket";
 
 /** A live channel under test control: nothing connects until the test says so. */
@@ -52,7 +52,8 @@ export class FakeLiveChannel implements LiveChannel {
       | RelayedLiveEvent,
     payload: unknown,
   ): void {
-    if (event === "user-alerts:pending") publishLiveEvent(event, payload);
+    if ((RELAYED_LIVE_EVENTS as readonly string[]).includes(event))
+      publishLiveEvent(event as RelayedLiveEvent, payload);
     if (event === "new-alert") this.handlers.onNewAlert(payload);
     if (event === "alerts:refresh") this.handlers.onAlertsRefresh?.(payload);
     if (event === "joined-user-agencies") this.handlers.onJoinedUserAgencies?.(payload);

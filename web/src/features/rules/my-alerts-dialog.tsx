@@ -1,20 +1,16 @@
 import AddIcon from "@mui/icons-material/Add";
-import CloseIcon from "@mui/icons-material/Close";
 import InfoOutlinedIcon from "@mui/icons-material/InfoOutlined";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
-import IconButton from "@mui/material/IconButton";
 import Stack from "@mui/material/Stack";
-import { useTheme } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
-import useMediaQuery from "@mui/material/useMediaQuery";
 import { type AlertRuleInput, MESSAGES } from "@turnout/domain";
 import { useEffect, useId, useRef, useState } from "react";
 import { isApiError } from "../../api/errors";
+import { MemberDialog } from "../../ui/member-dialog";
+import { useHeadingFocus } from "../../ui/use-heading-focus";
 import { DeleteRuleDialog } from "./delete-rule-dialog";
 import { ErrorPopup, type ErrorPopupNotice } from "./error-popup";
 import {
@@ -61,21 +57,9 @@ function MyAlertsContent({ onClose }: { onClose: () => void }) {
   const [togglingId, setTogglingId] = useState<number | null>(null);
   const [popup, setPopup] = useState<ErrorPopupNotice | null>(null);
 
-  const headingRef = useRef<HTMLHeadingElement>(null);
+  const headingRef = useHeadingFocus(view);
   const deleteReturnFocus = useRef<HTMLElement | null>(null);
-  const firstRender = useRef(true);
   const listHeadingId = useId();
-
-  // Each change of view moves focus to the new view's heading, so keyboard and screen-reader users
-  // start at its top instead of on a button that no longer exists.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each change of view
-  useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
-    headingRef.current?.focus();
-  }, [view]);
 
   // Focus asked for while the delete confirmation closes waits for the next commit: until then that
   // dialog's focus trap would pull it straight back.
@@ -256,28 +240,9 @@ function MyAlertsContent({ onClose }: { onClose: () => void }) {
  * preview views. Full screen on phones. Mount it from the user menu's 'My Alerts' item.
  */
 export function MyAlertsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const theme = useTheme();
-  const fullScreen = useMediaQuery(theme.breakpoints.down("sm"));
-  const titleId = useId();
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      fullScreen={fullScreen}
-      fullWidth
-      maxWidth="sm"
-      scroll="paper"
-      aria-labelledby={titleId}
-    >
-      <DialogTitle sx={{ display: "flex", alignItems: "center", gap: 1, pr: 1 }}>
-        <span id={titleId} style={{ flexGrow: 1 }}>
-          My Alerts
-        </span>
-        <IconButton aria-label="Close My Alerts" onClick={onClose} edge="end">
-          <CloseIcon />
-        </IconButton>
-      </DialogTitle>
+    <MemberDialog open={open} title="My Alerts" onClose={onClose}>
       <MyAlertsContent onClose={onClose} />
-    </Dialog>
+    </MemberDialog>
   );
 }

@@ -9,7 +9,7 @@ import { adminRoutes, adminUser, DESKTOP_UA, IPHONE_UA } from "../testing/admin-
 import { ADMIN_TABS } from "./admin-tabs";
 
 /** Tabs whose issue has not landed: they show an honest placeholder. */
-const UNBUILT_TABS = ["feedback"];
+const UNBUILT_TABS: string[] = [];
 
 // The dashboard and the console are lazy chunks: on a busy machine their first load takes seconds.
 
@@ -155,11 +155,47 @@ describe("admin console", { timeout: 20_000 }, () => {
     expect(badge).toHaveClass("MuiBadge-colorWarning");
   });
 
-  it("shows no User Alerts badge when nothing waits for review, and none on Feedback yet", async () => {
-    signedIn("/admin/system");
+  it("shows no User Alerts badge when nothing waits for review, and none on Feedback when all is read", async () => {
+    const { server } = signedIn("/admin/system");
     const tab = await screen.findByRole("tab", { name: "User Alerts" });
     expect(tab.querySelector(".MuiBadge-invisible")).not.toBeNull();
+    await waitFor(() => expect(server.callsTo("GET /feedback/admin/unread-count")).toHaveLength(1));
     expect(screen.getByRole("tab", { name: "Feedback" }).querySelector(".MuiBadge-invisible")).not.toBeNull();
+    // Admins follow the admin count, never the member one.
+    expect(server.callsTo("GET /feedback/unread-count")).toHaveLength(0);
+  });
+
+  it("shows unread feedback as an orange badge on the Feedback tab, updated by the admin channel", async () => {
+    let unread = 12;
+    signedIn("/admin/system", {
+      routes: {
+        "GET /feedback/admin/unread-count": () => ({
+          body: { success: true, data: { unread_count: unread } },
+        }),
+      },
+    });
+    const tab = await screen.findByRole("tab", { name: "Feedback, 9+ unread" });
+    const badge = tab.querySelector(".MuiBadge-badge");
+    expect(badge).toHaveTextContent("9+");
+    expect(badge).toHaveClass("MuiBadge-colorWarning");
+
+    unread = 3;
+    latestLiveChannel().connect();
+    latestLiveChannel().serverEmit("feedback:new-message", {
+      conversationId: 7,
+      messageId: 1,
+      isAdmin: false,
+    });
+    expect(await screen.findByRole("tab", { name: "Feedback, 3 unread" })).toBeInTheDocument();
+  });
+
+  it("sends an admin's 'Feedback' menu item to the Feedback tab", async () => {
+    const { user } = signedIn("/");
+    await screen.findByRole("heading", { name: "Alerts" });
+    const menu = await openUserMenu(user);
+    await user.click(within(menu).getByRole("menuitem", { name: "Feedback" }));
+    await waitFor(() => expect(currentLocation.pathname).toBe("/admin/feedback"));
+    expect(await screen.findByRole("heading", { name: "Feedback" })).toBeInTheDocument();
   });
 
   it("tells a non-admin who reaches it that admin rights are needed, and asks the server nothing", async () => {

@@ -10,8 +10,10 @@ import Typography from "@mui/material/Typography";
 import { formatBadgeCount } from "@turnout/domain";
 import type { ReactNode } from "react";
 import { Link, Navigate, useParams } from "react-router";
+import { useAdminFeedbackUnread } from "../../feedback";
 import { AgenciesTab } from "../agencies/agencies-tab";
 import { AlertsTab } from "../alerts/alerts-tab";
+import { FeedbackTab } from "../feedback";
 import { GroupingTab } from "../grouping/grouping-tab";
 import { SecurityTab } from "../security/security-tab";
 import { SmsTab } from "../sms/sms-tab";
@@ -40,6 +42,7 @@ const TAB_CONTENT: Record<string, (tab: AdminTab) => ReactNode> = {
   "user-alerts": () => <UserAlertsTab />,
   sms: () => <SmsTab />,
   "message-grouping": () => <GroupingTab />,
+  feedback: () => <FeedbackTab />,
   security: () => <SecurityTab />,
 };
 
@@ -61,21 +64,14 @@ function TabLabel({ label, count }: { label: string; count: string }) {
 /**
  * The admin console (SPEC 2): the nine tabs in their order, each at its own address
  * (/admin/{tab}), the System Monitor first and by default. User Alerts carries the pending-rules
- * badge; Feedback carries `feedbackUnread`, which the feedback feature supplies.
+ * badge; Feedback the admins' unread feedback count, both live from the admin channel.
  * A signed-in user who is not an admin gets the SPEC 6 refusal and nothing is asked of the server.
  */
-export function AdminConsole({
-  isAdmin,
-  feedbackUnread = 0,
-}: {
-  isAdmin: boolean;
-  /** Unread feedback for admins (the Feedback tab's badge): filled in by the feedback issue. */
-  feedbackUnread?: number;
-}) {
+export function AdminConsole({ isAdmin }: { isAdmin: boolean }) {
   const { tab: slug } = useParams();
   const tab = findAdminTab(slug);
   const pending = formatBadgeCount(usePendingRuleCount(isAdmin));
-  const unread = formatBadgeCount(feedbackUnread);
+  const unread = formatBadgeCount(useAdminFeedbackUnread(isAdmin));
 
   if (!isAdmin) {
     return (

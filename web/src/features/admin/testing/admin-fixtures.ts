@@ -173,6 +173,10 @@ export function adminRoutes(overrides: Record<string, MockRoute> = {}): Record<s
     "GET /admin/system/messages": ok(messageMetrics),
     "GET /admin/system/sms": ok(smsMetrics),
     "GET /admin/system/logs": ok(makeLogs(3), { total: 3 }),
+    "GET /feedback/unread-count": ok({ unread_count: 0 }),
+    "GET /feedback/admin/unread-count": ok({ unread_count: 0 }),
+    "GET /feedback/admin/conversations": ok([]),
+    "GET /feedback/admin/stats": ok({ total: 0, open: 0, in_progress: 0, closed: 0, ffmpeg_available: true }),
     ...overrides,
   };
 }

@@ -1,0 +1,207 @@
+import DeleteIcon from "@mui/icons-material/Delete";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import MenuItem from "@mui/material/MenuItem";
+import Paper from "@mui/material/Paper";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { FEEDBACK_STATUSES, type FeedbackStatus } from "@turnout/domain";
+import { useState } from "react";
+import { ConfirmDialog } from "../../../ui/confirm-dialog";
+import { useNoticeToast } from "../../../ui/notice-toast";
+import {
+  type Conversation,
+  ConversationList,
+  FEEDBACK_STATUS_PRESENTATION,
+  FeedbackThreadView,
+  useAdminConversations,
+  useAdminFeedbackLive,
+  useDeleteConversation,
+  useFeedbackStats,
+  useRefreshBadgeOnOpen,
+  useSetStatus,
+} from "../../feedback";
+import { formatBytes } from "../system-monitor/format";
+
+/** Shown when the server has no ffmpeg (stats.ffmpeg_available false). */
+export const FFMPEG_UNAVAILABLE_TEXT =
+  "Video conversion is unavailable on the server: videos that are not MP4/WebM are kept as uploaded.";
+
+const ALL = "all";
+
+function StatsLine() {
+  const stats = useFeedbackStats();
+  if (!stats.data) return null;
+  const figures = stats.data;
+  return (
+    <>
+      <Typography variant="body2" color="text.secondary">
+        {[
+          `${figures.total} conversations`,
+          `${figures.open} open`,
+          `${figures.in_progress} in progress`,
+          `${figures.closed} closed`,
+          `${figures.unread_count} unread`,
+          `${figures.messages} messages`,
+          `${figures.attachments} attachments (${formatBytes(figures.attachment_bytes)})`,
+        ].join(" · ")}
+      </Typography>
+      {figures.ffmpeg_available ? null : <Alert severity="warning">{FFMPEG_UNAVAILABLE_TEXT}</Alert>}
+    </>
+  );
+}
+
+/** Status select and delete for the selected conversation. */
+function ConversationActions({
+  conversation,
+  notify,
+  onDelete,
+}: {
+  conversation: Conversation;
+  notify: (message: string, error?: boolean) => void;
+  onDelete: (conversation: Conversation) => void;
+}) {
+  const setStatus = useSetStatus();
+  const change = async (status: FeedbackStatus) => {
+    try {
+      await setStatus.mutateAsync({ id: conversation.id, status });
+      notify(`Status changed to ${FEEDBACK_STATUS_PRESENTATION[status].label}`);
+    } catch {
+      notify("Failed to change the status. Please try again.", true);
+    }
+  };
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: "center", pt: 1 }}>
+      <TextField
+        select
+        size="small"
+        label="Status"
+        value={conversation.status}
+        disabled={setStatus.isPending}
+        onChange={(event) => void change(event.target.value as FeedbackStatus)}
+        sx={{ minWidth: 160 }}
+      >
+        {FEEDBACK_STATUSES.map((status) => (
+          <MenuItem key={status} value={status}>
+            {FEEDBACK_STATUS_PRESENTATION[status].label}
+          </MenuItem>
+        ))}
+      </TextField>
+      <Button
+        color="error"
+        startIcon={<DeleteIcon aria-hidden="true" />}
+        onClick={() => onDelete(conversation)}
+      >
+        Delete
+      </Button>
+    </Stack>
+  );
+}
+
+/**
+ * The admin console's Feedback tab (SPEC 2): every conversation with a status filter and the figures,
+ * and the selected one's thread with reply (and attachments), status change and delete. New
+ * conversations and messages arrive live from the admin channel.
+ */
+export function FeedbackTab() {
+  const [filter, setFilter] = useState<FeedbackStatus | typeof ALL>(ALL);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  // The conversation to delete stays set while the confirmation closes, so its text does not blank.
+  const [pendingDelete, setPendingDelete] = useState<Conversation | null>(null);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const conversations = useAdminConversations(filter === ALL ? null : filter);
+  const remove = useDeleteConversation();
+  const { show, toast } = useNoticeToast();
+  const notifyError = (message: string) => show(message, true);
+  useRefreshBadgeOnOpen("admin", true);
+  useAdminFeedbackLive();
+
+  const confirmDelete = async () => {
+    if (!pendingDelete) return;
+    try {
+      await remove.mutateAsync(pendingDelete.id);
+      if (selectedId === pendingDelete.id) setSelectedId(null);
+      setConfirmOpen(false);
+      show("Conversation deleted");
+    } catch {
+      // Shown inside the confirmation, which stays open for another try.
+    }
+  };
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: "center", flexWrap: "wrap" }}>
+        <Typography variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+          Feedback
+        </Typography>
+        <TextField
+          select
+          size="small"
+          label="Status filter"
+          value={filter}
+          onChange={(event) => setFilter(event.target.value as FeedbackStatus | typeof ALL)}
+          sx={{ minWidth: 180 }}
+        >
+          <MenuItem value={ALL}>All</MenuItem>
+          {FEEDBACK_STATUSES.map((status) => (
+            <MenuItem key={status} value={status}>
+              {FEEDBACK_STATUS_PRESENTATION[status].label}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Stack>
+      <StatsLine />
+      <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "minmax(280px, 2fr) 3fr" } }}>
+        <Paper variant="outlined" sx={{ alignSelf: "start", overflow: "hidden" }}>
+          <ConversationList
+            conversations={conversations.data ?? []}
+            status={conversations.status}
+            showMember
+            selectedId={selectedId}
+            emptyText="No feedback conversations."
+            onRetry={() => void conversations.refetch()}
+            onOpen={(conversation) => setSelectedId(conversation.id)}
+          />
+        </Paper>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          {selectedId === null ? (
+            <Typography color="text.secondary">Select a conversation to read and answer it.</Typography>
+          ) : (
+            <FeedbackThreadView
+              key={selectedId}
+              conversationId={selectedId}
+              side="admin"
+              notify={notifyError}
+              actions={(conversation) => (
+                <ConversationActions
+                  conversation={conversation}
+                  notify={show}
+                  onDelete={(target) => {
+                    setPendingDelete(target);
+                    setConfirmOpen(true);
+                  }}
+                />
+              )}
+            />
+          )}
+        </Paper>
+      </Box>
+      <ConfirmDialog
+        open={confirmOpen}
+        title="Delete conversation?"
+        text={`'${pendingDelete?.subject ?? ""}' will be deleted with all its messages, photos and videos. This cannot be undone.`}
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        error={remove.isError ? "Failed to delete the conversation. Please try again." : null}
+        onCancel={() => {
+          remove.reset();
+          setConfirmOpen(false);
+        }}
+        onConfirm={() => void confirmDelete()}
+      />
+      {toast}
+    </Stack>
+  );
+}

@@ -1,0 +1,1 @@
+export { FeedbackTab } from "./feedback-tab";
