@@ -31,6 +31,9 @@ export const FFMPEG_UNAVAILABLE_TEXT =
 
 const ALL = "all";
 
+/** "1 conversation", "3 conversations". */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 function StatsLine() {
   const stats = useFeedbackStats();
   if (!stats.data) return null;
@@ -39,13 +42,13 @@ function StatsLine() {
     <>
       <Typography variant="body2" color="text.secondary">
         {[
-          `${figures.total} conversations`,
+          counted(figures.total, "conversation"),
           `${figures.open} open`,
           `${figures.in_progress} in progress`,
           `${figures.closed} closed`,
           `${figures.unread_count} unread`,
-          `${figures.messages} messages`,
-          `${figures.attachments} attachments (${formatBytes(figures.attachment_bytes)})`,
+          counted(figures.messages, "message"),
+          `${counted(figures.attachments, "attachment")} (${formatBytes(figures.attachment_bytes)})`,
         ].join(" · ")}
       </Typography>
       {figures.ffmpeg_available ? null : <Alert severity="warning">{FFMPEG_UNAVAILABLE_TEXT}</Alert>}
