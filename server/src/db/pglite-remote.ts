@@ -41,7 +41,10 @@ function spawn(dir: string): Promise<Worker> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_BOOT, { eval: true, workerData: { dir } });
     let settled = false;
-    const timer = setTimeout(() => fail(new Error("the embedded database did not open in time")), OPEN_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error("the embedded database did not open in time")),
+      OPEN_TIMEOUT_MS,
+    );
     // Listeners are left in place once settled (removing a worker's listeners can stop its port).
     const fail = (err: Error) => {
       if (settled) return;
@@ -58,7 +61,9 @@ function spawn(dir: string): Promise<Worker> {
       resolve(worker);
     });
     worker.once("error", fail);
-    worker.once("exit", (code) => fail(new Error(`the embedded database's thread ended (${code}) while opening`)));
+    worker.once("exit", (code) =>
+      fail(new Error(`the embedded database's thread ended (${code}) while opening`)),
+    );
   });
 }
 
@@ -106,7 +111,10 @@ export class EmbeddedDatabase {
   transaction<T>(run: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
       await this.send("BEGIN", [], {});
-      const tx = { query: (sql: string, params?: unknown[], options?: QueryOptions) => this.send(sql, params ?? [], options ?? {}) };
+      const tx = {
+        query: (sql: string, params?: unknown[], options?: QueryOptions) =>
+          this.send(sql, params ?? [], options ?? {}),
+      };
       try {
         const result = await run(tx as unknown as Queryable);
         await this.send("COMMIT", [], {});
@@ -152,7 +160,8 @@ export class EmbeddedDatabase {
 
   private send(sql: string, params: unknown[], options: QueryOptions): Promise<unknown> {
     const worker = this.worker;
-    if (!worker) return Promise.reject(storageFailure(this.closing ? "The database is closed." : STORAGE_MESSAGE));
+    if (!worker)
+      return Promise.reject(storageFailure(this.closing ? "The database is closed." : STORAGE_MESSAGE));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, startedAt: Date.now() });
@@ -174,7 +183,8 @@ export class EmbeddedDatabase {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       this.pending.delete(reply.id);
-      if (reply.kind === "result") waiting.resolve({ rows: reply.rows, fields: reply.fields, affectedRows: reply.affectedRows });
+      if (reply.kind === "result")
+        waiting.resolve({ rows: reply.rows, fields: reply.fields, affectedRows: reply.affectedRows });
       else waiting.reject(revive(reply.error));
     });
     worker.once("exit", (code) => {

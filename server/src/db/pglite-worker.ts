@@ -7,7 +7,14 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 // this thread, which the main thread can then terminate, instead of the whole server.
 
 export type WorkerRequest =
-  | { kind: "query"; id: number; sql: string; params: unknown[]; rowMode: "array" | "object"; rawDates: boolean }
+  | {
+      kind: "query";
+      id: number;
+      sql: string;
+      params: unknown[];
+      rowMode: "array" | "object";
+      rawDates: boolean;
+    }
   | { kind: "close" };
 
 export type SerializedError = { message: string; name: string; fields: Record<string, string | number> };
@@ -22,10 +29,9 @@ export type WorkerReply =
 /** Drizzle's parsers (the same for every query it sends): dates, intervals and numeric arrays stay text. */
 const identity = (value: string) => value;
 const RAW_DATE_PARSERS = Object.fromEntries(
-  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [
-    oid,
-    identity,
-  ]),
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map(
+    (oid) => [oid, identity],
+  ),
 );
 
 /** PostgreSQL's error fields (code, detail, hint, where, ...) survive the thread boundary; functions and objects do not. */

@@ -19,7 +19,8 @@ export function storageFailure(message: string): Error {
 }
 
 /** The disk's words in PostgreSQL's and the file system's messages. */
-const STORAGE_MESSAGES = /No space left on device|Read-only file system|Disk quota exceeded|\b(ENOSPC|EROFS|EDQUOT)\b/;
+const STORAGE_MESSAGES =
+  /No space left on device|Read-only file system|Disk quota exceeded|\b(ENOSPC|EROFS|EDQUOT)\b/;
 
 /**
  * True when an error (or one it wraps) means the database cannot write to its disk: SQLSTATE 53100

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** A fresh embedded database takes about 63 MB (measured: PGlite's data dir after the migrations). */
@@ -54,7 +54,7 @@ export function checkDatabaseDir(dir: string, fresh: boolean): void {
     writeFileSync(probe, "x");
     rmSync(probe, { force: true });
   } catch (err) {
-    const problem = storageProblem(err);
+    const problem = storageProblem(err) ?? ancestorProblem(err);
     if (!problem) throw err;
     throw new StorageStartError(`cannot write to ${where}: ${problem} (${(err as Error).message})`);
   }
@@ -70,7 +70,21 @@ export function checkDatabaseDir(dir: string, fresh: boolean): void {
 /** The start-up failure in words: the disk's problem when there is one (DATA_DIR full or read-only), else the error's message. */
 export function describeStartFailure(error: unknown): string {
   if (error instanceof StorageStartError) return error.message;
-  const problem = storageProblem(error);
+  const problem = storageProblem(error) ?? ancestorProblem(error);
   const message = error instanceof Error ? error.message : String(error);
   return problem ? `cannot write to the data directory (DATA_DIR): ${problem} (${message})` : message;
+}
+
+/** ENOENT from creating a directory on a read-only file system: the nearest existing parent says why. */
+function ancestorProblem(error: unknown): string | null {
+  const e = error as { code?: unknown; path?: unknown } | null;
+  if (e?.code !== "ENOENT" || typeof e.path !== "string") return null;
+  let dir = path.dirname(e.path);
+  while (!existsSync(dir) && dir !== path.dirname(dir)) dir = path.dirname(dir);
+  try {
+    accessSync(dir, constants.W_OK);
+    return null;
+  } catch (err) {
+    return storageProblem(err);
+  }
 }
