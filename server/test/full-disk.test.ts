@@ -182,9 +182,7 @@ describe.skipIf(!canMount)(
         fill(filler);
         // A query that runs far longer than the watchdog allows on a full disk (what a failed WAL write looks like).
         const t = Date.now();
-        const stuck = await db
-          .query("do $$ begin loop end loop; end $$")
-          .catch((e: Error) => e);
+        const stuck = await db.query("do $$ begin loop end loop; end $$").catch((e: Error) => e);
         expect(stuck).toBeInstanceOf(Error);
         expect(Date.now() - t).toBeLessThan(5_000);
         expect(String(stuck)).toMatch(/disk is full/);
