@@ -9,8 +9,6 @@ import { freeBytes, LOW_FREE_BYTES } from "./storage.js";
  * failed WAL write (it spins in XLogFlush for good): the instance is ended and opened again.
  */
 const STALL_ON_FULL_DISK_MS = 2_500;
-/** A query running this long is taken for a stuck instance whatever the disk says. */
-const STALL_MS = 60_000;
 /** How often a stuck instance is looked for, and a replacement tried while there is no room. */
 const WATCH_MS = 500;
 const REOPEN_RETRY_MS = 2_000;
@@ -194,7 +192,11 @@ export class EmbeddedDatabase {
     worker.on("error", () => {});
   }
 
-  /** A query that has run too long (briefly, when the disk is full) means PGlite is stuck: end it and open anew. */
+  /**
+   * A query that has run a few seconds while the disk is (nearly) full means PGlite is stuck on a failed
+   * WAL write: end it and open anew. With room on the disk a long query is left alone, whatever its
+   * length (a migration or a search over millions of alerts may legitimately take minutes).
+   */
   private lookForStall(): void {
     if (!this.worker || this.pending.size === 0) return;
     const oldest = Math.min(...[...this.pending.values()].map((p) => p.startedAt));
@@ -202,12 +204,10 @@ export class EmbeddedDatabase {
     if (running < STALL_ON_FULL_DISK_MS) return;
     const free = freeBytes(this.dir);
     const diskFull = free !== null && free < LOW_FREE_BYTES;
-    if (!diskFull && running < STALL_MS) return;
+    if (!diskFull) return;
     this.lost(
       storageFailure(
-        diskFull
-          ? `a query stuck for ${running} ms with ${free} bytes free: the embedded database cannot write (disk full)`
-          : `a query stuck for ${running} ms: the embedded database stopped answering`,
+        `a query stuck for ${running} ms with ${free} bytes free: the embedded database cannot write (disk full)`,
       ),
     );
   }
