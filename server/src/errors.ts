@@ -1,7 +1,7 @@
 import type { ErrorType } from "@turnout/domain";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { isConnectionFailure } from "./db/reachability.js";
+import { isConnectionFailure, isStorageFailure } from "./db/reachability.js";
 import { serializeError } from "./logger.js";
 import { type SystemLogEntry, writeSystemLog } from "./system-log.js";
 
@@ -56,7 +56,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       app.dbReachability.failed(error);
       return sendAppError(
         reply,
-        serviceUnavailable("The database is unreachable. Please try again in a few seconds."),
+        serviceUnavailable(
+          isStorageFailure(error)
+            ? "The server cannot write: its storage is full. Please try again later."
+            : "The database is unreachable. Please try again in a few seconds.",
+        ),
       );
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

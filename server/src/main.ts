@@ -1,5 +1,6 @@
 import { buildApp } from "./app.js";
 import { loadConfig } from "./config.js";
+import { describeStartFailure } from "./db/storage.js";
 import { createLogger } from "./logger.js";
 import { addressLocalities } from "./modules/postcodes/address-localities.js";
 import { ensurePostcodesSeeded } from "./modules/postcodes/service.js";
@@ -46,6 +47,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Turnout failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`Turnout failed to start: ${describeStartFailure(err)}\n`);
   process.exit(1);
 });

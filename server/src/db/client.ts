@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -9,8 +9,15 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { DatabaseReachability, isConnectionFailure, markConnectFailure } from "./reachability.js";
+import { EmbeddedDatabase } from "./pglite-remote.js";
+import {
+  DatabaseReachability,
+  isConnectionFailure,
+  isStorageFailure,
+  markConnectFailure,
+} from "./reachability.js";
 import * as schema from "./schema.js";
+import { checkDatabaseDir, freeBytes, LOW_FREE_BYTES, StorageStartError } from "./storage.js";
 
 /** The Drizzle database, whichever engine is behind it. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -18,7 +25,7 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseHandle = {
   db: Database;
   kind: "pglite" | "postgres";
-  /** Whether PostgreSQL can be reached (the embedded database always can). */
+  /** Whether PostgreSQL can be reached, and whether the database can write (the embedded one's disk). */
   reachability: DatabaseReachability;
   close: () => Promise<void>;
 };
@@ -120,17 +127,36 @@ function releasingTransaction(pool: pg.Pool) {
 }
 
 async function openPglite(dir: string): Promise<DatabaseHandle> {
-  if (dir !== "memory://") mkdirSync(dir, { recursive: true });
-  // The data dir must be the first argument: `new PGlite(undefined, { extensions })` drops the extensions.
-  const client = new PGlite(dir, { extensions: { pg_trgm } });
-  const db = drizzlePglite({ client, schema });
-  await migratePglite(db, { migrationsFolder });
-  return {
-    db: db as unknown as Database,
-    kind: "pglite",
-    reachability: new DatabaseReachability(),
-    close: () => client.close(),
-  };
+  const reachability = new DatabaseReachability();
+  if (dir === "memory://") {
+    // The data dir must be the first argument: `new PGlite(undefined, { extensions })` drops the extensions.
+    const client = new PGlite(dir, { extensions: { pg_trgm } });
+    const db = drizzlePglite({ client, schema });
+    await migratePglite(db, { migrationsFolder });
+    return { db: db as unknown as Database, kind: "pglite", reachability, close: () => client.close() };
+  }
+  // On disk PGlite runs on its own thread (pglite-remote.ts): a disk that fills up cannot stop the server.
+  checkDatabaseDir(dir, !existsSync(path.join(dir, "PG_VERSION")));
+  const client = await EmbeddedDatabase.open(dir, reachability).catch((err: unknown) => {
+    throw startFailure(dir, err);
+  });
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema });
+  try {
+    await migratePglite(db, { migrationsFolder });
+  } catch (err) {
+    await client.close();
+    throw startFailure(dir, err);
+  }
+  return { db: db as unknown as Database, kind: "pglite", reachability, close: () => client.close() };
+}
+
+/** Opening failed: when the disk is the reason (full, read-only), say so instead of PGlite's "failed to initialize". */
+function startFailure(dir: string, err: unknown): unknown {
+  const free = freeBytes(dir);
+  if (!isStorageFailure(err) && (free === null || free >= LOW_FREE_BYTES)) return err;
+  return new StorageStartError(
+    `the embedded database in ${dir} cannot write: its disk is full or read-only (${free === null ? "free space unknown" : `${Math.floor(free / 1048576)} MB free`}; see "Disk space for the embedded database" in the README)`,
+  );
 }
 
 /** How long a health check waits for the database: a connection that hangs counts as down. */

@@ -8,6 +8,35 @@ export function markConnectFailure(error: unknown): void {
   if (error && typeof error === "object") (error as Record<symbol, boolean>)[CONNECT_FAILED] = true;
 }
 
+/** Marks an error raised because the embedded database cannot write (its disk is full or read-only). */
+const STORAGE_FAILED = Symbol("turnout.storageFailed");
+
+/** An error for a query the embedded database cannot run now: its disk is full or read-only. */
+export function storageFailure(message: string): Error {
+  const error = new Error(message);
+  (error as unknown as Record<symbol, boolean>)[STORAGE_FAILED] = true;
+  return error;
+}
+
+/** The disk's words in PostgreSQL's and the file system's messages. */
+const STORAGE_MESSAGES =
+  /No space left on device|Read-only file system|Disk quota exceeded|\b(ENOSPC|EROFS|EDQUOT)\b/;
+
+/**
+ * True when an error (or one it wraps) means the database cannot write to its disk: SQLSTATE 53100
+ * (disk full), 58030 (I/O error) naming a full or read-only disk, or the embedded database refusing
+ * queries until its disk has room again.
+ */
+export function isStorageFailure(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    const err = e as { code?: unknown; message?: unknown; cause?: unknown; [STORAGE_FAILED]?: boolean };
+    if (err[STORAGE_FAILED] || err.code === "53100") return true;
+    if (typeof err.message === "string" && STORAGE_MESSAGES.test(err.message)) return true;
+    e = err.cause;
+  }
+  return false;
+}
+
 /** Socket-level failures: the server is down, restarting or out of reach. */
 const NETWORK_CODES = new Set([
   "ECONNREFUSED",
@@ -35,9 +64,12 @@ const CONNECTION_MESSAGES = [
  * True when an error (or one it wraps, e.g. Drizzle's failed-query error) means the database could not
  * be reached: a connection that could not be opened or was lost, a socket error, SQLSTATE 57P01/57P02
  * (administrator or crash shutdown), 57P03 (cannot connect now) or class 08 (connection exception).
- * A query the database answered with an error is not one.
+ * A database that cannot write to its disk counts too (isStorageFailure): it cannot serve the request
+ * now and will again, so the caller is answered 503 and nothing is logged per request.
+ * A query the database answered with any other error is not one.
  */
 export function isConnectionFailure(error: unknown): boolean {
+  if (isStorageFailure(error)) return true;
   for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
     const err = e as { code?: unknown; message?: unknown; cause?: unknown; [CONNECT_FAILED]?: boolean };
     if (err[CONNECT_FAILED]) return true;
@@ -94,6 +126,10 @@ export class DatabaseReachability {
 
   /** Records a failure; only one that means the database is out of reach starts (or continues) an outage. */
   failed(error: unknown): void {
+    if (isStorageFailure(error)) {
+      this.storageFailed(error);
+      return;
+    }
     if (!isConnectionFailure(error)) return;
     const now = Date.now();
     if (!this.down) {
@@ -115,4 +151,49 @@ export class DatabaseReachability {
     this.announced = false;
     this.logger?.warn({ downMs: this.upSince - this.downSince }, "database reachable again");
   }
+
+  private storageFull = false;
+  private storageFullSince = 0;
+  private storageCheck: (() => StorageStatus) | null = null;
+
+  /** Whether the database can write: the embedded database's check, or what the last failures said. */
+  storage(): StorageStatus {
+    const checked = this.storageCheck?.() ?? { writable: true };
+    if (checked.writable && this.storageFull && Date.now() - this.storageFullSince > STORAGE_SETTLE_MS) {
+      this.storageWritable();
+    }
+    return checked.writable && !this.storageFull ? checked : { ...checked, writable: false };
+  }
+
+  /** Set by the embedded database: how it sees its disk (free space, a stuck instance being replaced). */
+  watchStorage(check: () => StorageStatus): void {
+    this.storageCheck = check;
+  }
+
+  /** Records that a write failed for want of disk: logged once until the database can write again. */
+  storageFailed(error: unknown): void {
+    this.storageFullSince = Date.now();
+    if (this.storageFull) return;
+    this.storageFull = true;
+    this.logger?.error(
+      innermost(error),
+      "database cannot write: its disk is full or read-only; writes are answered 503 until there is room",
+    );
+  }
+
+  /** Records that the database can write again (room on its disk, or a re-opened instance). */
+  storageWritable(): void {
+    if (!this.storageFull) return;
+    this.storageFull = false;
+    this.logger?.warn({ downMs: Date.now() - this.storageFullSince }, "database can write again");
+  }
 }
+
+/** A write failure this recent still counts, even when the disk shows room again (space freed and filled). */
+const STORAGE_SETTLE_MS = 2_000;
+
+export type StorageStatus = {
+  writable: boolean;
+  /** Free bytes on the disk of the embedded database; absent for PostgreSQL. */
+  freeBytes?: number | null;
+};
