@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { PGlite } from "@electric-sql/pglite";
-import type { SerializedError, WorkerReply, WorkerRequest } from "./pglite-worker.js";
+import type { SerializedError, WorkerReply, WorkerRequest } from "./pglite-protocol.js";
 import { type DatabaseReachability, storageFailure } from "./reachability.js";
 import { freeBytes, LOW_FREE_BYTES } from "./storage.js";
 
@@ -31,13 +31,13 @@ function revive(error: SerializedError): Error {
   return e;
 }
 
-/** The worker is TypeScript: it registers tsx's loader first, as the server runs (also under vitest). */
-const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
-  .then(({ register }) => { register(); return import(${JSON.stringify(new URL("./pglite-worker.ts", import.meta.url).href)}); })`;
+/** The thread's script: plain JavaScript, so it needs no TypeScript loader (and its memory). */
+const WORKER_URL = new URL("./pglite-worker.mjs", import.meta.url);
 
 function spawn(dir: string): Promise<Worker> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_BOOT, { eval: true, workerData: { dir } });
+    // execArgv [] : the server's own flags (`--import tsx`) would load the TypeScript loader here too.
+    const worker = new Worker(WORKER_URL, { workerData: { dir }, execArgv: [] });
     let settled = false;
     const timer = setTimeout(
       () => fail(new Error("the embedded database did not open in time")),
