@@ -26,9 +26,9 @@ function isConsolePath(pathname: string): boolean {
 
 /**
  * The dashboard: the alerts view under the dashboard header, with the install banner and the My Alerts
- * and My Feedback dialogs composed in, or at /admin/{tab} the admin console under the same header (admins on non-mobile
- * devices; SPEC 2). The feed and its live channel stay behind the console, which joins the admin room
- * while it is open. Loaded on demand, so the login screen stays small.
+ * and My Feedback dialogs composed in, or at /admin/{tab} the admin console under the same header
+ * (admins on non-mobile devices; SPEC 2). The feed and its live channel stay behind the console, which
+ * joins the admin room while it is open. Loaded on demand, so the login screen stays small.
  */
 export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: () => Promise<void> }) {
   const isDevelopment = useServerEnvironment() === "development";
