@@ -1,31 +1,21 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testEngine } from "./build-app.js";
 import { createScratchDatabase } from "./scratch-database.js";
+import { freePort, spawnServer } from "./server-process.js";
 
 // A PostgreSQL restart, simulated on the shared test server without restarting it: the server's
 // backends are terminated (what a restart does to every connection) under ingest, then new
 // connections to its database are refused for a few seconds (an outage).
 
-const serverDir = path.resolve(import.meta.dirname, "..");
 const INGEST_KEY = "fault-test-ingest-key-0123456789";
 /** In every message text, so the log can be searched for any text that leaked into it. */
 const TEXT_MARK = "FAULTPROBE";
 const OUTAGE_MS = 4_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === "object" && a ? a.port : 0));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -34,7 +24,7 @@ describe.skipIf(testEngine !== "postgres")("the server when PostgreSQL restarts 
   let admin: pg.Client;
   let dbName: string;
   let child: ChildProcess;
-  let output = "";
+  let output = () => "";
   let exited: number | null | "running" = "running";
   let base: string;
   const dataDir = mkdtempSync(path.join(tmpdir(), "turnout-dbfaults-"));
@@ -45,31 +35,22 @@ describe.skipIf(testEngine !== "postgres")("the server when PostgreSQL restarts 
     dbName = new URL(scratch.url).pathname.slice(1);
     admin = new pg.Client({ connectionString: baseUrl });
     await admin.connect();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      cwd: serverDir,
-      env: {
-        PATH: process.env.PATH ?? "",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        DATABASE_URL: scratch.url,
-        INGEST_API_KEY: INGEST_KEY,
-        LOG_LEVEL: "info",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    const server = spawnServer(await freePort(), {
+      DATA_DIR: dataDir,
+      DATABASE_URL: scratch.url,
+      INGEST_API_KEY: INGEST_KEY,
+      LOG_LEVEL: "info",
     });
-    child.stdout?.on("data", (d) => (output += d));
-    child.stderr?.on("data", (d) => (output += d));
+    ({ child, base } = server);
+    output = server.output;
     child.once("exit", (code) => (exited = code));
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
-      if (exited !== "running") throw new Error(`exited early:\n${output}`);
+      if (exited !== "running") throw new Error(`exited early:\n${output()}`);
       if ((await health()) === 200) return;
       await sleep(200);
     }
-    throw new Error(`not healthy in time:\n${output}`);
+    throw new Error(`not healthy in time:\n${output()}`);
   }, 90_000);
 
   afterAll(async () => {
@@ -178,7 +159,7 @@ describe.skipIf(testEngine !== "postgres")("the server when PostgreSQL restarts 
     expect(acknowledged.size).toBeGreaterThan(0);
     expect(lost).toEqual([]);
 
-    const lines = output.split("\n");
+    const lines = output().split("\n");
     const unreachable = lines.filter((l) => l.includes("database unreachable"));
     // One per disruption at most (three terminations and the outage), however many requests failed.
     expect(unreachable.length).toBeGreaterThanOrEqual(1);

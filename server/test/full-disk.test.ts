@@ -1,15 +1,14 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedDatabase } from "../src/db/pglite-remote.js";
 import { DatabaseReachability } from "../src/db/reachability.js";
+import { freePort, type ServerProcess, spawnServer } from "./server-process.js";
 
 // Embedded PGlite on a disk that fills up: a real server on a small tmpfs (mounting needs root, as in CI).
 
-const serverDir = path.resolve(import.meta.dirname, "..");
 const INGEST_KEY = "full-disk-test-ingest-key-0123456789";
 const root = mkdtempSync(path.join(tmpdir(), "turnout-fulldisk-"));
 const mnt = path.join(root, "mnt");
@@ -40,38 +39,18 @@ function fill(file: string): void {
   } catch {} // dd ends with "No space left on device": that is the point.
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === "object" && a ? a.port : 0));
-    });
-  });
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-type Started = { child: ChildProcess; output: () => string; exited: Promise<number | null>; base: string };
+type Started = ServerProcess & { exited: Promise<number | null> };
 
 async function start(dataDir: string): Promise<Started> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: serverDir,
-    env: {
-      PATH: process.env.PATH ?? "",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      INGEST_API_KEY: INGEST_KEY,
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = spawnServer(await freePort(), {
+    DATA_DIR: dataDir,
+    INGEST_API_KEY: INGEST_KEY,
+    LOG_LEVEL: "warn",
   });
-  let output = "";
-  child.stdout?.on("data", (d) => (output += d));
-  child.stderr?.on("data", (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited, base: `http://127.0.0.1:${port}` };
+  const exited = new Promise<number | null>((resolve) => server.child.once("exit", (code) => resolve(code)));
+  return { ...server, exited };
 }
 
 /** A request that must be answered within a few seconds: a hang is a status of "timeout". */

@@ -1,21 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "./build-app.js";
-
-const serverDir = path.resolve(import.meta.dirname, "..");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === "object" && a ? a.port : 0));
-    });
-  });
-}
+import { freePort, type ServerProcess, spawnServer } from "./server-process.js";
 
 describe("graceful shutdown", () => {
   it("finishes a request in flight, then stops accepting connections", async () => {
@@ -42,32 +31,20 @@ describe("graceful shutdown", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "turnout-shutdown-"));
     afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-    async function start(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-        cwd: serverDir,
-        env: {
-          PATH: process.env.PATH ?? "",
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          DATA_DIR: dataDir,
-          LOG_LEVEL: "info",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      child.stdout?.on("data", (d) => (output += d));
-      child.stderr?.on("data", (d) => (output += d));
+    async function start(port: number): Promise<ServerProcess> {
+      const server = spawnServer(port, { DATA_DIR: dataDir, LOG_LEVEL: "info" });
+      const { child, output } = server;
       const deadline = Date.now() + 60_000;
       while (Date.now() < deadline) {
-        if (child.exitCode !== null) throw new Error(`exited early:\n${output}`);
+        if (child.exitCode !== null) throw new Error(`exited early:\n${output()}`);
         const ok = await fetch(`http://127.0.0.1:${port}/api/health`)
           .then((r) => r.ok)
           .catch(() => false);
-        if (ok) return { child, output: () => output };
+        if (ok) return server;
         await new Promise((r) => setTimeout(r, 200));
       }
       child.kill("SIGKILL");
-      throw new Error(`not healthy in time:\n${output}`);
+      throw new Error(`not healthy in time:\n${output()}`);
     }
 
     const exitOf = (child: ChildProcess) =>
