@@ -17,6 +17,12 @@ export type RunningProxy = {
   url: string;
   /** Access-log lines so far: `<client address> <upstream address(es)> <status> "<request line>"`. */
   accessLog: () => string[];
+  /**
+   * The access-log lines matching `match`, once there are at least `count` of them. nginx writes a
+   * request's line after its response has gone out, so a client that has its answer may read the
+   * log a moment before the line is there.
+   */
+  loggedRequests: (match: (line: string) => boolean, count?: number) => Promise<string[]>;
   stop: () => Promise<void>;
 };
 
@@ -63,10 +69,20 @@ export async function startProxy(upstreams: string[]): Promise<RunningProxy> {
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
+  const accessLog = () => readOr(path.join(dir, "access.log")).split("\n").filter(Boolean);
   await waitForListening(port, child, () => `${output}${readOr(path.join(dir, "error.log"))}`);
   return {
     url,
-    accessLog: () => readOr(path.join(dir, "access.log")).split("\n").filter(Boolean),
+    accessLog,
+    loggedRequests: async (match, count = 1) => {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const lines = accessLog().filter(match);
+        if (lines.length >= count) return lines;
+        if (Date.now() > deadline) throw new Error(`fewer than ${count} matching access-log lines in 5 s`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     stop: async () => {
       await stopChild(child);
       rmSync(dir, { recursive: true, force: true });
