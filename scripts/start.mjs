@@ -1,17 +1,20 @@
-// `npm start`: build what is missing, then run the server (migrations and seeding happen on start).
+// `npm start`: build what is missing (the web app, the compiled server), then run the server on plain
+// JavaScript (migrations and seeding happen on start).
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { ensureServerBuilt } from "./server-build.mjs";
 import { ensureWebBuilt } from "./web-build.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 try {
   ensureWebBuilt();
+  await ensureServerBuilt();
 } catch (err) {
   process.stderr.write(`${err.message}\n`);
   process.exit(1);
 }
 
-const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
+const child = spawn(process.execPath, ["--enable-source-maps", "server/dist/main.js"], {
   cwd: root,
   stdio: "inherit",
 });

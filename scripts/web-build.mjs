@@ -1,7 +1,7 @@
 // Builds the web app when web/dist is missing or older than its sources.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { isStale } from "./stale.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const distIndex = path.join(root, "web/dist/index.html");
@@ -14,23 +14,9 @@ const sources = [
   "domain/src",
 ];
 
-function newestMtime(p) {
-  if (!existsSync(p)) return 0;
-  const st = statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const entry of readdirSync(p)) {
-    if (entry === "node_modules") continue;
-    newest = Math.max(newest, newestMtime(path.join(p, entry)));
-  }
-  return newest;
-}
-
 /** True when web/dist must be (re)built. */
 export function webBuildIsStale() {
-  if (!existsSync(distIndex)) return true;
-  const built = statSync(distIndex).mtimeMs;
-  return sources.some((s) => newestMtime(path.join(root, s)) > built);
+  return isStale(root, distIndex, sources);
 }
 
 /** Builds web/dist if it is missing or stale; throws when the build fails. */

@@ -104,6 +104,8 @@ export default defineConfig({
         // an already controlling worker is replaced.
         clientsClaim: true,
         cleanupOutdatedCaches: true,
+        // Push notifications and their taps (issue 15): a plain script beside the generated worker.
+        importScripts: ["push-sw.js"],
       },
     }),
     precompress(),

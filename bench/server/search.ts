@@ -6,7 +6,6 @@
  *   npx tsx bench/server/search.ts          (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
  *   BENCH_ALERTS=200000 BENCH_RUNS=20 npx tsx bench/server/search.ts   (a quicker run)
  */
-import { detectMessageType, displayText } from "@turnout/domain";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { type Database, openDatabase } from "../../server/src/db/client.js";
@@ -20,8 +19,7 @@ import {
   searchAlerts,
 } from "../../server/src/modules/alerts/service.js";
 import type { Actor } from "../../server/src/modules/auth/guard.js";
-import { textHash } from "../../server/src/modules/ingest/service.js";
-import { type BenchAgency, createAgencies, readAgencies, recipientsFor } from "./lib/agencies.js";
+import { createAgencies, readAgencies } from "./lib/agencies.js";
 import {
   baseDatabaseUrl,
   environment,
@@ -33,139 +31,21 @@ import {
   scratchDatabase,
   table,
 } from "./lib/common.js";
-import { PagerTraffic, RARE_SUBURB, rng } from "./lib/messages.js";
+import { PagerTraffic } from "./lib/messages.js";
+import { SEARCH_SCOPES, type SearchClass, type SearchScope, searchClasses } from "./lib/search-classes.js";
+import { loadAlerts } from "./lib/search-load.js";
 
 const TOTAL = Number(process.env.BENCH_ALERTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 3);
 /** Runs of the alternative design (walk first) per cell; 0 skips it. */
 const ALT_RUNS = Number(process.env.BENCH_ALT_RUNS ?? 20);
-const RARE_COUNT = 100;
-const BATCH = 25_000;
-const SPAN_DAYS = 730;
 
-type QueryClass = { name: string; search: string; required: boolean };
-type Scope = { name: string; actor: Actor; adminContext: boolean; agencyCodes: string[] };
+type QueryClass = SearchClass;
+type Scope = SearchScope & { actor: Actor };
 
 function log(line: string) {
   process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-}
-
-/** Bulk-loads the alerts and their recipients (COPY-speed unnest batches, secondary indexes built after). */
-async function load(pool: pg.Pool, agencies: BenchAgency[], traffic: PagerTraffic): Promise<void> {
-  const client = await pool.connect();
-  try {
-    // Bulk load: no FK or trigger work per row (the rule-matching queue trigger would queue every alert,
-    // and the one that keeps alerts.agency_ids would rewrite every alert: the loader sets it itself).
-    await client.query("SET session_replication_role = replica");
-    await client.query("SET maintenance_work_mem = '1GB'");
-    await client.query("SET statement_timeout = 0");
-    const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes
-        WHERE schemaname = 'public' AND tablename IN ('alerts', 'alert_recipients')
-          AND indexname NOT IN (SELECT conname FROM pg_constraint)`,
-    );
-    for (const i of indexes) await client.query(`DROP INDEX ${i.indexname}`);
-
-    const random = rng(7);
-    const rare = new Set<number>();
-    while (rare.size < RARE_COUNT) rare.add(1 + Math.floor(random() * TOTAL));
-    const start = Date.now() - SPAN_DAYS * 86_400_000;
-    const step = (SPAN_DAYS * 86_400_000) / TOTAL;
-    const t0 = performance.now();
-    for (let first = 1; first <= TOTAL; first += BATCH) {
-      const n = Math.min(BATCH, TOTAL - first + 1);
-      const cols = {
-        id: [] as number[],
-        type: [] as string[],
-        raw: [] as string[],
-        message: [] as string[],
-        capcode: [] as string[],
-        capcodeId: [] as number[],
-        agencyId: [] as number[],
-        area: [] as string[],
-        job: [] as (string | null)[],
-        address: [] as (string | null)[],
-        hash: [] as string[],
-        sentAt: [] as string[],
-        createdAt: [] as string[],
-        /** alerts.agency_ids as an array literal: the recipients' agencies, distinct and ascending. */
-        agencyIds: [] as string[],
-      };
-      const rec = { alertId: [] as number[], capcodeId: [] as number[], agencyId: [] as number[] };
-      for (let id = first; id < first + n; id++) {
-        const m = traffic.next(rare.has(id) ? RARE_SUBURB : undefined);
-        const recipients = recipientsFor(m, agencies, random);
-        const primary = recipients[0]!;
-        const text = displayText(m.raw);
-        const at = new Date(start + id * step + Math.floor(random() * step));
-        cols.id.push(id);
-        cols.type.push(detectMessageType(m.raw));
-        cols.raw.push(m.raw);
-        cols.message.push(text);
-        cols.capcode.push(primary.capcode);
-        cols.capcodeId.push(primary.id);
-        cols.agencyId.push(primary.agencyId);
-        cols.area.push(agencies.find((a) => a.id === primary.agencyId)!.code);
-        cols.job.push(m.jobNumber);
-        cols.address.push(m.address);
-        cols.hash.push(textHash(text));
-        cols.sentAt.push(new Date(at.getTime() - 2_000).toISOString());
-        cols.createdAt.push(at.toISOString());
-        cols.agencyIds.push(
-          `{${[...new Set(recipients.map((r) => r.agencyId))].sort((a, b) => a - b).join(",")}}`,
-        );
-        for (const r of recipients) {
-          rec.alertId.push(id);
-          rec.capcodeId.push(r.id);
-          rec.agencyId.push(r.agencyId);
-        }
-      }
-      await client.query(
-        `INSERT INTO alerts (id, type, raw_message, message, capcode, capcode_id, agency_id, area, job_number,
-           primary_address, has_mappable_address, source, dedupe_hash, sent_at, created_at, agency_ids)
-         SELECT id, type, raw, msg, capcode, capcode_id, agency_id, area, job, addr, addr IS NOT NULL, 'bench',
-                hash, sent_at, created_at, agency_ids::integer[]
-           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[],
-                       $8::text[], $9::text[], $10::text[], $11::text[], $12::timestamptz[], $13::timestamptz[],
-                       $14::text[])
-             AS t(id, type, raw, msg, capcode, capcode_id, agency_id, area, job, addr, hash, sent_at, created_at,
-                  agency_ids)`,
-        [
-          cols.id,
-          cols.type,
-          cols.raw,
-          cols.message,
-          cols.capcode,
-          cols.capcodeId,
-          cols.agencyId,
-          cols.area,
-          cols.job,
-          cols.address,
-          cols.hash,
-          cols.sentAt,
-          cols.createdAt,
-          cols.agencyIds,
-        ],
-      );
-      await client.query(
-        `INSERT INTO alert_recipients (alert_id, capcode_id, agency_id)
-         SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[])`,
-        [rec.alertId, rec.capcodeId, rec.agencyId],
-      );
-      if ((first - 1) % (BATCH * 8) === 0) log(`loaded ${first - 1 + n} alerts`);
-    }
-    log(`rows in ${((performance.now() - t0) / 1000).toFixed(1)} s; building ${indexes.length} indexes`);
-    const t1 = performance.now();
-    for (const i of indexes) await client.query(i.indexdef);
-    await client.query(`SELECT setval(pg_get_serial_sequence('alerts', 'id'), ${TOTAL})`);
-    log(`indexes in ${((performance.now() - t1) / 1000).toFixed(1)} s; VACUUM ANALYZE`);
-    await client.query("RESET session_replication_role");
-    await client.query("VACUUM (ANALYZE) alerts, alert_recipients");
-    await client.query("ANALYZE");
-  } finally {
-    client.release();
-  }
 }
 
 let phones = 0;
@@ -195,9 +75,12 @@ async function main() {
   // BENCH_KEEP_DB=1 keeps the loaded database (its name is printed); BENCH_REUSE_DB=<name> measures
   // on such a database again without loading (and drops it at the end unless BENCH_KEEP_DB is set).
   const reuse = process.env.BENCH_REUSE_DB;
-  if (reuse && !/^turnout_test_\w+$/.test(reuse))
-    throw new Error("BENCH_REUSE_DB must name a turnout_test_ database");
-  const keep = Boolean(process.env.BENCH_KEEP_DB);
+  if (reuse && !/^(turnout_test_|bench)\w*$/.test(reuse))
+    throw new Error(
+      "BENCH_REUSE_DB must name a turnout_test_ database or one load-search.ts made (bench...)",
+    );
+  // A database load-search.ts made (bench...) is never dropped: loading it again takes minutes.
+  const keep = Boolean(process.env.BENCH_KEEP_DB) || Boolean(reuse?.startsWith("bench"));
   const scratch = reuse ? existingDatabase(reuse) : await scratchDatabase({ keep });
   const dropScratch = () => (keep ? Promise.resolve() : scratch.drop());
   log(
@@ -222,16 +105,21 @@ async function main() {
   loadClient.release();
   const traffic = new PagerTraffic(1);
   const t0 = performance.now();
-  if (!reuse) await load(pool, agencies, traffic);
+  if (!reuse) await loadAlerts(pool, agencies, traffic, TOTAL, log);
   const loadSeconds = (performance.now() - t0) / 1000;
   // The scope reads alerts.agency_ids: it must match the recipients exactly (the loader sets it itself).
-  const { rows: wrong } = await pool.query<{ n: string }>(
+  // Counting (this check, the matches per cell) reads whole tables at 10 M: no statement timeout.
+  const counter = new pg.Pool({ connectionString: scratch.url, max: 1 });
+  const { rows: wrong } = await counter.query<{ n: string }>(
     `SELECT count(*) AS n FROM alerts a
       WHERE a.agency_ids IS DISTINCT FROM ARRAY(SELECT DISTINCT r.agency_id FROM alert_recipients r
                                                  WHERE r.alert_id = a.id ORDER BY 1)`,
   );
   if (Number(wrong[0]!.n) !== 0)
     throw new Error(`${wrong[0]!.n} alerts with agency_ids unlike their recipients`);
+  const total = reuse
+    ? Number((await counter.query<{ n: string }>("SELECT count(*) AS n FROM alerts")).rows[0]!.n)
+    : TOTAL;
   const size = await pool.query<{ alerts: string; trgm: string; recipients: string }>(
     `SELECT pg_size_pretty(pg_total_relation_size('alerts')) AS alerts,
             pg_size_pretty(pg_relation_size('alerts_agency_ids_message_idx')) AS trgm,
@@ -239,17 +127,13 @@ async function main() {
   );
 
   const byCode = new Map(agencies.map((a) => [a.code, a.id]));
-  const scopes: Scope[] = [
-    { name: "admin (admin_context)", agencyCodes: [], adminContext: true, actor: null! },
-    {
-      name: "user: CFA D14 + SES Central",
-      agencyCodes: ["B-CFA-D14", "B-SES-CEN"],
-      adminContext: false,
-      actor: null!,
-    },
-    { name: "user: CFA D24", agencyCodes: ["B-CFA-D24"], adminContext: false, actor: null! },
-    { name: "user: SES Mid West", agencyCodes: ["B-SES-MW"], adminContext: false, actor: null! },
-  ];
+  // BENCH_SCOPES=admin,small measures only the admin and the small agency (the targets' two viewers).
+  const only = process.env.BENCH_SCOPES?.split(",");
+  const scopes: Scope[] = SEARCH_SCOPES.filter(
+    (s) =>
+      !only ||
+      only.some((o) => (o === "admin" ? s.adminContext : o === "small" ? s.small : s.name.includes(o))),
+  ).map((s) => ({ ...s, actor: null! }));
   for (const s of scopes) {
     s.actor = await createUser(
       pool,
@@ -258,16 +142,8 @@ async function main() {
       s.agencyCodes.map((c) => byCode.get(c)!),
     );
   }
-  const mid = traffic.suburbAtRank(17);
-  const classes: QueryClass[] = [
-    { name: "very common word", search: "FIRE", required: true },
-    { name: "rare word", search: RARE_SUBURB, required: true },
-    { name: "common + rare", search: `FIRE ${RARE_SUBURB}`, required: true },
-    { name: "three words", search: "STRUC1 HOUSE FIRE", required: true },
-    { name: "two common words, 0 results", search: "STRUC1 ALARC1", required: true },
-    { name: "no search (the feed)", search: "", required: false },
-    { name: "mid-frequency suburb", search: mid.name, required: false },
-  ];
+  const classes: QueryClass[] = searchClasses(traffic);
+  const mid = classes.find((c) => c.name === "mid-frequency suburb")!.search;
 
   const run = async (scope: Scope, q: QueryClass, options: SearchOptions) => {
     let plan: SearchPlan = "plain";
@@ -280,6 +156,8 @@ async function main() {
       {
         ...options,
         engine: "postgres",
+        // BENCH_WORDS=0: without the word prefilter (the "before" figures on the same database).
+        words: process.env.BENCH_WORDS !== "0",
         onPlan: (p, d) => {
           plan = p;
           cancelled = d.cancelled;
@@ -291,9 +169,13 @@ async function main() {
   };
   const pageQuery = async (scope: Scope, q: QueryClass): Promise<Captured> => {
     capture = [];
-    await run(scope, q, { plan: "plain" });
+    // The shipped plan (the planner's own plan alone can run for minutes at 10 M); same statement.
+    await run(scope, q, { plan: "auto" });
     const main = capture.find(
-      (c) => /from "alerts"/.test(c.sql) && /order by "alerts"."id" desc/.test(c.sql),
+      (c) =>
+        !/^explain/i.test(c.sql) &&
+        /from "alerts"/.test(c.sql) &&
+        /order by "alerts"."sent_at" desc, "alerts"."id" desc/.test(c.sql),
     );
     capture = null;
     return main!;
@@ -306,10 +188,11 @@ async function main() {
       const main = await pageQuery(scope, q);
       // The same statement with the limit (its last parameter) lifted.
       const params = [...main.params.slice(0, -1), 100_000_000];
-      const count = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${main.sql}) t`, params);
+      const count = await counter.query<{ n: string }>(`SELECT count(*) AS n FROM (${main.sql}) t`, params);
       matches.set(`${scope.name}|${q.name}`, Number(count.rows[0]!.n));
     }
   }
+  await counter.end();
   log("counted matches; measuring");
 
   /** Up to `runs` timed calls (after 2 warm-up calls), stopping early after `budgetMs`. */
@@ -413,10 +296,13 @@ async function main() {
       await client.query("BEGIN");
       for (const [k, v] of Object.entries(settings))
         await client.query("SELECT set_config($1, $2, true)", [k, v]);
-      const out = await client.query<{ "QUERY PLAN": string }>(
-        `EXPLAIN (ANALYZE, BUFFERS) ${main.sql}`,
-        main.params,
-      );
+      const out = await client
+        .query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${main.sql}`, main.params)
+        .catch((err: { code?: string }) => {
+          // A trap at 10 M can pass the statement timeout: say so instead of a plan.
+          if (err.code !== "57014") throw err;
+          return { rows: [{ "QUERY PLAN": "(cancelled by the 20 s statement timeout)" }] };
+        });
       await client.query("ROLLBACK");
       explains.push(
         `#### ${q.name} (\`${q.search}\`), ${scope.name}: ${label}\n\n\`\`\`\n${out.rows.map((r) => r["QUERY PLAN"]).join("\n")}\n\`\`\``,
@@ -425,10 +311,10 @@ async function main() {
       client.release();
     }
   };
-  const sample = await pageQuery(scopes[1]!, classes[4]!);
+  const sample = await pageQuery(scopes.at(-1)!, classes[4]!);
   const sqlText = `${sample.sql}\n-- params: ${JSON.stringify(sample.params)}`;
   // Admin, a fire-brigade user and the small SES agency (the cells the agency_ids index was made for).
-  for (const scope of [scopes[0]!, scopes[1]!, scopes[3]!]) {
+  for (const scope of scopes.filter((s) => s.adminContext || s.small || s.agencyCodes.length > 1)) {
     for (const q of classes.filter((c) => c.required)) {
       const shipped = results.find((r) => r.scope === scope && r.q === q)!;
       // The plan that answered most often: the planner's own, or the other one that joined it.
@@ -454,12 +340,12 @@ async function main() {
   const out: string[] = [];
   out.push("```", env, "```", "");
   out.push(
-    `Data: ${TOTAL.toLocaleString("en-AU")} alerts (${s.recipients} recipient rows, 10 agencies, 1,000 capcodes); ` +
+    `Data: ${total.toLocaleString("en-AU")} alerts (${s.recipients} recipient rows, 10 agencies, 1,000 capcodes); ` +
       `alerts table with indexes ${s.alerts}, GIN index (agency_ids, message gin_trgm_ops) ${s.trgm}` +
       (reuse
         ? " (database reused from an earlier run). "
         : `; loaded, indexed and analysed in ${loadSeconds.toFixed(0)} s. `) +
-      `Mid-frequency suburb: ${mid.name}. ${RUNS} runs per cell after 2 warm-up runs (fewer if a cell passes 30 s); ` +
+      `Mid-frequency suburb: ${mid}. ${RUNS} runs per cell after 2 warm-up runs (fewer if a cell passes 30 s); ` +
       "time is the whole searchAlerts call (scope lookup, page query, presenting the page), limit 50. " +
       `"plan (runs)": which plan answered first ("planner": the planner's own plan, alone for ${HEDGE_MS} ms; ` +
       '"bitmap" / "walk": the other plan that joined it). Alternatives, same cells: "timeout design" runs the planner\'s ' +

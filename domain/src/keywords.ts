@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ruleDeliverySchema } from "./push.js";
 
 /** Shown when a rule keyword contains a space or a comma. */
 export const KEYWORD_SPACES_COMMAS_MESSAGE =
@@ -81,6 +82,8 @@ export type AlertRulePreview = z.output<typeof alertRulePreviewSchema>;
 export const alertRuleInputSchema = alertRulePreviewSchema.extend({
   name: z.string().trim().min(1, "Name is required").max(100),
   description: z.string().trim().max(500).nullish(),
+  /** How the member hears that the rule fired (issue 15); absent: SMS for a new rule, unchanged on edit. */
+  delivery: ruleDeliverySchema.optional(),
 });
 /** A validated alert-rule body (keywords cleaned). */
 export type AlertRuleInput = z.output<typeof alertRuleInputSchema>;

@@ -20,7 +20,8 @@ export type RunningServer = {
 };
 
 /**
- * Starts the real server (`server/src/main.ts`, as `npm start` does) on a free port with a temporary
+ * Starts the real server (the compiled `server/dist/main.js`, as `npm start` does; the global setup
+ * builds it) on a free port with a temporary
  * DATA_DIR: embedded PGlite, or a scratch PostgreSQL database when DATABASE_URL is set. A
  * DATABASE_URL in `env` is used as it is (several instances on one database; the caller drops it).
  */
@@ -31,7 +32,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     process.env.DATABASE_URL && !env.DATABASE_URL
       ? await createScratchDatabase(process.env.DATABASE_URL)
       : null;
-  const child = spawn(process.execPath, ["--import", "tsx", "server/src/main.ts"], {
+  const child = spawn(process.execPath, ["--enable-source-maps", "server/dist/main.js"], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? "",

@@ -25,6 +25,8 @@ import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes } from "./modules/health/routes.js";
 import { ingestRoutes } from "./modules/ingest/routes.js";
 import { postcodeRoutes } from "./modules/postcodes/routes.js";
+import { pushRoutes } from "./modules/push/routes.js";
+import { respondingRoutes } from "./modules/responding/routes.js";
 import { RuleMatcher } from "./modules/rules/matcher.js";
 import { adminUserAlertRoutes, userAlertRoutes } from "./modules/rules/routes.js";
 import { securityRoutes } from "./modules/security/routes.js";
@@ -34,6 +36,8 @@ import { systemRoutes } from "./modules/system/routes.js";
 import { userFilterRoutes } from "./modules/user-filters/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
+import { PushWorker } from "./push/queue.js";
+import { loadVapidKeys } from "./push/vapid.js";
 import { registerSecurityHeaders } from "./security-headers.js";
 import { SmsWorker } from "./sms/queue.js";
 import { type ConfiguredSms, createSmsProvider } from "./sms/select-provider.js";
@@ -50,6 +54,8 @@ declare module "fastify" {
     smsWorker: SmsWorker;
     sms: ConfiguredSms;
     ruleMatcher: RuleMatcher;
+    /** Web Push (issue 15): the public VAPID key browsers subscribe with, and the sender. */
+    push: { publicKey: string; worker: PushWorker };
     io: SocketServer;
     /** Every route as registered (method, url, config, schema): the route-table tests read it. */
     routeTable: readonly RouteOptions[];
@@ -101,12 +107,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const smsWorker = new SmsWorker({ db: database.db, provider: sms.provider, logger });
   app.decorate("smsWorker", smsWorker);
   app.decorate("sms", sms);
+  const vapidKeys = await loadVapidKeys(config, database.db, database.kind);
+  const pushWorker = new PushWorker({
+    db: database.db,
+    logger,
+    keys: vapidKeys,
+    subject: config.push.subject,
+  });
+  app.decorate("push", { publicKey: vapidKeys.publicKey, worker: pushWorker });
   const ruleMatcher = new RuleMatcher({
     db: database.db,
     cache,
     logger,
     publicUrl: config.publicUrl,
     nudgeSms: () => smsWorker.nudge(),
+    nudgePush: () => pushWorker.nudge(),
   });
   app.decorate("ruleMatcher", ruleMatcher);
   const live = await createLiveGateway(app);
@@ -123,6 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("feedback", feedback);
   app.addHook("onReady", async () => {
     smsWorker.start();
+    pushWorker.start();
     ruleMatcher.start();
     if (feedback.ffmpeg.available) feedback.converter.start();
   });
@@ -130,6 +146,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onClose", async () => {
     await feedback.converter.stop();
     await ruleMatcher.stop();
+    await pushWorker.stop();
     await smsWorker.stop();
     if (!options.cache) await cache.close();
     if (!options.database) await database.close();
@@ -161,6 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(postcodeRoutes, { prefix: "/api" });
   await app.register(ingestRoutes, { prefix: "/api" });
   await app.register(alertRoutes, { prefix: "/api" });
+  await app.register(respondingRoutes, { prefix: "/api" });
   await app.register(groupingRoutes, { prefix: "/api" });
   await app.register(agencyRoutes, { prefix: "/api" });
   await app.register(capcodeRoutes, { prefix: "/api" });
@@ -173,6 +191,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(systemRoutes, { prefix: "/api" });
   await app.register(autoActivationRoutes, { prefix: "/api" });
   await app.register(feedbackRoutes, { prefix: "/api" });
+  await app.register(pushRoutes, { prefix: "/api" });
   await app.register(feedbackMediaRoutes);
   await app.register(webRoutes);
 

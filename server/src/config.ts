@@ -1,8 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { normalizePhone } from "@turnout/domain";
+import {
+  DEFAULT_RESPONSE_WINDOW_HOURS,
+  normalizePhone,
+  RESPONSE_WINDOW_HOURS_MAX,
+  RESPONSE_WINDOW_HOURS_MIN,
+} from "@turnout/domain";
 import { z } from "zod";
+import { repoRoot } from "./paths.js";
 
 /** Every setting the server reads, parsed once from the environment. */
 export type Config = {
@@ -28,6 +34,18 @@ export type Config = {
   trustProxy: boolean;
   /** The ffmpeg binary for feedback video posters and conversion (a name on PATH or a path). */
   ffmpegPath: string;
+  /** Hours after a job's first page during which members can say whether they are responding. */
+  responseWindowHours: number;
+  /**
+   * Web Push (issue 15): VAPID keys given in the environment (null: generated once and kept, see
+   * push/vapid.ts), the subject push services may contact, and hosts besides the browsers' push
+   * services that subscriptions may point at (a stand-in in tests; plain http only on loopback).
+   */
+  push: {
+    vapidKeys: { publicKey: string; privateKey: string } | null;
+    subject: string;
+    extraEndpointHosts: string[];
+  };
 };
 
 const envSchema = z
@@ -67,8 +85,39 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: z.enum(["true", "false", "1", "0"]).optional(),
     FFMPEG_PATH: z.string().min(1).default("ffmpeg"),
+    RESPONSE_WINDOW_HOURS: z.coerce
+      .number()
+      .int(`RESPONSE_WINDOW_HOURS must be a whole number of hours`)
+      .min(
+        RESPONSE_WINDOW_HOURS_MIN,
+        `RESPONSE_WINDOW_HOURS must be ${RESPONSE_WINDOW_HOURS_MIN} to ${RESPONSE_WINDOW_HOURS_MAX}`,
+      )
+      .max(
+        RESPONSE_WINDOW_HOURS_MAX,
+        `RESPONSE_WINDOW_HOURS must be ${RESPONSE_WINDOW_HOURS_MIN} to ${RESPONSE_WINDOW_HOURS_MAX}`,
+      )
+      .default(DEFAULT_RESPONSE_WINDOW_HOURS),
+    VAPID_PUBLIC_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{80,100}$/, "VAPID_PUBLIC_KEY must be a base64url P-256 public key")
+      .optional(),
+    VAPID_PRIVATE_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{40,50}$/, "VAPID_PRIVATE_KEY must be a base64url P-256 private key")
+      .optional(),
+    VAPID_SUBJECT: z
+      .string()
+      .regex(/^(mailto:|https:\/\/)\S+$/, "VAPID_SUBJECT must be a mailto: or https: address")
+      .default("mailto:admin@turnout.invalid"),
+    PUSH_EXTRA_ENDPOINT_HOSTS: z.string().optional(),
   })
   .superRefine((e, ctx) => {
+    if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY))
+      ctx.addIssue({
+        code: "custom",
+        path: ["VAPID_PRIVATE_KEY"],
+        message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are given together or not at all",
+      });
     if (e.SMS_PROVIDER !== "http") return;
     for (const key of ["SMS_HTTP_API_KEY", "SMS_HTTP_API_SECRET"] as const) {
       if (!e[key])
@@ -83,8 +132,6 @@ function secureOrLoopback(value: string): boolean {
     (url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname))
   );
 }
-
-const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 /**
  * Reads and validates the environment into a Config.
@@ -126,6 +173,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === "true" || e.TRUST_PROXY === "1",
     ffmpegPath: e.FFMPEG_PATH,
+    responseWindowHours: e.RESPONSE_WINDOW_HOURS,
+    push: {
+      vapidKeys:
+        e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+          ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+          : null,
+      subject: e.VAPID_SUBJECT,
+      extraEndpointHosts: (e.PUSH_EXTRA_ENDPOINT_HOSTS ?? "")
+        .split(",")
+        .map((h) => h.trim())
+        .filter(Boolean),
+    },
   };
 }
 

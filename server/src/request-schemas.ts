@@ -42,6 +42,32 @@ export const idParamsSchema = z.object({ id: recordIdSchema });
 /** `:id` in a path, for alerts. */
 export const bigIdParamsSchema = z.object({ id: bigIdSchema });
 
+/**
+ * A comma-separated list of alert ids in a query string ('1,2,3'): 1 to `max` of them, each by the id
+ * rule above; repeats are read once.
+ */
+export function bigIdListSchema(name: string, max: number) {
+  return z
+    .string()
+    .max(max * (String(MAX_BIG_ID).length + 1), `${name} has too many ids`)
+    .transform((s, ctx) => {
+      const ids: number[] = [];
+      for (const part of s.split(",")) {
+        const parsed = bigIdSchema.safeParse(part);
+        if (!parsed.success) {
+          ctx.addIssue({
+            code: "custom",
+            message: `${name} must be ids written in digits, separated by commas`,
+          });
+          return z.NEVER;
+        }
+        ids.push(parsed.data);
+      }
+      return [...new Set(ids)];
+    })
+    .refine((ids) => ids.length <= max, `${name} takes at most ${max} ids`);
+}
+
 /** A whole number in a query string (a limit, an offset, a number of days) between `min` and `max`. */
 export function queryIntSchema(name: string, min: number, max: number) {
   return wholeNumber(min, max, name);

@@ -33,7 +33,12 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
         const name = path.basename(filePath).replace(/\.(br|gz)$/, "");
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           reply.header("Cache-Control", "public, max-age=31536000, immutable");
-        } else if (name === "sw.js" || name === "index.html" || name.endsWith(".webmanifest")) {
+        } else if (
+          name === "sw.js" ||
+          name === "push-sw.js" ||
+          name === "index.html" ||
+          name.endsWith(".webmanifest")
+        ) {
           reply.header("Cache-Control", "no-cache");
         }
       },

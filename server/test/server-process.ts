@@ -18,11 +18,17 @@ export function freePort(): Promise<number> {
 export type ServerProcess = { child: ChildProcess; output: () => string; base: string };
 
 /**
- * Spawns `src/main.ts` under tsx on `port` with only PATH, PORT, HOST and `env` set (no developer
- * settings leak in). It does not wait for the server to answer.
+ * Spawns `src/main.ts` under tsx (or, with `compiled`, the build `npm start` runs: `dist/main.js`) on
+ * `port` with only PATH, PORT, HOST and `env` set (no developer settings leak in). It does not wait for
+ * the server to answer.
  */
-export function spawnServer(port: number, env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+export function spawnServer(
+  port: number,
+  env: Record<string, string>,
+  { compiled = false }: { compiled?: boolean } = {},
+): ServerProcess {
+  const args = compiled ? ["--enable-source-maps", "dist/main.js"] : ["--import", "tsx", "src/main.ts"];
+  const child = spawn(process.execPath, args, {
     cwd: serverDir,
     env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

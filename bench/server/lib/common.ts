@@ -81,20 +81,29 @@ export function runMain(main: () => Promise<void>): void {
 
 export type RunningServer = { url: string; dataDir: string; child: ChildProcess; logs: () => string };
 
+/** How the server runs: compiled JavaScript as `npm start` runs it, or TypeScript under tsx. */
+export type ServerMode = "compiled" | "tsx";
+
 /**
- * Starts the real server (server/src/main.ts under tsx, as `npm start` does) as a child process on a
- * free 127.0.0.1 port, against `databaseUrl`. Extra node flags (e.g. --cpu-prof) come from `nodeArgs`.
+ * Starts the real server as a child process on a free 127.0.0.1 port, against `databaseUrl` (null:
+ * the embedded database in a fresh DATA_DIR). By default it runs as `npm start` does: the compiled
+ * server (server/dist/main.js, built first if stale); with BENCH_SERVER_ROOT (another checkout, e.g. an
+ * older commit) or mode "tsx", from TypeScript under tsx. Extra node flags come from `nodeArgs`.
  */
 export async function startServer(
-  databaseUrl: string,
+  databaseUrl: string | null,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
+  mode: ServerMode = process.env.BENCH_SERVER_ROOT ? "tsx" : "compiled",
 ): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "turnout-bench-"));
   const port = await freePort();
-  // BENCH_SERVER_ROOT runs another checkout's server (e.g. an older commit, for before/after figures).
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/src/main.ts"], {
-    cwd: process.env.BENCH_SERVER_ROOT || repoRoot,
+  const cwd = process.env.BENCH_SERVER_ROOT || repoRoot;
+  if (mode === "compiled")
+    execFileSync(process.execPath, ["scripts/server-build.mjs"], { cwd, stdio: "inherit" });
+  const entry = mode === "compiled" ? ["server/dist/main.js"] : ["--import", "tsx", "server/src/main.ts"];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
+    cwd,
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
@@ -102,7 +111,7 @@ export async function startServer(
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
-      DATABASE_URL: databaseUrl,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -120,7 +129,7 @@ export async function startServer(
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${logs}`);
     try {
       if ((await fetch(`${server.url}/api/health`)).ok) {
-        await waitForPostcodeSeed(databaseUrl, deadline);
+        if (databaseUrl) await waitForPostcodeSeed(databaseUrl, deadline);
         return server;
       }
     } catch {

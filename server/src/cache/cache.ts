@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 
 /** The short-lived key-value store: Redis when configured, otherwise this process's memory. */
 export type Cache = {
@@ -22,6 +22,8 @@ export async function openCache(url: string | null, prefix: string): Promise<Cac
 }
 
 async function openRedis(url: string, prefix: string): Promise<Cache> {
+  // Loaded only when Redis is configured: the client costs a process without it ~15 MB.
+  const { Redis } = await import("ioredis");
   const redis = new Redis(url, { keyPrefix: prefix, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   redis.on("error", () => {}); // reconnects by itself; health reports the state
   await redis.ping();

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { serverRoot } from "../paths.js";
 import { EmbeddedDatabase } from "./pglite-remote.js";
 import {
   DatabaseReachability,
@@ -30,7 +31,7 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
 };
 
-export const migrationsFolder = path.resolve(import.meta.dirname, "../../drizzle");
+export const migrationsFolder = path.join(serverRoot, "drizzle");
 
 /**
  * Opens the database and brings its schema up to date: PostgreSQL when a URL is given,

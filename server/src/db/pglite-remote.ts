@@ -1,5 +1,8 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { PGlite } from "@electric-sql/pglite";
+import { serverRoot } from "../paths.js";
 import type { SerializedError, WorkerReply, WorkerRequest } from "./pglite-protocol.js";
 import { type DatabaseReachability, storageFailure } from "./reachability.js";
 import { freeBytes, LOW_FREE_BYTES } from "./storage.js";
@@ -32,7 +35,7 @@ function revive(error: SerializedError): Error {
 }
 
 /** The thread's script: plain JavaScript, so it needs no TypeScript loader (and its memory). */
-const WORKER_URL = new URL("./pglite-worker.mjs", import.meta.url);
+const WORKER_URL = pathToFileURL(path.join(serverRoot, "src/db/pglite-worker.mjs"));
 
 function spawn(dir: string): Promise<Worker> {
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQLWrapper, sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
@@ -234,6 +234,9 @@ export const alerts = pgTable(
     index("alerts_capcode_idx").on(t.capcodeId),
     // Keyword search (trigram ILIKE) and the agency scope together, intersected inside the index.
     index("alerts_agency_ids_message_idx").using("gin", t.agencyIds, t.message.op("gin_trgm_ops")),
+    // The words of the message (split at spaces, lower-cased) and the agency scope: the search's word
+    // prefilter (alerts/service.ts termConditions), with search_words telling which words contain a term.
+    index("alerts_agency_ids_words_idx").using("gin", t.agencyIds, sql`${searchWordsExpression(t.message)}`),
     uniqueIndex("alerts_source_message_idx")
       .on(t.source, t.sourceMessageId)
       .where(sql`${t.sourceMessageId} IS NOT NULL`),
@@ -241,6 +244,26 @@ export const alerts = pgTable(
 );
 
 /** Every capcode a message was paged to: one alert row, many recipients (and so many agencies). */
+/**
+ * The words of an alert's message as the search's word index holds them: the lower-cased text split at
+ * spaces (alerts_agency_ids_words_idx; search_words holds every such word). A search term never holds
+ * a space, so a message contains the term exactly when one of these words does.
+ */
+export function searchWordsExpression(message: SQLWrapper) {
+  return sql`string_to_array(lower(${message}), ' ')`;
+}
+
+/**
+ * Every word (searchWordsExpression) of every alert's message, kept by a trigger on alerts (migration
+ * 0016): which words contain a search term (trigram index), so the word index can serve the term.
+ * Never pruned: a word whose alerts are gone only widens a prefilter that the text check follows.
+ */
+export const searchWords = pgTable("search_words", { word: text("word").notNull() }, (t) => [
+  // Not unique on purpose (an insert never waits for another's): migration 0016.
+  index("search_words_word_idx").on(t.word),
+  index("search_words_trgm_idx").using("gin", t.word.op("gin_trgm_ops")),
+]);
+
 export const alertRecipients = pgTable(
   "alert_recipients",
   {
@@ -350,6 +373,8 @@ export const userAlertRules = pgTable(
     /** pending | approved | rejected | suspended */
     status: varchar("status", { length: 16 }).notNull().default("pending"),
     isActive: boolean("is_active").notNull().default(true),
+    /** sms | sms_and_push | push (issue 15): how the member hears that the rule fired. */
+    delivery: varchar("delivery", { length: 16 }).notNull().default("sms"),
     rejectionReason: text("rejection_reason"),
     reviewedBy: integer("reviewed_by").references(() => users.id, { onDelete: "set null" }),
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
@@ -390,6 +415,126 @@ export const ruleMatchQueue = pgTable("rule_match_queue", {
     .references(() => alerts.id, { onDelete: "cascade" }),
   queuedAt: timestamp("queued_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------
+// Web Push (issue 15)
+// ---------------------------------------------------------------------------
+
+/**
+ * A device's push subscription: one per device session, gone with it (the FK when the row goes, the
+ * trigger of migration 0015 when the session is ended), and pruned when the push service says 404/410.
+ */
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: serial("id").primaryKey(),
+    sessionId: uuid("session_id")
+      .notNull()
+      .references(() => deviceSessions.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("push_subscriptions_session_idx").on(t.sessionId),
+    uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint),
+    index("push_subscriptions_user_idx").on(t.userId),
+  ],
+);
+
+/** A member's push choice for one of their agencies; no row means the default, every emergency alert. */
+export const pushAgencyModes = pgTable(
+  "push_agency_modes",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    agencyId: integer("agency_id")
+      .notNull()
+      .references(() => agencies.id, { onDelete: "cascade" }),
+    /** emergency | none */
+    mode: varchar("mode", { length: 16 }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.agencyId] })],
+);
+
+/**
+ * Push messages to send, durable like the SMS queue: one row per alert and device (the unique index is
+ * what makes an alert push at most once per device, whichever instance or retry gets there), claimed
+ * with SKIP LOCKED and a lease the sender renews (push/queue.ts).
+ */
+export const pushDeliveries = pgTable(
+  "push_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** Null for a test notification. */
+    alertId: bigint("alert_id", { mode: "number" }).references(() => alerts.id, { onDelete: "cascade" }),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: "cascade" }),
+    /** The notification as JSON (domain pushNotificationFor), encrypted only when sent. */
+    payload: text("payload").notNull(),
+    /** very-low | low | normal | high */
+    urgency: varchar("urgency", { length: 8 }).notNull().default("normal"),
+    topic: varchar("topic", { length: 32 }),
+    /** pending | sending | sent | failed */
+    status: varchar("status", { length: 16 }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    uniqueIndex("push_deliveries_alert_subscription_idx")
+      .on(t.alertId, t.subscriptionId)
+      .where(sql`${t.alertId} IS NOT NULL`),
+    index("push_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("push_deliveries_lease_idx").on(t.leaseUntil).where(sql`${t.status} = 'sending'`),
+    index("push_deliveries_subscription_idx").on(t.subscriptionId),
+  ],
+);
+
+// ---------------------------------------------------------------------------
+// Who is responding (issue 15)
+// ---------------------------------------------------------------------------
+
+/**
+ * One member's answer to an emergency job: 'responding' or 'not_available', with an optional ETA. A job
+ * is an alert group or a single alert; answers attach to its first alert (`job_alert_id`), so every page
+ * of the job shows the same answers (modules/responding/service.ts).
+ */
+export const jobResponses = pgTable(
+  "job_responses",
+  {
+    jobAlertId: bigint("job_alert_id", { mode: "number" })
+      .notNull()
+      .references(() => alerts.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** responding | not_available */
+    status: varchar("status", { length: 16 }).notNull(),
+    /** 5, 10 or 15 (15+) minutes; null when not given. */
+    etaMinutes: integer("eta_minutes"),
+    /** When the member gave the answer (an answer sent later from offline keeps its time). */
+    answeredAt: timestamp("answered_at", { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.jobAlertId, t.userId] }),
+    index("job_responses_user_idx").on(t.userId),
+    check("job_responses_status_check", sql`${t.status} in ('responding', 'not_available')`),
+    check("job_responses_eta_check", sql`${t.etaMinutes} is null or ${t.etaMinutes} in (5, 10, 15)`),
+  ],
+);
 
 // ---------------------------------------------------------------------------
 // SMS queue

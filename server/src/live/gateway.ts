@@ -1,7 +1,6 @@
-import { createAdapter } from "@socket.io/redis-adapter";
 import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
 import { isConnectionFailure } from "../db/reachability.js";
 import { agencies, userAgencies, users } from "../db/schema.js";
@@ -25,6 +24,16 @@ export type LiveEvents = {
   userAccessChanged(userId: number): void;
   /** Keyword rules waiting for review changed (created, edited, decided): the admins' badge count. */
   pendingRulesChanged(pendingAlerts: number): void;
+  /**
+   * The answers to an emergency job changed (issue 15): `alert:responses` with the new counts (no names)
+   * to the job's agencies and the admins.
+   */
+  responsesChanged(change: {
+    jobAlertId: number;
+    agencyIds: number[];
+    responding: number;
+    not_available: number;
+  }): void;
   /** Feedback (SPEC 7, issue 13): each event goes to the admin room, and to the conversation's owner where it names one. */
   feedback(event: FeedbackLiveEvent): void;
 };
@@ -81,6 +90,11 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
 
   let adapterClients: Redis[] = [];
   if (app.config.redisUrl) {
+    // Loaded only with Redis (several instances): a single instance never needs them.
+    const [{ Redis }, { createAdapter }] = await Promise.all([
+      import("ioredis"),
+      import("@socket.io/redis-adapter"),
+    ]);
     const pub = new Redis(app.config.redisUrl, { lazyConnect: false });
     const sub = pub.duplicate();
     for (const c of [pub, sub])
@@ -205,6 +219,13 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
           if (isNew) fanout.offer(ADMIN_ROOM, alert.id, () => presentAlert(alert, byId.get(alert.agencyId)));
         }
       })().catch((err: unknown) => app.log.error({ err }, "live: could not publish alerts"));
+    },
+    responsesChanged({ jobAlertId, agencyIds, responding, not_available }) {
+      io.to([...agencyIds.map(agencyRoom), ADMIN_ROOM]).emit("alert:responses", {
+        job_alert_id: jobAlertId,
+        responding,
+        not_available,
+      });
     },
     feedback(event) {
       // One emit to both rooms: a socket in both (an admin's own conversation) gets it once.

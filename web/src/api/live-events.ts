@@ -9,9 +9,14 @@ export const RELAYED_LIVE_EVENTS = [
   "feedback:new-conversation",
   "feedback:media-converted",
   "feedback:status-changed",
+  // `{ job_alert_id, responding, not_available }`: a job's answer counts changed (issue 15).
+  "alert:responses",
 ] as const;
-/** Relayed events: those above, and each valid `new-alert` the page's feed received (the admin feed follows it). */
-export type RelayedLiveEvent = (typeof RELAYED_LIVE_EVENTS)[number] | "new-alert";
+/**
+ * Relayed events: those above, each valid `new-alert` the page's feed received (the admin feed follows
+ * it), and `reconnected` when the channel is back after a drop (events sent meanwhile were missed).
+ */
+export type RelayedLiveEvent = (typeof RELAYED_LIVE_EVENTS)[number] | "new-alert" | "reconnected";
 
 type Listener = (payload: unknown) => void;
 

@@ -8,18 +8,26 @@ type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS] | `${typeof S
 /** Prefix of the per-user offline copies of the alert feed. */
 const ALERT_CACHE_PREFIX = `${STORAGE_PREFIX}alerts_cache_` as const;
 
+/** Prefix of the per-user answers to jobs given offline and not yet sent. */
+const PENDING_RESPONSES_PREFIX = `${STORAGE_PREFIX}pending_responses_` as const;
+
 function alertCacheKey(userId: number | string): StorageKey {
   return `${ALERT_CACHE_PREFIX}${encodeURIComponent(String(userId))}`;
 }
 
-function removeAlertCaches(): void {
+function pendingResponsesKey(userId: number | string): StorageKey {
+  return `${PENDING_RESPONSES_PREFIX}${encodeURIComponent(String(userId))}`;
+}
+
+/** Every per-user copy: the offline feeds and the unsent answers. */
+function removeUserCopies(): void {
   try {
     const local = area("local");
     if (!local) return;
     const keys: string[] = [];
     for (let i = 0; i < local.length; i++) {
       const key = local.key(i);
-      if (key?.startsWith(ALERT_CACHE_PREFIX)) keys.push(key);
+      if (key?.startsWith(ALERT_CACHE_PREFIX) || key?.startsWith(PENDING_RESPONSES_PREFIX)) keys.push(key);
     }
     for (const key of keys) local.removeItem(key);
   } catch {
@@ -133,13 +141,13 @@ export const storage = {
     writeRaw("local", STORAGE_KEYS.agency, JSON.stringify(agency));
   },
 
-  /** Sign-out: token, user and agency go, and with them every offline copy of alerts. */
+  /** Sign-out: token, user and agency go, and with them every offline copy of alerts and unsent answer. */
   clearSession(): void {
     remove("local", STORAGE_KEYS.token);
     remove("local", STORAGE_KEYS.user);
     remove("local", STORAGE_KEYS.agency);
     remove("local", STORAGE_KEYS.installBannerResetAt);
-    removeAlertCaches();
+    removeUserCopies();
   },
   /** The user's offline copy of the alert feed, if it is there and of the expected shape. */
   getAlertCache<T>(userId: number | string, schema: z.ZodType<T>): T | null {
@@ -147,6 +155,15 @@ export const storage = {
   },
   setAlertCache(userId: number | string, value: unknown): void {
     writeRaw("local", alertCacheKey(userId), JSON.stringify(value));
+  },
+
+  /** The user's answers to jobs that wait for the network, if stored and of the expected shape. */
+  getPendingResponses<T>(userId: number | string, schema: z.ZodType<T>): T | null {
+    return readValue(readJson("local", pendingResponsesKey(userId), schemaReader(schema)));
+  },
+  setPendingResponses(userId: number | string, value: unknown[]): void {
+    if (value.length === 0) remove("local", pendingResponsesKey(userId));
+    else writeRaw("local", pendingResponsesKey(userId), JSON.stringify(value));
   },
 
   getDeviceId(): string | null {

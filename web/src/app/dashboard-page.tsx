@@ -12,17 +12,28 @@ import {
   DEFAULT_ADMIN_TAB,
   prefetchSystemDashboard,
 } from "../features/admin";
+import type { FeedSlots } from "../features/alerts";
 import { AlertFeed } from "../features/alerts/alert-feed";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
 import { useServerEnvironment } from "../features/dashboard/use-server-environment";
 import { MyFeedbackDialog, useFeedbackUnread } from "../features/feedback";
 import { InstallBanner } from "../features/install";
+import { PushDialog, usePushMessages } from "../features/push";
+import { CardResponses, JobResponses, RespondingProvider } from "../features/responding";
 import { MyAlertsDialog } from "../features/rules/my-alerts-dialog";
 import { LoadingScreen } from "../ui/loading-screen";
 
 function isConsolePath(pathname: string): boolean {
   return pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`);
 }
+
+/** Who is responding, on each emergency job's card and in the job popup (issue 15). */
+const feedSlots: FeedSlots = {
+  cardFooter: (item) => (
+    <CardResponses alertId={item.group.primary_message.id} emergency={item.group.has_emergency} />
+  ),
+  jobExtra: (alert) => <JobResponses alertId={alert.id} />,
+};
 
 /**
  * The dashboard: the alerts view under the dashboard header, with the install banner and the My Alerts
@@ -34,6 +45,8 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   const isDevelopment = useServerEnvironment() === "development";
   const [myAlertsOpen, setMyAlertsOpen] = useState(false);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
+  const [pushOpen, setPushOpen] = useState(false);
+  usePushMessages();
   // Non-admins poll their own unread count; admins follow the console's Feedback tab badge (SPEC 6).
   const feedbackUnread = useFeedbackUnread(!user.is_admin);
   const { pathname } = useLocation();
@@ -59,44 +72,49 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   );
 
   return (
-    <AlertFeed
-      user={user}
-      onSignOut={onSignOut}
-      joinAdmin={inConsole && mayOpenConsole}
-      view={
-        inConsole ? (
-          <Suspense fallback={<LoadingScreen label="Loading admin console" />}>
-            <AdminConsole isAdmin={user.is_admin} />
-          </Suspense>
-        ) : undefined
-      }
-      renderHeader={(feed) => (
-        <>
-          <DashboardHeader
-            user={user}
-            connection={feed.connection}
-            actions={inConsole ? backButton : feed.actions}
-            onSignOut={feed.signOut}
-            isDevelopment={isDevelopment}
-            slots={{
-              onOpenMyAlerts: () => setMyAlertsOpen(true),
-              // An admin at a desktop answers feedback in the console; anyone else sends their own.
-              onOpenFeedback: () =>
-                mayOpenConsole ? navigate(adminTabPath("feedback")) : setFeedbackOpen(true),
-              feedbackUnread,
-              onOpenAdmin: () => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug)),
-              onBackToAlerts: inConsole ? handleBackToAlerts : undefined,
-            }}
-            dialogs={
-              <>
-                <MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />
-                <MyFeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
-              </>
-            }
-          />
-          <InstallBanner user={user} />
-        </>
-      )}
-    />
+    <RespondingProvider userId={user.id}>
+      <AlertFeed
+        user={user}
+        slots={feedSlots}
+        onSignOut={onSignOut}
+        joinAdmin={inConsole && mayOpenConsole}
+        view={
+          inConsole ? (
+            <Suspense fallback={<LoadingScreen label="Loading admin console" />}>
+              <AdminConsole isAdmin={user.is_admin} />
+            </Suspense>
+          ) : undefined
+        }
+        renderHeader={(feed) => (
+          <>
+            <DashboardHeader
+              user={user}
+              connection={feed.connection}
+              actions={inConsole ? backButton : feed.actions}
+              onSignOut={feed.signOut}
+              isDevelopment={isDevelopment}
+              slots={{
+                onOpenMyAlerts: () => setMyAlertsOpen(true),
+                onOpenPush: () => setPushOpen(true),
+                // An admin at a desktop answers feedback in the console; anyone else sends their own.
+                onOpenFeedback: () =>
+                  mayOpenConsole ? navigate(adminTabPath("feedback")) : setFeedbackOpen(true),
+                feedbackUnread,
+                onOpenAdmin: () => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug)),
+                onBackToAlerts: inConsole ? handleBackToAlerts : undefined,
+              }}
+              dialogs={
+                <>
+                  <MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />
+                  <MyFeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
+                  <PushDialog open={pushOpen} onClose={() => setPushOpen(false)} />
+                </>
+              }
+            />
+            <InstallBanner user={user} />
+          </>
+        )}
+      />
+    </RespondingProvider>
   );
 }

@@ -1,7 +1,14 @@
 import { MESSAGES, normalizeAlertType, parseSearchTerms } from "@turnout/domain";
 import { and, asc, desc, eq, gte, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
-import { agencies, alertRecipients, alerts, userAgencies } from "../../db/schema.js";
+import {
+  agencies,
+  alertRecipients,
+  alerts,
+  searchWords,
+  searchWordsExpression,
+  userAgencies,
+} from "../../db/schema.js";
 import { AppError, badRequest, forbidden } from "../../errors.js";
 import type { Actor } from "../auth/guard.js";
 import { hiddenAgencyIds } from "../user-filters/service.js";
@@ -86,6 +93,125 @@ function afterCursor(cursor: FeedCursor): SQL {
   return sql`(${alerts.sentAt}, ${alerts.id}) < (${new Date(cursor.at).toISOString()}::timestamptz, ${cursor.id})`;
 }
 
+/** A term's words (termConditions) serve it when at most this many words contain it. */
+export const MAX_TERM_WORDS = 64;
+/** How long the look-up of one term's words may take on PostgreSQL before the term goes without. */
+const TERM_WORDS_TIMEOUT_MS = 100;
+
+/**
+ * The search condition of each term (ILIKE patterns), served by the word index where it can be
+ * (migration 0016). Words are the message's lower-cased pieces between spaces; a term holds no space,
+ * so a message contains it exactly when one of its words does, and search_words holds every word of
+ * every alert. So `words && ARRAY[the words that contain the term]` keeps every alert that contains the
+ * term, and lets the GIN index over (agency_ids, words) read one posting list per word, already within
+ * the viewer's agencies; the ILIKE beside it still decides, written `(… ILIKE …) IS TRUE` (the same
+ * value: message is never null) so that the planner cannot also read the trigram index for the term and
+ * intersect the two (at 10 M alerts the trigram side of such a BitmapAnd took 16-56 ms for a rare word,
+ * the word side 0.02-1.6 ms). The words are matched with the same pattern, lower-cased by the database
+ * as ILIKE lower-cases. A term inside more than MAX_TERM_WORDS words (e.g. a few digits: inside every
+ * job number), shorter than three characters (search_words' trigram index cannot look it up) or whose
+ * look-up passes its timeout keeps the plain ILIKE that the trigram index serves. Null when some term
+ * is in no word at all: no alert contains it.
+ */
+export async function termConditions(
+  db: Database,
+  patterns: string[],
+  options: Pick<SearchOptions, "engine" | "words">,
+): Promise<SQL[] | null> {
+  const plain = (p: string) => sql`${alerts.message} ILIKE ${p}`;
+  if (options.words === false) return patterns.map(plain);
+  const lookUp = (q: Database, pattern: string) =>
+    q
+      .selectDistinct({ word: searchWords.word })
+      .from(searchWords)
+      .where(sql`${searchWords.word} LIKE lower(${pattern})`)
+      .limit(MAX_TERM_WORDS + 1);
+  // Three characters between the pattern's % signs (escapes aside), so a trigram exists.
+  const usable = (p: string) => [...p.slice(1, -1).replace(/\\(.)/g, "$1")].length >= 3;
+  const lookUpAll = async (q: Database) => {
+    const out: ({ word: string }[] | undefined)[] = [];
+    for (const p of patterns) out.push(usable(p) ? await lookUp(q, p) : undefined);
+    return out;
+  };
+  let found: ({ word: string }[] | undefined)[];
+  try {
+    found =
+      options.engine === "postgres"
+        ? await db.transaction(async (tx) => {
+            await tx.execute(setLocal({ statement_timeout: String(TERM_WORDS_TIMEOUT_MS) }));
+            return lookUpAll(tx);
+          })
+        : await lookUpAll(db);
+  } catch (err) {
+    if (!isQueryCanceled(err)) throw err;
+    return patterns.map(plain);
+  }
+  if (found.some((words) => words?.length === 0)) return null;
+  const served = found.map((words) => (words && words.length <= MAX_TERM_WORDS ? words : undefined));
+  // With a rare term among them, only the rare terms go to the index: it reads their short posting
+  // lists and the heap checks the rest on the few rows left (a common word's posting list costs more to
+  // step through than those rows: FIRE WOMBELANO in a small agency took 51 ms with both in the index).
+  const share = await termShares(
+    db,
+    served.map((words) => words?.map((w) => w.word)),
+  );
+  const rare = share.map((x) => x !== undefined && x < RARE_TERM_SHARE);
+  const anyRare = rare.some(Boolean);
+  return patterns.map((p, i) => {
+    const words = served[i];
+    if (!words) return plain(p);
+    // Written so that no index can serve it: the trigram index must not be intersected with the words'.
+    const checked = sql`(${alerts.message} ILIKE ${p}) IS TRUE`;
+    if (anyRare && !rare[i]) return checked;
+    return sql`${searchWordsExpression(alerts.message)} && ARRAY[${sql.join(
+      words.map((w) => sql`${w.word}`),
+      sql`, `,
+    )}]::text[] AND ${checked}`;
+  });
+}
+
+/** A term is rare (termConditions) when its words are in under this share of the alerts. */
+const RARE_TERM_SHARE = 0.01;
+
+/**
+ * The share of alerts that hold any of each term's words (an upper bound: the sum of the words' shares),
+ * from the statistics ANALYZE keeps on the word index's expression (most common elements, ~1,000 of
+ * them; a word not among them is rarer than all of those). Undefined for a term without words, and for
+ * every term when there are no statistics yet. The statistics are read at most every
+ * WORD_SHARES_TTL_MS per database (reading pg_stats takes ~5 ms at 10 M alerts).
+ */
+async function termShares(
+  db: Database,
+  termWords: (string[] | undefined)[],
+): Promise<(number | undefined)[]> {
+  const shares = await commonWordShares(db);
+  if (!shares) return termWords.map(() => undefined);
+  return termWords.map((words) => words?.reduce((sum, w) => sum + (shares.get(w) ?? 0), 0));
+}
+
+const WORD_SHARES_TTL_MS = 10 * 60_000;
+const wordShares = new WeakMap<Database, { at: number; shares: Promise<Map<string, number> | null> }>();
+
+function commonWordShares(db: Database): Promise<Map<string, number> | null> {
+  const cached = wordShares.get(db);
+  if (cached && Date.now() - cached.at < WORD_SHARES_TTL_MS) return cached.shares;
+  const shares = (async () => {
+    const result = (await db.execute(sql`
+      SELECT s.most_common_elems::text::text[] AS words, s.most_common_elem_freqs AS shares FROM pg_stats s
+       WHERE s.schemaname = current_schema() AND s.tablename = 'alerts_agency_ids_words_idx'
+         AND s.most_common_elems IS NOT NULL`)) as unknown as {
+      rows: { words: string[]; shares: number[] }[];
+    };
+    const row = result.rows[0];
+    if (!row) return null;
+    return new Map(row.words.map((w, i) => [w, Number(row.shares[i])]));
+  })();
+  wordShares.set(db, { at: Date.now(), shares });
+  // A failed read is not kept: the next search tries again.
+  shares.catch(() => wordShares.delete(db));
+  return shares;
+}
+
 /**
  * How a page of search results was read (see pageRows): "plain" without a transaction; "planner" the
  * planner's own plan (the "timeout" strategy's first attempt); "walk" / "bitmap" with PLAN_SETTINGS.
@@ -109,6 +235,8 @@ export type SearchOptions = {
   /** When the planner chose the trigram plan, the walk joins after this long instead (WALK_HEDGE_MS). */
   walkHedgeMs?: number;
   timeoutMs?: number;
+  /** Tests and benchmarks only: false leaves out the word prefilter (termConditions), the reference. */
+  words?: boolean;
   /** Tells tests and benchmarks which plan produced the page, and whether another one was cancelled. */
   onPlan?: (plan: SearchPlan, detail: { cancelled: boolean }) => void;
 };
@@ -122,9 +250,16 @@ export const FIRST_ATTEMPT_TIMEOUT_MS = 20;
  * trigram index (bitmap scans only), then sort the matches by (sent_at, id).
  */
 export const PLAN_SETTINGS = {
-  walk: { enable_bitmapscan: "off", enable_seqscan: "off" },
-  bitmap: { enable_indexscan: "off", enable_seqscan: "off" },
+  walk: { enable_bitmapscan: "off", enable_seqscan: "off", max_parallel_workers_per_gather: "0" },
+  bitmap: { enable_indexscan: "off", enable_seqscan: "off", max_parallel_workers_per_gather: "0" },
 } as const satisfies Record<string, Record<string, string>>;
+
+/**
+ * The planner's own plan without parallel workers: a page is 51 rows, and at 10 M alerts the planner
+ * walked STRUC1 HOUSE FIRE with a parallel index scan whose workers took 59-122 ms to start and finish
+ * on this busy 2-core machine, against 3.5-6.6 ms for the same walk in one process.
+ */
+const OWN_PLAN_SETTINGS = { max_parallel_workers_per_gather: "0" };
 
 function setConfigs(settings: Record<string, string>): SQL[] {
   return Object.entries(settings).map(([name, value]) => sql`set_config(${name}, ${value}, true)`);
@@ -326,9 +461,12 @@ async function pageRows(
     let settled = false;
     const started = performance.now();
     const race = raceTransactions(db, [
-      { settings: first === "walk" ? PLAN_SETTINGS.walk : {}, run: (tx: Database) => query(tx) },
       {
-        settings: {},
+        settings: first === "walk" ? PLAN_SETTINGS.walk : OWN_PLAN_SETTINGS,
+        run: (tx: Database) => query(tx),
+      },
+      {
+        settings: OWN_PLAN_SETTINGS,
         run: async (tx: Database) => {
           if (first === "planner" && (await plannerPlan(tx, query(tx))) === "bitmap") {
             // The planner reads the index: the walk joins later (WALK_HEDGE_MS), unless it has answered.
@@ -356,7 +494,8 @@ async function pageRows(
   }
   if (plan !== "bitmap") {
     const first = plan === "walk" || options.firstAttempt === "walk" ? "walk" : "planner";
-    const settings: Record<string, string> = first === "walk" ? { ...PLAN_SETTINGS.walk } : {};
+    const settings: Record<string, string> =
+      first === "walk" ? { ...PLAN_SETTINGS.walk } : { ...OWN_PLAN_SETTINGS };
     if (plan === "auto") settings.statement_timeout = String(options.timeoutMs ?? FIRST_ATTEMPT_TIMEOUT_MS);
     try {
       const rows = await db.transaction(async (tx) => {
@@ -403,7 +542,13 @@ export async function searchAlerts(
     conditions.push(pagedToAny(scope.agencyIds));
   }
   const terms = parseSearchTerms(input.search ?? "").slice(0, MAX_TERMS);
-  for (const term of terms) conditions.push(sql`${alerts.message} ILIKE ${`%${escapeLike(term)}%`}`);
+  const searched = await termConditions(
+    db,
+    terms.map((term) => `%${escapeLike(term)}%`),
+    options,
+  );
+  if (searched === null) return { data: [], pagination: { has_more: false, next_cursor: null } };
+  conditions.push(...searched);
   if (input.type) conditions.push(eq(alerts.type, normalizeAlertType(input.type)));
   if (input.area) conditions.push(sql`lower(${alerts.area}) = lower(${input.area})`);
   if (input.cursor) conditions.push(afterCursor(decodeCursor(input.cursor)));

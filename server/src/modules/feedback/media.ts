@@ -3,15 +3,24 @@ import { rename, rm } from "node:fs/promises";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { FEEDBACK_ATTACHMENT_MAX_BYTES, needsVideoConversion } from "@turnout/domain";
-import sharp from "sharp";
 import { AppError, badRequest } from "../../errors.js";
 import { makePoster } from "./ffmpeg.js";
 import type { NewMedia } from "./service.js";
 import { type MediaType, SNIFF_BYTES, sniffMediaType } from "./sniff.js";
 import type { MediaStore } from "./store.js";
 
-// Thumbnails are made one at a time per request and never twice from one file: no cache worth its memory.
-sharp.cache(false);
+/**
+ * sharp (libvips), loaded at the first image upload: it holds ~28 MB that an idle server, or one that
+ * never receives a photo, does not need. Its cache is off: each thumbnail is made once.
+ */
+let sharpModule: Promise<typeof import("sharp")> | undefined;
+function loadSharp() {
+  sharpModule ??= import("sharp").then((m) => {
+    m.default.cache(false);
+    return m;
+  });
+  return sharpModule;
+}
 
 /** Width of image thumbnails and video posters, at most. */
 export const THUMBNAIL_WIDTH = 480;
@@ -147,6 +156,7 @@ async function imageThumbnail(store: MediaStore, source: string): Promise<string
   const name = store.newName("webp");
   try {
     // limitInputPixels (default 268 MP) refuses decompression bombs before decoding them.
+    const { default: sharp } = await loadSharp();
     await sharp(store.pathOf(source), { failOn: "error" })
       .rotate()
       .resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true })

@@ -4,11 +4,15 @@ import type { Cache } from "../../cache/cache.js";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { isConnectionFailure } from "../../db/reachability.js";
+import { queueAlertPushes } from "../../push/queue.js";
 import { PollingLoop } from "../../support/polling-loop.js";
 import {
+  alertsYoungerThan,
   claimQueuedAlerts,
+  type FiredTrigger,
   fireRules,
   loadIndexedRules,
+  MATCH_MAX_ALERT_AGE_MS,
   type MatchOptions,
   recentAlertTexts,
 } from "./matching.js";
@@ -25,6 +29,8 @@ export type RuleMatcherOptions = {
   publicUrl: string | null;
   /** Called after a commit that queued SMS. */
   nudgeSms: () => void;
+  /** Called after a commit that queued push messages (issue 15). */
+  nudgePush?: () => void;
   /** How often to look for queued alerts nobody nudged about (another instance's ingest). */
   pollMs?: number;
   /** Alerts taken off the queue per transaction. */
@@ -91,6 +97,7 @@ export class RuleMatcher {
   private readonly logger: Logger;
   private readonly publicUrl: string | null;
   private readonly nudgeSms: () => void;
+  private readonly nudgePush: () => void;
   private readonly pollMs: number;
   private readonly batchSize: number;
   private readonly rebuildDebounceMs: number;
@@ -101,6 +108,8 @@ export class RuleMatcher {
   private builtVersion: string | null | undefined;
   private builtAt = 0;
   private dirty = true;
+  /** A committed transaction of this matcher queued push messages: the push worker is woken. */
+  private pushQueued = false;
 
   private readonly loop: PollingLoop;
   private rebuildTimer: NodeJS.Timeout | undefined;
@@ -111,6 +120,7 @@ export class RuleMatcher {
     this.logger = options.logger.child({ component: "rule-matcher" });
     this.publicUrl = options.publicUrl;
     this.nudgeSms = options.nudgeSms;
+    this.nudgePush = options.nudgePush ?? (() => {});
     this.pollMs = options.pollMs ?? 1000;
     this.batchSize = options.batchSize ?? 200;
     this.rebuildDebounceMs = options.rebuildDebounceMs ?? 200;
@@ -202,7 +212,7 @@ export class RuleMatcher {
       try {
         const result = await this.db.transaction(async (tx) => {
           claimed = await claimQueuedAlerts(tx, this.batchSize);
-          const triggers = await fireRules(tx, index, claimed, this.matchOptions());
+          const triggers = await this.matchAndPush(tx, index, claimed);
           // A rule committed here while the index was loading, and an alert right after it, would be
           // matched without that rule: roll back and match again with the rebuilt index (a few times
           // at most, so a stream of rule edits cannot hold matching up).
@@ -238,7 +248,7 @@ export class RuleMatcher {
             sql`DELETE FROM rule_match_queue WHERE alert_id = ${alertId} RETURNING alert_id`,
           );
           if ((taken as unknown as { rows: unknown[] }).rows.length === 0) return [];
-          return fireRules(tx, index, [alertId], this.matchOptions());
+          return this.matchAndPush(tx, index, [alertId]);
         });
         fired += this.report(result);
       } catch (error) {
@@ -251,6 +261,24 @@ export class RuleMatcher {
       }
     }
     return fired;
+  }
+
+  /**
+   * Fires the rules for these alerts and queues their push messages (agency choices and rules that ask
+   * for push) in the same transaction, so an alert taken off the queue has both or, rolled back, neither.
+   */
+  private async matchAndPush(tx: Database, index: RuleIndex, alertIds: number[]): Promise<FiredTrigger[]> {
+    const triggers = await fireRules(tx, index, alertIds, this.matchOptions());
+    const fresh = await alertsYoungerThan(tx, alertIds, this.maxAlertAgeMs ?? MATCH_MAX_ALERT_AGE_MS);
+    const pushes = await queueAlertPushes(
+      tx,
+      fresh,
+      triggers
+        .filter((t) => t.push)
+        .map((t) => ({ alertId: t.alertId, userId: t.userId, agencyId: t.agencyId })),
+    );
+    if (pushes > 0) this.pushQueued = true;
+    return triggers;
   }
 
   private matchOptions(): MatchOptions {
@@ -266,6 +294,10 @@ export class RuleMatcher {
   }
 
   private report(result: { smsId: number | null; ruleId: number; alertId: number }[]): number {
+    if (this.pushQueued) {
+      this.pushQueued = false;
+      this.nudgePush();
+    }
     if (result.length === 0) return 0;
     const sms = result.filter((r) => r.smsId !== null).length;
     if (sms > 0) this.nudgeSms();

@@ -1,4 +1,4 @@
-import { ruleAlertSmsText, ruleFiresFor } from "@turnout/domain";
+import { deliversPush, deliversSms, ruleAlertSmsText, ruleFiresFor } from "@turnout/domain";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, alerts, ruleTriggers, userAgencies, userAlertRules, users } from "../../db/schema.js";
@@ -15,7 +15,11 @@ export type FiredTrigger = {
   ruleId: number;
   alertId: number;
   userId: number;
+  /** The agency of the user's the rule fired for (the one the SMS names). */
+  agencyId: number;
   smsId: number | null;
+  /** The rule asks for push (issue 15): the push fan-out takes it from here. */
+  push: boolean;
 };
 
 export type MatchOptions = {
@@ -65,6 +69,21 @@ export async function claimQueuedAlerts(tx: Database, limit: number): Promise<nu
     where q.alert_id = taken.alert_id
     returning q.alert_id`)) as { rows: { alert_id: string | number }[] };
   return result.rows.map((r) => Number(r.alert_id)).sort((a, b) => a - b);
+}
+
+/** Those of these alerts received less than `maxAgeMs` ago (pages older than that are not sent on). */
+export async function alertsYoungerThan(tx: Database, alertIds: readonly number[], maxAgeMs: number) {
+  if (alertIds.length === 0) return [];
+  const rows = await tx
+    .select({ id: alerts.id })
+    .from(alerts)
+    .where(
+      and(
+        inArray(alerts.id, [...alertIds]),
+        sql`${alerts.createdAt} > now() - make_interval(secs => ${maxAgeMs / 1000}::double precision)`,
+      ),
+    );
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -121,6 +140,7 @@ export async function fireRules(
       keywords: userAlertRules.keywords,
       agencies: userAlertRules.agencies,
       priorityLevels: userAlertRules.priorityLevels,
+      delivery: userAlertRules.delivery,
       phone: users.phone,
     })
     .from(userAlertRules)
@@ -175,6 +195,8 @@ export async function fireRules(
           inserted.map((t) => t.alertId),
         ),
         inArray(userAlertRules.userId, [...new Set(inserted.map((t) => rules.get(t.ruleId)!.userId))]),
+        // Rules that push instead of texting told nobody by SMS.
+        sql`${userAlertRules.delivery} <> 'push'`,
         sql`${ruleTriggers.id} NOT IN (${sql.join(
           newIds.map((id) => sql`${id}`),
           sql`, `,
@@ -196,6 +218,7 @@ export async function fireRules(
   const outgoing: { trigger: (typeof inserted)[number]; userId: number; phone: string; body: string }[] = [];
   for (const trigger of [...inserted].sort((a, b) => a.id - b.id)) {
     const rule = rules.get(trigger.ruleId)!;
+    if (!deliversSms(rule.delivery)) continue;
     const key = `${rule.userId}:${trigger.alertId}`;
     if (told.has(key)) continue;
     told.add(key);
@@ -232,6 +255,8 @@ export async function fireRules(
     ruleId: t.ruleId,
     alertId: t.alertId,
     userId: rules.get(t.ruleId)!.userId,
+    agencyId: agencyOf.get(`${t.ruleId}:${t.alertId}`)!,
     smsId: smsByTrigger.get(t.id) ?? null,
+    push: deliversPush(rules.get(t.ruleId)!.delivery),
   }));
 }

@@ -14,6 +14,7 @@ export function presentRule(rule: RuleRow, triggersLast30Days: number) {
     keywords: rule.keywords,
     agencies: rule.agencies,
     priority_levels: rule.priorityLevels,
+    delivery: rule.delivery,
     status: normalizeRuleStatus(rule.status),
     is_active: rule.isActive,
     rejection_reason: rule.rejectionReason,

@@ -1,6 +1,7 @@
 import {
   type AlertRuleInput,
   type AlertRulePreview,
+  DEFAULT_RULE_DELIVERY,
   type RuleStatus,
   rulePriorityTypes,
   ruleReviewSmsText,
@@ -113,7 +114,13 @@ export async function createRule(ctx: ServiceContext, actor: Actor, input: Alert
     }
     const [created] = await tx
       .insert(userAlertRules)
-      .values({ userId: actor.userId, ...ruleValues(input), status: "pending", isActive: true })
+      .values({
+        userId: actor.userId,
+        ...ruleValues(input),
+        delivery: input.delivery ?? DEFAULT_RULE_DELIVERY,
+        status: "pending",
+        isActive: true,
+      })
       .returning();
     return created!;
   });
@@ -128,10 +135,23 @@ export async function createRule(ctx: ServiceContext, actor: Actor, input: Alert
 export async function updateRule(ctx: ServiceContext, actor: Actor, id: number, input: AlertRuleInput) {
   await checkAgencies(ctx.db, actor, input.agencies);
   const [before] = await ownRule(ctx.db, actor, id);
+  const delivery = input.delivery ?? before?.delivery ?? DEFAULT_RULE_DELIVERY;
+  if (before && sameMatching(before, ruleValues(input))) {
+    // Only how the member hears about it changed (or nothing): no new review, the matcher rebuilds.
+    const [row] = await ctx.db
+      .update(userAlertRules)
+      .set({ delivery, updatedAt: sql`now()` })
+      .where(and(eq(userAlertRules.id, id), eq(userAlertRules.userId, actor.userId)))
+      .returning();
+    if (!row) throw notFoundRule();
+    if (row.status === "approved") rulesChanged(ctx);
+    return presentOne(ctx.db, row);
+  }
   const [row] = await ctx.db
     .update(userAlertRules)
     .set({
       ...ruleValues(input),
+      delivery,
       status: "pending",
       rejectionReason: null,
       reviewedBy: null,
@@ -144,6 +164,21 @@ export async function updateRule(ctx: ServiceContext, actor: Actor, id: number, 
   if (before?.status === "approved") rulesChanged(ctx);
   announcePending(ctx);
   return presentOne(ctx.db, row);
+}
+
+/** Whether a rule would match, and be described, exactly as before (what an admin reviewed). */
+function sameMatching(
+  before: typeof userAlertRules.$inferSelect,
+  next: ReturnType<typeof ruleValues>,
+): boolean {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  return (
+    before.name === next.name &&
+    (before.description ?? null) === next.description &&
+    same(before.keywords, next.keywords) &&
+    same([...before.agencies].sort(), [...next.agencies].sort()) &&
+    same([...before.priorityLevels].sort(), [...next.priorityLevels].sort())
+  );
 }
 
 function ownRule(db: Database, actor: Actor, id: number) {

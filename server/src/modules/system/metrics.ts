@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import type { Cache } from "../../cache/cache.js";
 import type { Config } from "../../config.js";
 import type { Database, DatabaseHandle } from "../../db/client.js";
+import { repoRoot, serverRoot } from "../../paths.js";
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const percentOf = (part: number, whole: number) => (whole > 0 ? round1((part / whole) * 100) : null);
@@ -104,8 +105,7 @@ export async function systemMetrics(cpu: CpuSampler) {
   };
 }
 
-const repoRoot = path.resolve(import.meta.dirname, "../../../..");
-const serverSrc = path.resolve(import.meta.dirname, "../..");
+const serverSrc = path.join(serverRoot, "src");
 
 /** The product version: the workspace root's package.json. */
 function readVersion(): string | null {

@@ -15,7 +15,7 @@ import {
   typePresentation,
   UNMAPPED_AGENCY,
 } from "@turnout/domain";
-import { memo, useId } from "react";
+import { memo, type ReactNode, useId } from "react";
 import { type Alert, alertTime } from "./alerts-api";
 import type { FeedItem } from "./feed-items";
 import { absoluteTimeLabel, relativeTimeLabel } from "./time-labels";
@@ -49,6 +49,8 @@ export interface AlertCardHandlers {
   onFilterArea: (area: string) => void;
   /** Admin context: offered on a card whose capcode no agency has yet (UNMAPPED). */
   onAssignCapcode?: (alert: Alert) => void;
+  /** What another feature adds at the foot of a card (e.g. who is responding to a job). */
+  renderFooter?: (item: FeedItem) => ReactNode;
 }
 
 /** The distinct capcodes a card's messages were paged to, in the order first seen. */
@@ -73,6 +75,7 @@ export const AlertCard = memo(function AlertCard({
   onFilterAgency,
   onFilterArea,
   onAssignCapcode,
+  renderFooter,
   showCapcode = false,
   position,
   setSize,
@@ -210,6 +213,7 @@ export const AlertCard = memo(function AlertCard({
           </Typography>
         ) : null}
       </CardActionArea>
+      {renderFooter?.(item)}
     </Card>
   );
 });

@@ -17,9 +17,10 @@ import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
+import { useOnlineStatus } from "../../ui/use-online-status";
 import type { AlertCardHandlers } from "./alert-card";
 import { AlertList } from "./alert-list";
-import { type AlertGroup, type FeedFilters, NO_FILTERS } from "./alerts-api";
+import { type Alert as AlertData, type AlertGroup, type FeedFilters, NO_FILTERS } from "./alerts-api";
 import type { FeedItem } from "./feed-items";
 import {
   FeedLoadError,
@@ -38,7 +39,6 @@ import { SearchDialog } from "./search-dialog";
 import { useAlertFeed } from "./use-alert-feed";
 import { useLiveChannel } from "./use-live-channel";
 import { useNow } from "./use-now";
-import { useOnlineStatus } from "./use-online-status";
 
 /** Relative times on the cards move on once a minute. */
 const CLOCK_TICK_MS = 60_000;
@@ -57,6 +57,12 @@ const visuallyHidden = {
   border: 0,
 } as const;
 
+/** What other features add to the feed's cards and its job popup (composed by the dashboard). */
+export interface FeedSlots {
+  cardFooter?: (item: FeedItem) => ReactNode;
+  jobExtra?: (alert: AlertData) => ReactNode;
+}
+
 /** What the feed hands the page header: its buttons, the live state and a sign-out that closes the channel first. */
 export interface FeedHeaderControls {
   actions: ReactNode;
@@ -70,7 +76,8 @@ export interface FeedHeaderControls {
  * caller's (`renderHeader`), fed with this view's buttons and live connection state.
  * `view` (the admin console) is shown instead of the feed under the same header: the feed and its
  * live channel stay, so going back shows the alerts that arrived meanwhile without a new connection;
- * `joinAdmin` puts that channel in the admin room.
+ * `joinAdmin` puts that channel in the admin room. `slots` adds other features' parts to the cards
+ * and the job popup.
  */
 export function AlertFeed({
   user,
@@ -78,12 +85,14 @@ export function AlertFeed({
   renderHeader,
   view,
   joinAdmin = false,
+  slots = {},
 }: {
   user: SessionUser;
   onSignOut: () => Promise<void>;
   renderHeader: (controls: FeedHeaderControls) => ReactNode;
   view?: ReactNode;
   joinAdmin?: boolean;
+  slots?: FeedSlots;
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -174,6 +183,7 @@ export function AlertFeed({
     );
   }, [location.state, navigate, setParams]);
 
+  const { cardFooter, jobExtra } = slots;
   const handlers = useMemo<AlertCardHandlers>(
     () => ({
       onOpen: (item: FeedItem) => {
@@ -183,8 +193,9 @@ export function AlertFeed({
       onFilterType: (type: AlertType) => setFilters((current) => ({ ...current, type })),
       onFilterAgency: (agency) => setFilters((current) => ({ ...current, agency })),
       onFilterArea: (area) => setFilters((current) => ({ ...current, area })),
+      renderFooter: cardFooter,
     }),
-    [openJob],
+    [openJob, cardFooter],
   );
 
   const handleSearch = (search: string) => {
@@ -350,7 +361,7 @@ export function AlertFeed({
           openJob(alertId);
         }}
       />
-      <JobDetailDialog jobId={jobId} onClose={closeJob} />
+      <JobDetailDialog jobId={jobId} onClose={closeJob} renderExtra={jobExtra} />
       <Snackbar
         open={savedNotice}
         anchorOrigin={{ vertical: "bottom", horizontal: "center" }}

@@ -1,4 +1,5 @@
 export { type AlertCardHandlers, safeLogoPath } from "./alert-card";
+export type { FeedSlots } from "./alert-feed";
 export { AlertList } from "./alert-list";
 export { type Alert, type AlertGroup, type FeedFilters, type FeedOptions, NO_FILTERS } from "./alerts-api";
 export type { FeedItem } from "./feed-items";

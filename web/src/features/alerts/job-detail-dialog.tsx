@@ -20,7 +20,7 @@ import {
   MESSAGES,
   PAGER_CLOCK_SKEW_MS,
 } from "@turnout/domain";
-import { useEffect, useId, useState } from "react";
+import { type ReactNode, useEffect, useId, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { safeLogoPath } from "./alert-card";
 import { type Alert as AlertData, alertTime } from "./alerts-api";
@@ -87,7 +87,16 @@ function JobDetails({ alert }: { alert: AlertData }) {
  * The job detail popup of `/?job={id}` (SPEC 2): type, agency and area, the text, when it was
  * created, directions when the address can be mapped, and share. Failures read as SPEC 8 says.
  */
-export function JobDetailDialog({ jobId, onClose }: { jobId: string | null; onClose: () => void }) {
+export function JobDetailDialog({
+  jobId,
+  onClose,
+  renderExtra,
+}: {
+  jobId: string | null;
+  onClose: () => void;
+  /** What another feature adds under a loaded job's details (e.g. who is responding). */
+  renderExtra?: (alert: AlertData) => ReactNode;
+}) {
   const titleId = useId();
   const job = useQuery({ ...jobQueryOptions(jobId ?? ""), enabled: jobId !== null });
   const [notice, setNotice] = useState<string | null>(null);
@@ -120,7 +129,10 @@ export function JobDetailDialog({ jobId, onClose }: { jobId: string | null; onCl
           {failed ? (
             <Alert severity="error">{jobErrorText(job.error)}</Alert>
           ) : alert ? (
-            <JobDetails alert={alert} />
+            <>
+              <JobDetails alert={alert} />
+              {renderExtra?.(alert)}
+            </>
           ) : (
             <Box role="status" sx={{ display: "flex", alignItems: "center", gap: 1.5, py: 2 }}>
               <CircularProgress size={24} aria-hidden="true" />

@@ -108,7 +108,10 @@ export function useLiveChannel(
             channel?.emit("join-admin");
             inAdminRoom.current = true;
           }
-          if (recovered) latest.current.onReconnected();
+          if (recovered) {
+            latest.current.onReconnected();
+            publishLiveEvent("reconnected", null);
+          }
         },
         onNewAlert: showAlert,
         onAlertsRefresh: (payload) => {

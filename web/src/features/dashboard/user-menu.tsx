@@ -4,6 +4,7 @@ import FeedbackIcon from "@mui/icons-material/Feedback";
 import LogoutIcon from "@mui/icons-material/Logout";
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
+import PhonelinkRingIcon from "@mui/icons-material/PhonelinkRing";
 import SyncIcon from "@mui/icons-material/Sync";
 import SyncProblemIcon from "@mui/icons-material/SyncProblem";
 import Avatar from "@mui/material/Avatar";
@@ -52,6 +53,7 @@ function initialsOf(user: SessionUser): string {
 /** The parts of the menu other features supply; an item without its handler shows as 'Coming soon'. */
 export interface UserMenuSlots {
   onOpenMyAlerts?: (() => void) | undefined;
+  onOpenPush?: (() => void) | undefined;
   onOpenFeedback?: (() => void) | undefined;
   /** Unread feedback messages (non-admins): the badge shows 1 to 9, then '9+'. */
   feedbackUnread?: number | undefined;
@@ -100,7 +102,7 @@ function MenuEntry({
  * The user menu (SPEC 2): avatar with initials, green while the live channel is connected and red
  * otherwise, ringed in the header's text colour, with a state icon and words (tooltip, description)
  * for those who cannot tell the colours apart; name and phone;
- * 'My Alerts', 'Feedback', 'Admin' (admins on non-mobile devices) and 'Sign out'.
+ * 'My Alerts', 'Push notifications', 'Feedback', 'Admin' (admins on non-mobile devices) and 'Sign out'.
  */
 export function UserMenu({
   user,
@@ -244,6 +246,11 @@ export function UserMenu({
           icon={<NotificationsActiveIcon fontSize="small" />}
           label="My Alerts"
           onClick={run(slots.onOpenMyAlerts)}
+        />
+        <MenuEntry
+          icon={<PhonelinkRingIcon fontSize="small" />}
+          label="Push notifications"
+          onClick={run(slots.onOpenPush)}
         />
         <MenuEntry
           icon={<FeedbackIcon fontSize="small" />}

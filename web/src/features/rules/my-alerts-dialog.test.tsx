@@ -289,6 +289,8 @@ describe("creating a rule", () => {
     await user.click(screen.getByRole("checkbox", { name: "Emergency" }));
     expect(screen.getByRole("checkbox", { name: "Non-Emergency" })).toBeInTheDocument();
     expect(screen.getByRole("checkbox", { name: "Admin" })).toBeInTheDocument();
+    await user.click(screen.getByRole("combobox", { name: "How to alert me" }));
+    await user.click(await screen.findByRole("option", { name: "SMS and push" }));
     await user.click(screen.getByRole("button", { name: "Preview" }));
 
     const heading = await screen.findByRole("heading", { name: "Preview: Bendigo fires" });
@@ -312,6 +314,7 @@ describe("creating a rule", () => {
       keywords: ["bendigo", "fire"],
       agencies: [2],
       priority_levels: ["emergency"],
+      delivery: "sms_and_push",
     });
     expect(within(created).getByText("Pending review")).toBeInTheDocument();
     expect(within(created).queryByRole("switch")).not.toBeInTheDocument();
@@ -445,6 +448,7 @@ describe("editing and deleting", () => {
       keywords: ["structure", "smoke"],
       agencies: [3],
       priority_levels: ["admin"],
+      delivery: "sms",
     });
     expect(server.callsTo("POST /user-alerts")).toHaveLength(0);
   });

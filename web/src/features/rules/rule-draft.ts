@@ -1,4 +1,10 @@
-import { type AlertRuleInput, alertRuleInputSchema, typePresentation } from "@turnout/domain";
+import {
+  type AlertRuleInput,
+  alertRuleInputSchema,
+  DEFAULT_RULE_DELIVERY,
+  type RuleDelivery,
+  typePresentation,
+} from "@turnout/domain";
 import type { AlertRule } from "./rules-api";
 
 /** What the create/edit form holds while the user types. */
@@ -8,6 +14,8 @@ export interface RuleDraft {
   keywords: string[];
   agencies: number[];
   priorityLevels: string[];
+  /** How the member hears that the rule fired (issue 15). */
+  delivery: RuleDelivery;
 }
 
 /** The message types the form offers (SPEC 5); blank means all. */
@@ -19,7 +27,14 @@ export function priorityLevelLabel(level: string): string {
 }
 
 export function emptyDraft(): RuleDraft {
-  return { name: "", description: "", keywords: [""], agencies: [], priorityLevels: [] };
+  return {
+    name: "",
+    description: "",
+    keywords: [""],
+    agencies: [],
+    priorityLevels: [],
+    delivery: DEFAULT_RULE_DELIVERY,
+  };
 }
 
 export function draftFromRule(rule: AlertRule): RuleDraft {
@@ -31,6 +46,7 @@ export function draftFromRule(rule: AlertRule): RuleDraft {
     keywords: rule.keywords.length > 0 ? [...rule.keywords] : [""],
     agencies: [...rule.agencies],
     priorityLevels: [...new Set(levels)],
+    delivery: rule.delivery,
   };
 }
 
@@ -46,6 +62,7 @@ export function checkDraft(draft: RuleDraft): DraftCheck {
     keywords: draft.keywords,
     agencies: draft.agencies,
     priority_levels: draft.priorityLevels,
+    delivery: draft.delivery,
   });
   if (parsed.success) return { ok: true, input: parsed.data };
   const errors: { name?: string; keywords?: string; other?: string } = {};

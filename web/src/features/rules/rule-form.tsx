@@ -9,10 +9,17 @@ import FormControlLabel from "@mui/material/FormControlLabel";
 import FormGroup from "@mui/material/FormGroup";
 import FormHelperText from "@mui/material/FormHelperText";
 import FormLabel from "@mui/material/FormLabel";
+import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { canPreviewRule, validateKeywords } from "@turnout/domain";
+import {
+  canPreviewRule,
+  RULE_DELIVERIES,
+  RULE_DELIVERY_LABELS,
+  type RuleDelivery,
+  validateKeywords,
+} from "@turnout/domain";
 import { type FormEvent, type Ref, useId } from "react";
 import { KeywordFields } from "./keyword-fields";
 import { OFFERED_PRIORITY_LEVELS, priorityLevelLabel, type RuleDraft } from "./rule-draft";
@@ -183,6 +190,20 @@ export function RuleForm({
             selected={draft.priorityLevels}
             onChange={(selected) => update({ priorityLevels: selected })}
           />
+          <TextField
+            select
+            label="How to alert me"
+            value={draft.delivery}
+            onChange={(event) => update({ delivery: event.target.value as RuleDelivery })}
+            helperText="Push reaches the devices where you turned push notifications on (user menu)."
+            fullWidth
+          >
+            {RULE_DELIVERIES.map((delivery) => (
+              <MenuItem key={delivery} value={delivery}>
+                {RULE_DELIVERY_LABELS[delivery]}
+              </MenuItem>
+            ))}
+          </TextField>
           <Typography variant="body2" color="text.secondary">
             New and edited alerts are reviewed by an admin before they become active.
           </Typography>

@@ -1,5 +1,5 @@
 import type { AlertRuleInput, AlertRulePreview } from "@turnout/domain";
-import { normalizeRuleStatus } from "@turnout/domain";
+import { DEFAULT_RULE_DELIVERY, normalizeRuleStatus, RULE_DELIVERIES } from "@turnout/domain";
 import { z } from "zod";
 import { api } from "../../api/client";
 
@@ -23,6 +23,10 @@ export const alertRuleSchema = z.object({
     .array(z.string())
     .nullish()
     .transform((value) => value ?? []),
+  delivery: z
+    .enum(RULE_DELIVERIES)
+    .nullish()
+    .transform((value) => value ?? DEFAULT_RULE_DELIVERY),
   status: z.string().nullish().transform(normalizeRuleStatus),
   is_active: z
     .boolean()

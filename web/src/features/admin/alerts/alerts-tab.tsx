@@ -22,6 +22,7 @@ import {
   useAlertFeed,
   useNow,
 } from "../../alerts";
+import { AdminJobResponses, CardResponses } from "../../responding";
 import { type AssignTarget, CapcodeAssignDialog } from "../agencies/capcode-assign-dialog";
 
 /** Relative times on the cards move on once a minute. */
@@ -29,10 +30,14 @@ const CLOCK_TICK_MS = 60_000;
 /** The admin feed's cache key: one per browser, whoever is signed in (admin context ignores personal filters). */
 const ADMIN_FEED_KEY = "admin";
 
+/** The admin's job view lists every member's answer to an emergency job (issue 15). */
+const renderAnswers = (alert: AlertItem) => <AdminJobResponses alertId={alert.id} />;
+
 /**
  * The Alerts tab of the admin console (SPEC 2): the alert feed in admin context (every agency,
  * UNMAPPED included) with each card's capcode, the search modal and the card filters, and the
- * capcode assignment dialog on cards whose capcode no agency has yet.
+ * capcode assignment dialog on cards whose capcode no agency has yet. Emergency jobs show their
+ * answer counts, and the job view everyone's answers.
  */
 export function AlertsTab() {
   const now = useNow(CLOCK_TICK_MS);
@@ -63,6 +68,13 @@ export function AlertsTab() {
       onAssignCapcode: (alert) => {
         if (alert.capcode) setAssignTarget({ capcode: alert.capcode });
       },
+      renderFooter: (item) => (
+        <CardResponses
+          alertId={item.group.primary_message.id}
+          emergency={item.group.has_emergency}
+          readOnly
+        />
+      ),
     }),
     [],
   );
@@ -145,7 +157,7 @@ export function AlertsTab() {
           setJobId(String(alertId));
         }}
       />
-      <JobDetailDialog jobId={jobId} onClose={() => setJobId(null)} />
+      <JobDetailDialog jobId={jobId} onClose={() => setJobId(null)} renderExtra={renderAnswers} />
       <CapcodeAssignDialog target={assignTarget} onClose={closeAssign} />
     </Box>
   );

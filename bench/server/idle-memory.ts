@@ -1,0 +1,72 @@
+/**
+ * Idle memory of the server process (issue 16: under 120 MB idle): the compiled server as `npm start`
+ * runs it, and the TypeScript sources under tsx for comparison, each with PostgreSQL and with the
+ * embedded database. Each server is started (a first start also seeds the postcodes; measured after a
+ * restart on the same data, as a running installation is), served a few requests (the app shell,
+ * health, a feed page), left to settle, then its RSS sampled every second.
+ *
+ *   npx tsx bench/server/idle-memory.ts            (BENCH_SETTLE_S=30 BENCH_SAMPLE_S=20 by default)
+ */
+import { readFileSync } from "node:fs";
+import { machineLine } from "../support/machine.js";
+import {
+  baseDatabaseUrl,
+  percentile,
+  runMain,
+  type ServerMode,
+  scratchDatabase,
+  sleep,
+  startServer,
+  stopChild,
+  table,
+} from "./lib/common.js";
+
+const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 30);
+const SAMPLE_S = Number(process.env.BENCH_SAMPLE_S ?? 20);
+
+/** Resident set size of a process, from /proc (what `ps` and the kernel count), in MB. */
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB/m);
+  return line ? Number(line[1]) / 1024 : Number.NaN;
+}
+
+async function measure(mode: ServerMode, databaseUrl: string | null) {
+  // The first start seeds ~18,000 postcodes (a 25 MB JSON read once); a running installation restarts
+  // on seeded data, so that is what is measured.
+  const first = await startServer(databaseUrl, {}, [], mode);
+  await stopChild(first.child);
+  const server = await startServer(databaseUrl, { DATA_DIR: first.dataDir }, [], mode);
+  for (const path of ["/", "/api/health", "/login", "/api/health"])
+    await (await fetch(server.url + path)).text();
+  await sleep(SETTLE_S * 1000);
+  const samples: number[] = [];
+  for (let i = 0; i < SAMPLE_S; i++) {
+    samples.push(rssMb(server.child.pid!));
+    await sleep(1000);
+  }
+  await stopChild(server.child);
+  return { p50: percentile(samples, 0.5), max: Math.max(...samples) };
+}
+
+runMain(async () => {
+  const pgUrl = (await scratchDatabase()).url;
+  baseDatabaseUrl();
+  const rows: (string | number)[][] = [];
+  for (const [mode, label, url] of [
+    ["compiled", "PostgreSQL", pgUrl],
+    ["tsx", "PostgreSQL", pgUrl],
+    ["compiled", "embedded PGlite", null],
+    ["tsx", "embedded PGlite", null],
+  ] as const) {
+    const { p50, max } = await measure(mode, url);
+    rows.push([
+      mode === "compiled" ? "compiled (npm start)" : "tsx (TypeScript loader)",
+      label,
+      p50.toFixed(1),
+      max.toFixed(1),
+    ]);
+    process.stdout.write(`${mode} ${label}: ${p50.toFixed(1)} MB\n`);
+  }
+  process.stdout.write(`\n${machineLine()}\n\n`);
+  process.stdout.write(`${table(["server", "database", "idle RSS p50 MB", "max MB"], rows)}\n`);
+});

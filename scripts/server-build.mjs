@@ -1,0 +1,49 @@
+// Builds the server into plain JavaScript (server/dist/main.js) when it is missing or older than its
+// sources, so `npm start` runs Node on compiled code with no TypeScript loader at run time: the loader
+// and its compiled-module cache cost the running process memory (bench/README.md, idle memory).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { build } from "esbuild";
+import { isStale } from "./stale.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
+const outFile = path.join(root, "server/dist/main.js");
+const sources = ["server/src", "server/package.json", "domain/src", "domain/package.json"];
+
+/** True when server/dist must be (re)built. */
+export function serverBuildIsStale() {
+  return isStale(root, outFile, sources);
+}
+
+/**
+ * Bundles server/src/main.ts with the domain workspace (TypeScript, so it must be compiled in) into one
+ * ES module. Every npm dependency stays external and is loaded from node_modules as usual: native
+ * addons (re2, sharp), the embedded database's WASM files and packages read by path need their own
+ * folders. Takes well under a second.
+ */
+export async function ensureServerBuilt({ quiet = false, force = false } = {}) {
+  if (!force && !serverBuildIsStale()) return false;
+  if (!quiet) process.stdout.write("Building the server (server/dist)...\n");
+  const manifest = JSON.parse(readFileSync(path.join(root, "server/package.json"), "utf8"));
+  const external = Object.keys(manifest.dependencies ?? {}).filter((name) => name !== "@turnout/domain");
+  await build({
+    entryPoints: [path.join(root, "server/src/main.ts")],
+    outfile: outFile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external,
+    sourcemap: "linked",
+    logLevel: quiet ? "error" : "warning",
+    legalComments: "none",
+  });
+  return true;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  ensureServerBuilt({ force: process.argv.includes("--force") }).catch((err) => {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,51 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freePort, type ServerProcess, spawnServer } from "./server-process.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const dataDir = mkdtempSync(path.join(tmpdir(), "turnout-compiled-"));
+let server: ServerProcess | undefined;
+
+afterAll(() => {
+  server?.child.kill("SIGKILL");
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+// Once per run: the PostgreSQL project would build the same file at the same time, for nothing.
+describe.skipIf(process.env.TURNOUT_TEST_DB === "postgres")(
+  "the compiled server (what npm start runs)",
+  () => {
+    it("builds to plain JavaScript and serves from it with no TypeScript loader", async () => {
+      execFileSync(process.execPath, ["scripts/server-build.mjs", "--force"], {
+        cwd: repoRoot,
+        stdio: "pipe",
+      });
+      const bundle = readFileSync(path.join(repoRoot, "server/dist/main.js"), "utf8");
+      expect(bundle).not.toMatch(/from "tsx|@turnout\/domain"/);
+
+      server = spawnServer(await freePort(), { DATA_DIR: dataDir }, { compiled: true });
+      const started = Date.now();
+      let health: { status?: string; database?: string } = {};
+      while (Date.now() - started < 60_000) {
+        try {
+          const res = await fetch(`${server.base}/api/health`);
+          if (res.ok) {
+            health = (await res.json()) as typeof health;
+            break;
+          }
+        } catch {
+          // not listening yet
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(health, server.output()).toMatchObject({ status: "ok", database: "up" });
+      // Migrations, the embedded database's worker and the postcode data resolved from the build.
+      const postcodes = await fetch(`${server.base}/api/postcode/lookup/3550`);
+      expect(postcodes.status).toBe(200);
+      expect(JSON.stringify(await postcodes.json()).toUpperCase()).toContain("BENDIGO");
+    }, 90_000);
+  },
+);

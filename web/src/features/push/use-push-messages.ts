@@ -1,0 +1,36 @@
+import { useEffect } from "react";
+import { useNavigate } from "react-router";
+import { pushApi } from "./push-api";
+import { subscriptionInput } from "./push-device";
+import { resyncDeviceSubscription } from "./queries";
+
+type WorkerMessage =
+  | { type: "turnout:open"; url: string }
+  | { type: "turnout:push-subscription"; subscription: PushSubscriptionJSON };
+
+/**
+ * What the service worker tells the open app: a tapped notification's job (opened in place, without a
+ * reload) and a subscription the push service replaced (registered with the server). Also re-sends this
+ * device's subscription once at start.
+ */
+export function usePushMessages(): void {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!("serviceWorker" in navigator)) return;
+    resyncDeviceSubscription().catch(() => undefined);
+    const onMessage = (event: MessageEvent<WorkerMessage>) => {
+      const message = event.data;
+      if (
+        message?.type === "turnout:open" &&
+        typeof message.url === "string" &&
+        message.url.startsWith("/")
+      ) {
+        navigate(message.url);
+      } else if (message?.type === "turnout:push-subscription") {
+        pushApi.subscribe(subscriptionInput(message.subscription)).catch(() => undefined);
+      }
+    };
+    navigator.serviceWorker.addEventListener("message", onMessage);
+    return () => navigator.serviceWorker.removeEventListener("message", onMessage);
+  }, [navigate]);
+}

@@ -1,0 +1,50 @@
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Typography from "@mui/material/Typography";
+import type { UseQueryResult } from "@tanstack/react-query";
+import { type ReactNode, useId } from "react";
+import { isApiError } from "../../api/errors";
+import { ResponseCounts } from "./card-responses";
+
+/**
+ * A job view's answers under a heading: the live counts, then what `children` makes of the job.
+ * A refusal (the job takes no answers, or is not the caller's) shows nothing; any other failure says so.
+ */
+export function AnswersSection<T extends { responding: number; not_available: number }>({
+  title,
+  query,
+  failureText,
+  children,
+}: {
+  title: string;
+  query: UseQueryResult<T>;
+  failureText: string;
+  children: (job: T) => ReactNode;
+}) {
+  const headingId = useId();
+  if (query.isError) {
+    if (isApiError(query.error) && query.error.status >= 400 && query.error.status < 500) return null;
+    return (
+      <Alert severity="warning" sx={{ mt: 2 }}>
+        {failureText}
+      </Alert>
+    );
+  }
+  const job = query.data;
+  if (!job) return null;
+  return (
+    <Box
+      component="section"
+      aria-labelledby={headingId}
+      sx={{ mt: 2, pt: 2, borderTop: 1, borderColor: "divider" }}
+    >
+      <Typography id={headingId} component="h3" variant="subtitle1" sx={{ fontWeight: 700, mb: 0.5 }}>
+        {title}
+      </Typography>
+      <Box aria-live="polite">
+        <ResponseCounts counts={job} />
+      </Box>
+      {children(job)}
+    </Box>
+  );
+}
