@@ -2,7 +2,11 @@
  * Ingest benchmark against the real server (a child process on a scratch PostgreSQL database):
  * (a) sustained messages/second through POST /api/ingest/messages in batches of 100 from a few
  *     concurrent senders, every message distinct (nothing deduplicated), 1,000 capcodes mapped;
- * (b) one message per request, in sequence, through the PagerMon-compatible POST /api/messages
+ * (b) the same kind of batches written straight into the tables, back to back with (a): one multi-row
+ *     INSERT of the 100 alerts and their recipients per batch (triggers and indexes as in production,
+ *     type, text and hash computed before the clock starts), from as many connections as senders: the
+ *     floor that (a) is compared with (issue 16: batches at least 75 % of this);
+ * (c) one message per request, in sequence, through the PagerMon-compatible POST /api/messages
  *     (form-encoded with an `apikey` header, as PagerMon's client/reader.js sends them).
  *
  *   npx tsx bench/server/ingest.ts       (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
@@ -14,7 +18,9 @@ import { mkdtempSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { detectMessageType, displayText } from "@turnout/domain";
 import pg from "pg";
+import { textHash } from "../../server/src/modules/ingest/service.js";
 import { type BenchCapcode, createAgencies } from "./lib/agencies.js";
 import {
   environment,
@@ -32,7 +38,7 @@ import { PagerTraffic, rng } from "./lib/messages.js";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const PAGERMON_SECONDS = Number(process.env.BENCH_PAGERMON_SECONDS ?? 20);
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
-/** "batches" or "pagermon" runs only that part. */
+/** "batches" (with the raw inserts) or "pagermon" runs only that part. */
 const ONLY = process.env.BENCH_ONLY ?? "";
 const BATCH = 100;
 const KEY = "bench-ingest-key-0123456789";
@@ -89,7 +95,8 @@ async function main() {
 
   const traffic = new PagerTraffic(42);
   const random = rng(42);
-  const capcode = () => capcodes[Math.floor(random() * capcodes.length)]!.capcode;
+  const pickCapcode = () => capcodes[Math.floor(random() * capcodes.length)]!;
+  const capcode = () => pickCapcode().capcode;
 
   // Warm-up: JIT, connection pool, caches (not counted).
   const post = async (body: unknown) => {
@@ -143,7 +150,40 @@ async function main() {
   const batchRate = created / elapsed;
   log(`batches: ${batchRate.toFixed(0)} messages/s`);
 
-  // (b) PagerMon's reader: one form-encoded message per request, each waiting for the previous reply.
+  /** `count` batches of generated alerts as the column arrays of rawInserts' statement. */
+  function rawBatches(count: number): unknown[][] {
+    return Array.from({ length: count }, () => {
+      const cols = {
+        type: [] as string[],
+        raw: [] as string[],
+        message: [] as string[],
+        capcode: [] as string[],
+        capcodeId: [] as number[],
+        agencyId: [] as number[],
+        hash: [] as string[],
+      };
+      for (let i = 0; i < BATCH; i++) {
+        const m = traffic.next().raw;
+        const c = pickCapcode();
+        const text = displayText(m);
+        cols.type.push(detectMessageType(m));
+        cols.raw.push(m);
+        cols.message.push(text);
+        cols.capcode.push(c.capcode);
+        cols.capcodeId.push(c.id);
+        cols.agencyId.push(c.agencyId);
+        cols.hash.push(textHash(text));
+      }
+      return Object.values(cols);
+    });
+  }
+
+  // (b) the same batches as multi-row inserts, prepared before the clock starts.
+  const raw =
+    ONLY === "pagermon" ? null : await rawInserts(scratch.url, rawBatches(Math.min(batches * 3, 3_000)));
+  if (raw) log(`raw inserts: ${raw.rate.toFixed(0)} messages/s`);
+
+  // (c) PagerMon's reader: one form-encoded message per request, each waiting for the previous reply.
   const pmBefore = await countAlerts();
   const pmLatencies: number[] = [];
   let pmIgnored = 0;
@@ -169,7 +209,7 @@ async function main() {
   const pmElapsed = (performance.now() - p0) / 1000;
   const pmStored = (await countAlerts()) - pmBefore;
   const pmRate = pmLatencies.length / pmElapsed;
-  log(`pagermon: ${pmRate.toFixed(0)} messages/s`);
+  if (ONLY !== "batches") log(`pagermon: ${pmRate.toFixed(0)} messages/s`);
 
   const env = await environment(scratch.url);
   await client.end();
@@ -207,6 +247,30 @@ async function main() {
           ">= 2,000/s",
           batchRate >= 2000 ? "yes" : "**no**",
         ],
+        !!raw && [
+          `raw multi-row INSERT of ${BATCH} alerts + recipients, ${SENDERS} connections (reference)`,
+          raw.elapsed.toFixed(1),
+          String(raw.messages),
+          String(raw.messages),
+          raw.rate.toFixed(0),
+          ms(percentile(raw.latencies, 50)),
+          ms(percentile(raw.latencies, 95)),
+          ms(Math.max(...raw.latencies)),
+          "",
+          "",
+        ],
+        !!raw && [
+          "batches through the API as a share of the raw inserts",
+          "",
+          "",
+          "",
+          `${((100 * batchRate) / raw.rate).toFixed(0)} %`,
+          "",
+          "",
+          "",
+          ">= 75 %",
+          batchRate >= 0.75 * raw.rate ? "yes" : "**no**",
+        ],
         ONLY !== "batches" && [
           "POST /api/messages (PagerMon reader), 1 per request, sequential",
           pmElapsed.toFixed(1),
@@ -226,6 +290,46 @@ async function main() {
   ];
   if (profileDir) out.push("", `CPU profiles of the server: ${profileDir}`);
   console.log(out.join("\n"));
+}
+
+/**
+ * Writes `prepared` batches straight into alerts and alert_recipients, one statement per batch, from
+ * SENDERS connections for SECONDS (or until the batches run out).
+ */
+async function rawInserts(url: string, prepared: unknown[][]) {
+  const pool = new pg.Pool({ connectionString: url, max: SENDERS });
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  const deadline = t0 + SECONDS * 1000;
+  try {
+    await Promise.all(
+      Array.from({ length: SENDERS }, async () => {
+        while (performance.now() < deadline && next < prepared.length) {
+          const columns = prepared[next++]!;
+          const started = performance.now();
+          await pool.query(
+            `WITH new AS (
+               INSERT INTO alerts (type, raw_message, message, capcode, capcode_id, agency_id, dedupe_hash,
+                                   source, sent_at)
+               SELECT type, raw, msg, capcode, capcode_id, agency_id, hash, 'bench-raw', now()
+                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[])
+                   AS t(type, raw, msg, capcode, capcode_id, agency_id, hash)
+               RETURNING id, capcode_id, agency_id)
+             INSERT INTO alert_recipients (alert_id, capcode_id, agency_id)
+             SELECT id, capcode_id, agency_id FROM new`,
+            columns,
+          );
+          latencies.push(performance.now() - started);
+        }
+      }),
+    );
+  } finally {
+    await pool.end();
+  }
+  const elapsed = (performance.now() - t0) / 1000;
+  const messages = latencies.length * BATCH;
+  return { elapsed, messages, rate: messages / elapsed, latencies };
 }
 
 runMain(main);

@@ -88,13 +88,15 @@ export type ServerMode = "compiled" | "tsx";
  * Starts the real server as a child process on a free 127.0.0.1 port, against `databaseUrl` (null:
  * the embedded database in a fresh DATA_DIR). By default it runs as `npm start` does: the compiled
  * server (server/dist/main.js, built first if stale); with BENCH_SERVER_ROOT (another checkout, e.g. an
- * older commit) or mode "tsx", from TypeScript under tsx. Extra node flags come from `nodeArgs`.
+ * older commit) or mode "tsx", from TypeScript under tsx; BENCH_SERVER_MODE=compiled|tsx says which
+ * whatever the checkout. Extra node flags come from `nodeArgs`.
  */
 export async function startServer(
   databaseUrl: string | null,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
-  mode: ServerMode = process.env.BENCH_SERVER_ROOT ? "tsx" : "compiled",
+  mode: ServerMode = (process.env.BENCH_SERVER_MODE as ServerMode | undefined) ??
+    (process.env.BENCH_SERVER_ROOT ? "tsx" : "compiled"),
 ): Promise<RunningServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "turnout-bench-"));
   const port = await freePort();
