@@ -12,6 +12,7 @@ import {
   type SearchOptions,
   type SearchPlan,
   searchAlerts,
+  termConditions,
 } from "./service.js";
 
 // On PostgreSQL searchAlerts runs the planner's own plan, lets the trigram plan join it after a few ms
@@ -115,6 +116,12 @@ const searches = [
   "oddtown",
   "high st someville mva",
 ];
+
+/** Whether termConditions finds the search's terms common words that the word index serves. */
+async function together(search: string): Promise<boolean> {
+  const terms = search.split(" ").map((t) => `%${t}%`);
+  return (await termConditions(handle.db, terms, { engine: "postgres" }))!.together;
+}
 
 describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
   it("returns the same pages and cursors from the walk, the trigram plan, the planner's own and auto", async () => {
@@ -251,8 +258,39 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
           { engine: "postgres", onPlan, hedgeMs, walkHedgeMs: hedgeMs },
         );
         const chosen = await plannerPlan(handle.db, pageQuery(search));
-        expect(["planner", chosen === "walk" ? "bitmap" : "walk"], search).toContain(seen.pop()!.plan);
+        // Common words the word index serves start both plans at once, whatever the hedge.
+        const expected = (await together(search))
+          ? ["walk", "bitmap"]
+          : ["planner", chosen === "walk" ? "bitmap" : "walk"];
+        expect(expected, search).toContain(seen.pop()!.plan);
       }
+    }
+  });
+
+  it("starts both plans at once for two or more common words the word index serves, and only then", async () => {
+    expect(await together("struc1 house fire")).toBe(true);
+    expect(await together("struc1 alarc1")).toBe(true);
+    expect(await together("fire")).toBe(false); // one word: the planner estimates it well
+    expect(await together("fire rareville")).toBe(false); // a rare word: its short list decides
+    expect(await together("high st someville mva")).toBe(false); // "st" is too short for the words
+
+    const seen: { plan: SearchPlan; cancelled: boolean }[] = [];
+    const onPlan: SearchOptions["onPlan"] = (plan, d) => seen.push({ plan, ...d });
+    for (const search of ["struc1 house fire", "struc1 alarc1"]) {
+      const page = await searchAlerts(
+        handle.db,
+        admin,
+        { limit: 20, search, adminContext: true },
+        { engine: "postgres", onPlan },
+      );
+      const walk = await searchAlerts(
+        handle.db,
+        admin,
+        { limit: 20, search, adminContext: true },
+        { engine: "postgres", plan: "walk" },
+      );
+      expect(page, search).toEqual(walk);
+      expect(["walk", "bitmap"], search).toContain(seen.pop()!.plan);
     }
   });
 

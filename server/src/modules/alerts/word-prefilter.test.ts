@@ -155,7 +155,7 @@ describe("the word prefilter", () => {
     const words = async (term: string) => {
       const p = await termConditions(handle.db, [`%${term}%`], { engine });
       if (p === null) return null;
-      return new PgDialect().sqlToQuery(p[0]!).sql.includes("string_to_array") ? 1 : 0;
+      return new PgDialect().sqlToQuery(p.conditions[0]!).sql.includes("string_to_array") ? 1 : 0;
     };
     expect(await words("fire")).toBe(1); // FIRE, BUSHFIRE, FIREARM, C:\PATH\FIRE ...
     expect(await words("wombelano")).toBe(1);
