@@ -658,6 +658,7 @@ async function main() {
         log(`ingest: ${mode.label}, ${INGEST_SECONDS} s each`);
         const results = await ingest(ingestSides, mode.posters, INGEST_SECONDS);
         const after = await stored();
+        const load = os.loadavg()[0]!.toFixed(2);
         for (const [i, side] of ingestSides.entries()) {
           const r = results[i]!;
           const key = i === 0 ? "turnout" : "pagermon";
@@ -672,6 +673,7 @@ async function main() {
             ms(percentile(r.latencies, 50)),
             ms(percentile(r.latencies, 95)),
             ms(Math.max(...r.latencies)),
+            load,
           ]);
         }
       }
@@ -786,6 +788,7 @@ async function main() {
           "p50 ms",
           "p95 ms",
           "max ms",
+          "load average after",
         ],
         ingestRows,
       ),
