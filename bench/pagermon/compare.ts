@@ -176,6 +176,9 @@ type Fingerprint = {
   capcodes: number;
 };
 
+/** One alert as the fingerprint digests it: what PagerMon is given of it. */
+const LINE = "capcode || ' ' || raw_message || ' ' || floor(extract(epoch FROM sent_at))";
+
 async function fingerprint(client: pg.Client, capcodes: number): Promise<Fingerprint> {
   const { rows } = await client.query<{
     alerts: number;
@@ -185,14 +188,13 @@ async function fingerprint(client: pg.Client, capcodes: number): Promise<Fingerp
     head: string;
     tail: string;
   }>(
-    `WITH digest AS (SELECT id, capcode || ' ' || raw_message || ' ' || floor(extract(epoch FROM sent_at)) AS line
-                       FROM alerts)
-     SELECT (SELECT count(*)::int FROM alerts) AS alerts, (SELECT max(id) FROM alerts)::text AS last_id,
+    // The first and last 1,000 by the primary key (no pass over the whole table beyond the count).
+    `SELECT (SELECT count(*)::int FROM alerts) AS alerts, (SELECT max(id) FROM alerts)::text AS last_id,
             (SELECT min(sent_at) FROM alerts) AS first_sent, (SELECT max(sent_at) FROM alerts) AS last_sent,
-            (SELECT md5(string_agg(line, E'\\n' ORDER BY id))
-               FROM (SELECT * FROM digest ORDER BY id LIMIT 1000) h) AS head,
-            (SELECT md5(string_agg(line, E'\\n' ORDER BY id))
-               FROM (SELECT * FROM digest ORDER BY id DESC LIMIT 1000) t) AS tail`,
+            (SELECT md5(string_agg(${LINE}, E'\\n' ORDER BY id))
+               FROM (SELECT * FROM alerts ORDER BY id LIMIT 1000) h) AS head,
+            (SELECT md5(string_agg(${LINE}, E'\\n' ORDER BY id))
+               FROM (SELECT * FROM alerts ORDER BY id DESC LIMIT 1000) t) AS tail`,
   );
   const r = rows[0]!;
   return {
@@ -388,9 +390,15 @@ async function copyTurnoutDatabase(source: string): Promise<{ url: string; drop:
     const version = Number((await admin.query<{ v: string }>("SHOW server_version_num")).rows[0]!.v);
     onExit(drop);
     // FILE_COPY (PostgreSQL 15+) copies the files instead of writing every block through the WAL.
-    await admin.query(
-      `CREATE DATABASE ${name} TEMPLATE ${source}${version >= 150_000 ? " STRATEGY FILE_COPY" : ""}`,
-    );
+    await admin
+      .query(`CREATE DATABASE ${name} TEMPLATE ${source}${version >= 150_000 ? " STRATEGY FILE_COPY" : ""}`)
+      .catch((err: { code?: string; message?: string }) => {
+        if (err.code !== "55006") throw err;
+        throw new Error(
+          `${err.message}: ingest copies ${source}, which needs nobody else connected to it ` +
+            "(or skip ingest with BENCH_INGEST_SECONDS=0)",
+        );
+      });
   } finally {
     await admin.end();
   }
@@ -623,73 +631,7 @@ async function main() {
       small: await turnoutMatches(turnout.url, q, viewers.smallAgencyIds),
     });
 
-  // Ingest: into copies of both databases, so the kept ones stay as loaded.
-  const ingestRows: (string | number)[][] = [];
-  let ingestNote = "";
-  if (INGEST_SECONDS > 0) {
-    log("ingest: copying both databases");
-    const t0 = performance.now();
-    const copy = await copyTurnoutDatabase(turnout.name);
-    const copySeconds = (performance.now() - t0) / 1000;
-    const pmCopy = path.join(dataDir, `ingest-${process.pid}.db`);
-    onExit(() => rmSync(pmCopy, { force: true }));
-    copyFileSync(pmData.file, pmCopy);
-    const ti = await startServer(copy.url, { INGEST_API_KEY: INGEST_KEY });
-    const pi = await startPagerMon(pm, pmCopy, PAGERMON_KEY);
-    const capcodes = agencies.flatMap((a) => a.capcodes.map((c) => c.capcode));
-    const counter = new pg.Client({ connectionString: copy.url });
-    await counter.connect();
-    const stored = async () => ({
-      turnout: (await counter.query<{ n: number }>("SELECT count(*)::int AS n FROM alerts")).rows[0]!.n,
-      pagermon: await countMessages(pm, pmCopy),
-    });
-    const modes: { label: string; posters: number }[] = [
-      { label: "1 per request, sequential", posters: 1 },
-      { label: `1 per request, ${POSTERS} concurrent posters`, posters: POSTERS },
-    ];
-    try {
-      const ingestSides: IngestSide[] = [
-        { name: "Turnout", url: ti.url, key: INGEST_KEY, next: messageStream(capcodes) },
-        { name: "PagerMon", url: pi.url, key: PAGERMON_KEY, next: messageStream(capcodes) },
-      ];
-      for (const side of ingestSides) for (let i = 0; i < 20; i++) await post(side); // warm-up
-      for (const mode of modes) {
-        const before = await stored();
-        log(`ingest: ${mode.label}, ${INGEST_SECONDS} s each`);
-        const results = await ingest(ingestSides, mode.posters, INGEST_SECONDS);
-        const after = await stored();
-        const load = os.loadavg()[0]!.toFixed(2);
-        for (const [i, side] of ingestSides.entries()) {
-          const r = results[i]!;
-          const key = i === 0 ? "turnout" : "pagermon";
-          ingestRows.push([
-            mode.label,
-            side.name,
-            r.seconds.toFixed(1),
-            r.latencies.length,
-            after[key] - before[key],
-            r.duplicates,
-            (r.latencies.length / r.seconds).toFixed(0),
-            ms(percentile(r.latencies, 50)),
-            ms(percentile(r.latencies, 95)),
-            ms(Math.max(...r.latencies)),
-            load,
-          ]);
-        }
-      }
-    } finally {
-      await counter.end();
-      await stopChild(ti.child);
-      await pi.stop();
-      await copy.drop();
-      rmSync(pmCopy, { force: true });
-    }
-    ingestNote =
-      `Ingest went into copies of both databases (Turnout's copied with CREATE DATABASE … TEMPLATE in ` +
-      `${copySeconds.toFixed(1)} s; PagerMon's file copied), fresh servers on them, 20 untimed posts each first; ` +
-      `dropped after. The servers take turns in ${SLICE_S} s slices.`;
-  }
-
+  // Printed before ingest starts, so a failure there leaves these figures on the screen.
   const env = await environment(baseDatabaseUrl());
   const out: string[] = [];
   out.push(
@@ -769,32 +711,107 @@ async function main() {
     "",
     `Load average (1 min) after each round: ${roundLoads.map((l) => l.toFixed(2)).join(", ")}`,
   );
+  console.log(out.join("\n"));
+
+  // Ingest: into copies of both databases, so the kept ones stay as loaded.
+  const ingestRows: (string | number)[][] = [];
+  let ingestNote = "";
+  if (INGEST_SECONDS > 0) {
+    log("ingest: copying both databases");
+    const t0 = performance.now();
+    const copy = await copyTurnoutDatabase(turnout.name);
+    const copySeconds = (performance.now() - t0) / 1000;
+    const pmCopy = path.join(dataDir, `ingest-${process.pid}.db`);
+    onExit(() => rmSync(pmCopy, { force: true }));
+    copyFileSync(pmData.file, pmCopy);
+    const ti = await startServer(copy.url, { INGEST_API_KEY: INGEST_KEY });
+    const pi = await startPagerMon(pm, pmCopy, PAGERMON_KEY);
+    const capcodes = agencies.flatMap((a) => a.capcodes.map((c) => c.capcode));
+    const counter = new pg.Client({ connectionString: copy.url });
+    await counter.connect();
+    const stored = async () => ({
+      turnout: (await counter.query<{ n: number }>("SELECT count(*)::int AS n FROM alerts")).rows[0]!.n,
+      pagermon: await countMessages(pm, pmCopy),
+    });
+    const modes: { label: string; posters: number }[] = [
+      { label: "1 per request, sequential", posters: 1 },
+      { label: `1 per request, ${POSTERS} concurrent posters`, posters: POSTERS },
+    ];
+    try {
+      const ingestSides: IngestSide[] = [
+        { name: "Turnout", url: ti.url, key: INGEST_KEY, next: messageStream(capcodes) },
+        { name: "PagerMon", url: pi.url, key: PAGERMON_KEY, next: messageStream(capcodes) },
+      ];
+      for (const side of ingestSides) for (let i = 0; i < 20; i++) await post(side); // warm-up
+      for (const mode of modes) {
+        const before = await stored();
+        log(`ingest: ${mode.label}, ${INGEST_SECONDS} s each`);
+        const results = await ingest(ingestSides, mode.posters, INGEST_SECONDS);
+        const after = await stored();
+        const load = os.loadavg()[0]!.toFixed(2);
+        for (const [i, side] of ingestSides.entries()) {
+          const r = results[i]!;
+          const key = i === 0 ? "turnout" : "pagermon";
+          ingestRows.push([
+            mode.label,
+            side.name,
+            r.seconds.toFixed(1),
+            r.latencies.length,
+            after[key] - before[key],
+            r.duplicates,
+            (r.latencies.length / r.seconds).toFixed(0),
+            ms(percentile(r.latencies, 50)),
+            ms(percentile(r.latencies, 95)),
+            ms(Math.max(...r.latencies)),
+            load,
+          ]);
+        }
+      }
+    } finally {
+      await counter.end();
+      await stopChild(ti.child);
+      await pi.stop();
+      await copy.drop();
+      rmSync(pmCopy, { force: true });
+    }
+    ingestNote =
+      `Ingest went into copies of both databases (Turnout's copied with CREATE DATABASE … TEMPLATE in ` +
+      `${copySeconds.toFixed(1)} s; PagerMon's file copied), fresh servers on them, 20 untimed posts each first; ` +
+      `dropped after. The servers take turns in ${SLICE_S} s slices.`;
+  }
+
   if (ingestRows.length) {
-    out.push(
-      "",
-      "Ingest: POST /api/messages on both (PagerMon's reader request: a form, the key in an `apikey` header), " +
-        "one message per request, each poster waiting for the reply; fresh messages from the ingest benchmark's " +
-        `generator (seed 42), the same sequence to each server. ${ingestNote}`,
-      "",
-      table(
-        [
-          "mode",
-          "server",
-          "seconds",
-          "requests",
-          "stored",
-          "duplicates",
-          "messages/s",
-          "p50 ms",
-          "p95 ms",
-          "max ms",
-          "load average after",
-        ],
-        ingestRows,
-      ),
+    console.log(
+      [
+        "",
+        "Ingest: POST /api/messages on both (PagerMon's reader request: a form, the key in an `apikey` header), " +
+          "one message per request, each poster waiting for the reply; fresh messages from the ingest benchmark's " +
+          `generator (seed 42), the same sequence to each server. ${ingestNote}`,
+        "",
+        table(
+          [
+            "mode",
+            "server",
+            "seconds",
+            "requests",
+            "stored",
+            "duplicates",
+            "messages/s",
+            "p50 ms",
+            "p95 ms",
+            "max ms",
+            "load average after",
+          ],
+          ingestRows,
+        ),
+        "",
+        `load average at the end (1/5/15 min): ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(" ")}`,
+      ].join("\n"),
     );
   }
-  console.log(out.join("\n"));
 }
 
 runMain(main);
