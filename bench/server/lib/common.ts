@@ -47,8 +47,14 @@ export function onExit(hook: () => Promise<void> | void): void {
   exitHooks.unshift(hook);
   if (signalsHooked) return;
   signalsHooked = true;
+  // Ctrl-C signals the whole process group, and npx and tsx relay it to this process once more: a second
+  // signal while the hooks run must not end the process (with `once`, the default action did, leaving
+  // scratch databases and server directories behind). SIGKILL still stops it at once.
+  let cleaning = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (cleaning) return;
+      cleaning = true;
       process.stderr.write(`\n${signal}: cleaning up\n`);
       void runExitHooks().finally(() => process.exit(130));
     });
