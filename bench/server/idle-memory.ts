@@ -45,7 +45,7 @@ async function measure(mode: ServerMode, databaseUrl: string | null) {
     await sleep(1000);
   }
   await stopChild(server.child);
-  return { p50: percentile(samples, 0.5), max: Math.max(...samples) };
+  return { p50: percentile(samples, 50), max: Math.max(...samples) };
 }
 
 runMain(async () => {

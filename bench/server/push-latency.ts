@@ -109,11 +109,11 @@ runMain(async () => {
       `${table(
         ["ingest reply → push arrives", "p50 ms", "p95 ms", "max ms"],
         [
-          ["first device", ms(percentile(first, 0.5)), ms(percentile(first, 0.95)), ms(Math.max(...first))],
+          ["first device", ms(percentile(first, 50)), ms(percentile(first, 95)), ms(Math.max(...first))],
           [
             "last of the devices",
-            ms(percentile(last, 0.5)),
-            ms(percentile(last, 0.95)),
+            ms(percentile(last, 50)),
+            ms(percentile(last, 95)),
             ms(Math.max(...last)),
           ],
         ],
