@@ -110,12 +110,7 @@ runMain(async () => {
         ["ingest reply → push arrives", "p50 ms", "p95 ms", "max ms"],
         [
           ["first device", ms(percentile(first, 50)), ms(percentile(first, 95)), ms(Math.max(...first))],
-          [
-            "last of the devices",
-            ms(percentile(last, 50)),
-            ms(percentile(last, 95)),
-            ms(Math.max(...last)),
-          ],
+          ["last of the devices", ms(percentile(last, 50)), ms(percentile(last, 95)), ms(Math.max(...last))],
         ],
       )}\n`,
     );
