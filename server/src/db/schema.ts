@@ -237,6 +237,9 @@ export const alerts = pgTable(
     // The words of the message (split at spaces, lower-cased) and the agency scope: the search's word
     // prefilter (alerts/service.ts termConditions), with search_words telling which words contain a term.
     index("alerts_agency_ids_words_idx").using("gin", t.agencyIds, sql`${searchWordsExpression(t.message)}`),
+    // The same words qualified by each agency of the alert ('12:fire'): a member's search reads the
+    // posting list of their agencies' words only (migration 0018).
+    index("alerts_agency_words_idx").using("gin", agencyWordsExpression(t.agencyIds, t.message)),
     uniqueIndex("alerts_source_message_idx")
       .on(t.source, t.sourceMessageId)
       .where(sql`${t.sourceMessageId} IS NOT NULL`),
@@ -251,6 +254,15 @@ export const alerts = pgTable(
  */
 export function searchWordsExpression(message: SQLWrapper) {
   return sql`string_to_array(lower(${message}), ' ')`;
+}
+
+/**
+ * Each word (searchWordsExpression) of an alert's message once per agency of the alert, as
+ * '{agency id}:{word}' (alerts_agency_words_idx; the function is in migration 0018). An alert paged to
+ * agency 12 contains the term exactly when one of its '12:' words does.
+ */
+export function agencyWordsExpression(agencyIds: SQLWrapper, message: SQLWrapper) {
+  return sql`alert_agency_words(${agencyIds}, ${message})`;
 }
 
 /**

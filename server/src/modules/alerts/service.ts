@@ -3,6 +3,7 @@ import { and, asc, desc, eq, gte, inArray, type SQL, type SQLWrapper, sql } from
 import type { Database } from "../../db/client.js";
 import {
   agencies,
+  agencyWordsExpression,
   alertRecipients,
   alerts,
   searchWords,
@@ -113,15 +114,21 @@ const TERM_WORDS_TIMEOUT_MS = 100;
  * look-up passes its timeout keeps the plain ILIKE that the trigram index serves. Null when some term
  * is in no word at all: no alert contains it. `together` is true for two or more terms that the word
  * index serves, none of them rare: how often such words occur together is what the planner cannot tell
- * (pageRows then runs both plans at once).
+ * (pageRows then runs both plans at once). Searching inside `scopeAgencies` (up to MAX_QUALIFIED_AGENCIES;
+ * null: every agency), a served term reads the agency-qualified words instead ('12:fire',
+ * alerts_agency_words_idx), so only those agencies' posting lists; `qualified` says so, and the caller's
+ * agency condition is then only checked, never read from an index (the qualified words already are the
+ * scope: an index intersecting the agencies' entries again would cost what this saves).
  */
 export async function termConditions(
   db: Database,
   patterns: string[],
   options: Pick<SearchOptions, "engine" | "words">,
-): Promise<{ conditions: SQL[]; together: boolean } | null> {
+  scopeAgencies: number[] | null = null,
+): Promise<{ conditions: SQL[]; together: boolean; qualified: boolean } | null> {
   const plain = (p: string) => sql`${alerts.message} ILIKE ${p}`;
-  if (options.words === false) return { conditions: patterns.map(plain), together: false };
+  const unserved = { conditions: patterns.map(plain), together: false, qualified: false };
+  if (options.words === false) return unserved;
   const lookUp = (q: Database, pattern: string) =>
     q
       .selectDistinct({ word: searchWords.word })
@@ -146,7 +153,7 @@ export async function termConditions(
         : await lookUpAll(db);
   } catch (err) {
     if (!isQueryCanceled(err)) throw err;
-    return { conditions: patterns.map(plain), together: false };
+    return unserved;
   }
   if (found.some((words) => words?.length === 0)) return null;
   const served = found.map((words) => (words && words.length <= MAX_TERM_WORDS ? words : undefined));
@@ -160,19 +167,31 @@ export async function termConditions(
   const rare = share.map((x) => x !== undefined && x < RARE_TERM_SHARE);
   const anyRare = rare.some(Boolean);
   const together = patterns.length >= 2 && !anyRare && served.every(Boolean);
+  const qualify = scopeAgencies !== null && scopeAgencies.length <= MAX_QUALIFIED_AGENCIES;
+  let qualified = false;
   const conditions = patterns.map((p, i) => {
     const words = served[i];
     if (!words) return plain(p);
     // Written so that no index can serve it: the trigram index must not be intersected with the words'.
     const checked = sql`(${alerts.message} ILIKE ${p}) IS TRUE`;
     if (anyRare && !rare[i]) return checked;
-    return sql`${searchWordsExpression(alerts.message)} && ARRAY[${sql.join(
-      words.map((w) => sql`${w.word}`),
-      sql`, `,
-    )}]::text[] AND ${checked}`;
+    const keys = (list: string[]) =>
+      sql`ARRAY[${sql.join(
+        list.map((k) => sql`${k}`),
+        sql`, `,
+      )}]::text[]`;
+    if (!qualify) {
+      return sql`${searchWordsExpression(alerts.message)} && ${keys(words.map((w) => w.word))} AND ${checked}`;
+    }
+    qualified = true;
+    const qualifiedWords = scopeAgencies.flatMap((a) => words.map((w) => `${a}:${w.word}`));
+    return sql`${agencyWordsExpression(alerts.agencyIds, alerts.message)} && ${keys(qualifiedWords)} AND ${checked}`;
   });
-  return { conditions, together };
+  return { conditions, together, qualified };
 }
+
+/** Up to this many agencies in a search's scope, its terms read the agency-qualified words. */
+export const MAX_QUALIFIED_AGENCIES = 8;
 
 /** A term is rare (termConditions) when its words are in under this share of the alerts. */
 const RARE_TERM_SHARE = 0.01;
@@ -295,6 +314,13 @@ export const HEDGE_MS = 5;
  * far more often than the planner expects (STRUC1 HOUSE FIRE in one agency: ~40 ms).
  */
 export const WALK_HEDGE_MS = 15;
+
+/**
+ * Common words together (pageRows): the index's plan starts first and the walk joins after this long.
+ * The index answers in ~1 ms when the words' lists are short (a member's agency-qualified words, words
+ * that rarely meet); a walk started beside it would take a core until cancelled.
+ */
+export const TOGETHER_WALK_HEDGE_MS = 3;
 
 export type RaceAttempt<T> = {
   /** Planner settings for this attempt's transaction (SET LOCAL). */
@@ -435,8 +461,8 @@ export async function plannerPlan(db: Database, query: SQLWrapper): Promise<"wal
  * that has not answered within HEDGE_MS the other plan starts beside it on another connection (EXPLAIN,
  * in that connection, tells which plan the planner chose; a walk joins only at WALK_HEDGE_MS); the
  * first answer wins and the other query is cancelled (raceTransactions). Common words the word index
- * serves ("together", termConditions) start both plans at once: the planner is wrong about them either
- * way often enough (at 1 M alerts STRUC1 HOUSE FIRE, 4.4 % together, read the index for 25 ms until the
+ * serves ("together", termConditions) start the index's plan and, TOGETHER_WALK_HEDGE_MS later, the walk,
+ * whatever the planner thinks: it is wrong about them either way often enough (at 1 M alerts STRUC1 HOUSE FIRE, 4.4 % together, read the index for 25 ms until the
  * walk joining at 15 ms answered; STRUC1 ALARC1, never together, walked until the index joined: 25 ms,
  * against ~13 ms for the index alone). Both read the same WHERE, ORDER BY and LIMIT, so the page (rows,
  * order, cursor) is the same whichever plan produced it; only the time differs. PGlite, and a feed
@@ -462,10 +488,14 @@ async function pageRows(
     return query(db);
   }
   if (plan === "auto" && terms === "together" && options.strategy !== "timeout" && !options.firstAttempt) {
-    const both = ["walk", "bitmap"] as const;
+    const both = ["bitmap", "walk"] as const;
     const won = await raceTransactions(
       db,
-      both.map((p) => ({ settings: PLAN_SETTINGS[p], run: (tx: Database) => query(tx) })),
+      both.map((p) => ({
+        settings: PLAN_SETTINGS[p],
+        run: (tx: Database) => query(tx),
+        delayMs: p === "walk" ? (options.hedgeMs ?? TOGETHER_WALK_HEDGE_MS) : 0,
+      })),
     );
     options.onPlan?.(both[won.index]!, { cancelled: won.othersPending });
     return won.value;
@@ -547,24 +577,32 @@ export async function searchAlerts(
 ) {
   let scope = await feedScope(db, actor, input.adminContext);
   const conditions: SQL[] = [];
+  /** The agencies the page is limited to; null: every agency. */
+  let scopeAgencies: number[] | null = null;
   if (input.agencyId !== undefined) {
     // Asking for one agency by name works even if the viewer hides it in their feed settings.
     if (!scope.all && !(await assignedAgencyIds(db, actor.userId)).includes(input.agencyId)) {
       throw forbidden("You are not assigned to that agency.");
     }
-    conditions.push(pagedToAny([input.agencyId]));
+    scopeAgencies = [input.agencyId];
     if (!scope.all) scope = { all: false, agencyIds: [input.agencyId] };
   } else if (!scope.all) {
     if (scope.agencyIds.length === 0) return { data: [], pagination: { has_more: false, next_cursor: null } };
-    conditions.push(pagedToAny(scope.agencyIds));
+    scopeAgencies = scope.agencyIds;
   }
   const terms = parseSearchTerms(input.search ?? "").slice(0, MAX_TERMS);
   const searched = await termConditions(
     db,
     terms.map((term) => `%${escapeLike(term)}%`),
     options,
+    scopeAgencies,
   );
   if (searched === null) return { data: [], pagination: { has_more: false, next_cursor: null } };
+  if (scopeAgencies) {
+    // With qualified words the scope is in them already; `IS TRUE` (same value) keeps it off the indexes.
+    const scoped = pagedToAny(scopeAgencies);
+    conditions.push(searched.qualified ? sql`(${scoped}) IS TRUE` : scoped);
+  }
   conditions.push(...searched.conditions);
   if (input.type) conditions.push(eq(alerts.type, normalizeAlertType(input.type)));
   if (input.area) conditions.push(sql`lower(${alerts.area}) = lower(${input.area})`);

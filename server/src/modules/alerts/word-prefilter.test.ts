@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testEngine } from "../../../test/build-app.js";
 import type { DatabaseHandle } from "../../db/client.js";
 import type { Actor } from "../auth/guard.js";
-import { MAX_TERM_WORDS, type SearchOptions, searchAlerts, termConditions } from "./service.js";
+import {
+  MAX_QUALIFIED_AGENCIES,
+  MAX_TERM_WORDS,
+  type SearchOptions,
+  searchAlerts,
+  termConditions,
+} from "./service.js";
 
 // The word prefilter (migration 0016) may only narrow a search to a superset of its matches: every
 // search here must return the same pages and cursors with it as without it (the reference), on PGlite
@@ -14,6 +20,7 @@ const engine = testEngine === "postgres" ? "postgres" : "pglite";
 let handle: DatabaseHandle;
 let admin: Actor;
 let agencyA: Actor;
+let agencyIds: number[];
 
 const TEXTS = [
   "@@ALERT F251108001 BRAV2 STRUC1 HOUSE FIRE 14 EXAMPLE RD SOMEVILLE",
@@ -113,6 +120,7 @@ beforeAll(async () => {
       rows: { id: number }[];
     }
   ).rows.map((r) => Number(r.id));
+  agencyIds = ids;
   // Statistics on the word index's expression, so termConditions weighs the terms (termShares).
   await db.execute(sql`ANALYZE alerts`);
   admin = await user(true, []);
@@ -188,5 +196,45 @@ describe("the word prefilter", () => {
     );
     expect(await found("changedword")).toBe(1);
     expect(await found("newwordone")).toBe(0);
+  });
+
+  it("reads a member's agencies' own words, also of an alert paged to their agency by a later copy", async () => {
+    const [a, b] = agencyIds as [number, number];
+    const qualified = async (search: string, scope: number[] | null) => {
+      const p = await termConditions(handle.db, [`%${search}%`], { engine }, scope);
+      return p === null
+        ? null
+        : { qualified: p.qualified, sql: new PgDialect().sqlToQuery(p.conditions[0]!) };
+    };
+    const inB = await qualified("wombelano", [b]);
+    expect(inB?.qualified).toBe(true);
+    expect(inB?.sql.params).toContain(`${b}:wombelano`);
+    expect((await qualified("wombelano", null))?.qualified).toBe(false); // every agency: plain words
+    const many = Array.from({ length: MAX_QUALIFIED_AGENCIES + 1 }, (_, i) => a + i);
+    expect((await qualified("wombelano", many))?.qualified).toBe(false);
+
+    // An alert of agency A only, then a copy paged to a capcode of B: B's member finds it by a word.
+    const [row] = (
+      (await handle.db.execute(sql`
+        INSERT INTO alerts (type, raw_message, message, capcode, capcode_id, agency_id, agency_ids, dedupe_hash, sent_at)
+        SELECT 'emergency', m, m, c.capcode, c.id, c.agency_id, ARRAY[c.agency_id], md5(m), now()
+          FROM (VALUES ('LATERCOPYWORD FIRE')) AS t(m), capcodes c WHERE c.agency_id = ${a}
+        RETURNING id`)) as unknown as { rows: { id: number }[] }
+    ).rows;
+    const alertId = Number(row!.id);
+    const pageTo = (agency: number) =>
+      handle.db.execute(sql`
+        INSERT INTO alert_recipients (alert_id, capcode_id, agency_id)
+        SELECT ${alertId}, c.id, c.agency_id FROM capcodes c WHERE c.agency_id = ${agency}`);
+    await pageTo(a);
+    const memberOfB = await user(false, [b]);
+    const search = (actor: Actor) =>
+      searchAlerts(handle.db, actor, { limit: 10, search: "latercopy" }, { engine }).then((r) =>
+        (r.data as { id: number }[]).map((x) => x.id),
+      );
+    expect(await search(memberOfB)).toEqual([]);
+    await pageTo(b);
+    expect(await search(memberOfB)).toEqual([alertId]);
+    expect(await search(agencyA)).toEqual([alertId]);
   });
 });
