@@ -55,6 +55,10 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     max: 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // No JIT compilation: every query here is short, and a page query's cost estimate (a LIMIT over
+    // an index the planner expects to read to its end) passed JIT's thresholds, so compiling and
+    // optimising its expressions took ~120 ms of a 15 ms search (issue 16).
+    options: "-c jit=off",
     Client: watchedClient(reachability),
   });
   // A connection that dies (a restart, a terminated backend) emits 'error': on the pool while idle, on
