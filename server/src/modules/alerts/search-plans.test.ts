@@ -258,7 +258,7 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
           { engine: "postgres", onPlan, hedgeMs, walkHedgeMs: hedgeMs },
         );
         const chosen = await plannerPlan(handle.db, pageQuery(search));
-        // Common words the word index serves start both plans at once, whatever the hedge.
+        // Common words the word index serves race the index and the walk, whatever the planner thinks.
         const expected = (await together(search))
           ? ["walk", "bitmap"]
           : ["planner", chosen === "walk" ? "bitmap" : "walk"];
@@ -267,7 +267,7 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
     }
   });
 
-  it("starts both plans at once for two or more common words the word index serves, and only then", async () => {
+  it("races the index and the walk for two or more common words the word index serves, and only then", async () => {
     expect(await together("struc1 house fire")).toBe(true);
     expect(await together("struc1 alarc1")).toBe(true);
     expect(await together("fire")).toBe(false); // one word: the planner estimates it well

@@ -114,7 +114,7 @@ const TERM_WORDS_TIMEOUT_MS = 100;
  * look-up passes its timeout keeps the plain ILIKE that the trigram index serves. Null when some term
  * is in no word at all: no alert contains it. `together` is true for two or more terms that the word
  * index serves, none of them rare: how often such words occur together is what the planner cannot tell
- * (pageRows then runs both plans at once). Searching inside `scopeAgencies` (up to MAX_QUALIFIED_AGENCIES;
+ * (pageRows then races the index's plan and the walk whatever the planner thinks). Searching inside `scopeAgencies` (up to MAX_QUALIFIED_AGENCIES;
  * null: every agency), a served term reads the agency-qualified words instead ('12:fire',
  * alerts_agency_words_idx), so only those agencies' posting lists; `qualified` says so, and the caller's
  * agency condition is then only checked, never read from an index (the qualified words already are the
@@ -469,10 +469,11 @@ type PageConditions = { index: SQL[]; walk: SQL[] };
  * that has not answered within HEDGE_MS the other plan starts beside it on another connection (EXPLAIN,
  * in that connection, tells which plan the planner chose; a walk joins only at WALK_HEDGE_MS); the
  * first answer wins and the other query is cancelled (raceTransactions). Common words the word index
- * serves ("together", termConditions) start the index's plan and, TOGETHER_WALK_HEDGE_MS later, the walk,
- * whatever the planner thinks: it is wrong about them either way often enough (at 1 M alerts STRUC1 HOUSE FIRE, 4.4 % together, read the index for 25 ms until the
- * walk joining at 15 ms answered; STRUC1 ALARC1, never together, walked until the index joined: 25 ms,
- * against ~13 ms for the index alone). Both read the same WHERE, ORDER BY and LIMIT, so the page (rows,
+ * serves ("together", termConditions) start the index's plan and, TOGETHER_WALK_HEDGE_MS later, the
+ * walk, whatever the planner thinks: it is wrong about them either way often enough (at 1 M alerts
+ * STRUC1 HOUSE FIRE, 4.4 % together, read the index for 25 ms until the walk joining at 15 ms answered;
+ * STRUC1 ALARC1, never together, walked until the index joined: 25 ms, against ~13 ms for the index
+ * alone). Both read the same WHERE, ORDER BY and LIMIT, so the page (rows,
  * order, cursor) is the same whichever plan produced it; only the time differs. PGlite, and a feed
  * without terms (which walks alerts_sent_idx anyway), keep the plain query.
  */
