@@ -11,6 +11,7 @@
  *
  *   npx tsx bench/server/ingest.ts       (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
  *   BENCH_SECONDS=10 BENCH_SENDERS=4 BENCH_CPU_PROF=1 npx tsx bench/server/ingest.ts
+ *   BENCH_GIN_FASTUPDATE=off npx tsx bench/server/ingest.ts   (GIN indexes without pending lists)
  *
  * BENCH_CPU_PROF=1 starts the server with --cpu-prof and prints where the .cpuprofile files are.
  */
@@ -40,6 +41,12 @@ const PAGERMON_SECONDS = Number(process.env.BENCH_PAGERMON_SECONDS ?? 20);
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
 /** "batches" (with the raw inserts) or "pagermon" runs only that part. */
 const ONLY = process.env.BENCH_ONLY ?? "";
+/**
+ * BENCH_GIN_FASTUPDATE=off: every GIN index of alerts and search_words without its pending list (each
+ * insert goes into the index at once), to compare with PostgreSQL's default (on: inserts are appended
+ * to a pending list that a later insert, or VACUUM, merges into the index in one go).
+ */
+const GIN_FASTUPDATE = process.env.BENCH_GIN_FASTUPDATE ?? "";
 const BATCH = 100;
 const KEY = "bench-ingest-key-0123456789";
 /** Upper bounds on the loops, whatever the clock says. */
@@ -88,6 +95,16 @@ async function main() {
 
   const client = new pg.Client({ connectionString: scratch.url });
   await client.connect();
+  if (GIN_FASTUPDATE) {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT indexname AS name FROM pg_indexes
+        WHERE tablename IN ('alerts', 'search_words') AND indexdef LIKE '% USING gin %'`,
+    );
+    for (const { name } of rows) {
+      await client.query(`ALTER INDEX ${name} SET (fastupdate = ${GIN_FASTUPDATE === "off" ? "off" : "on"})`);
+    }
+    log(`fastupdate = ${GIN_FASTUPDATE} on ${rows.map((r) => r.name).join(", ")}`);
+  }
   const agencies = await createAgencies(client);
   const capcodes: BenchCapcode[] = agencies.flatMap((a) => a.capcodes);
   const countAlerts = async () =>
