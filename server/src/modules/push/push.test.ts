@@ -1,3 +1,4 @@
+import type { PushNotification } from "@turnout/domain";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
@@ -11,15 +12,6 @@ let app: TestApp;
 let standIn: PushStandIn;
 const agencyId: Record<string, number> = {};
 let counter = 0;
-
-type Payload = {
-  title: string;
-  body: string;
-  tag: string;
-  url: string;
-  alert_id: number | null;
-  type: string;
-};
 
 const call = (
   method: "GET" | "PUT" | "DELETE" | "POST",
@@ -161,7 +153,7 @@ describe("pushing alerts", () => {
     const id = await ingest("0900001", `@@ALERT ${job} STRUC1 HOUSE FIRE 1 HIGH ST BENDIGO`);
     await standIn.waitFor(() => pushesTo(subscription).length === 1);
     const [push] = pushesTo(subscription);
-    expect(push!.payload as Payload).toMatchObject({
+    expect(push!.payload as PushNotification).toMatchObject({
       title: "Emergency \u00b7 CFA \u00b7 Bendigo",
       body: `ALERT ${job} STRUC1 HOUSE FIRE 1 HIGH ST BENDIGO`,
       tag: `job-${job}`,
@@ -185,7 +177,7 @@ describe("pushing alerts", () => {
     await ingest("0900001", `@@ALERT ${nextJob()} GRASS FIRE CONTROL`);
     await standIn.waitFor(() => pushesTo(control.subscription).length === 1);
     await app.push.worker.runOnce();
-    expect(pushesTo(subscription).map((p) => (p.payload as Payload).body)).toEqual([
+    expect(pushesTo(subscription).map((p) => (p.payload as PushNotification).body)).toEqual([
       expect.stringContaining("GRASS FIRE CONTROL"),
     ]);
   });
@@ -308,7 +300,7 @@ describe.skipIf(!process.env.REDIS_URL)("two instances", () => {
       for (const d of devices) await standIn.waitFor(() => pushesTo(d.subscription).length >= 10, 10_000);
       await Promise.all([a.push.worker.runOnce(), b.push.worker.runOnce()]);
       for (const d of devices) {
-        const got = pushesTo(d.subscription).map((p) => (p.payload as Payload).alert_id);
+        const got = pushesTo(d.subscription).map((p) => (p.payload as PushNotification).alert_id);
         expect([...got].sort()).toEqual([...ids].sort());
       }
     });
