@@ -175,19 +175,22 @@ export async function termConditions(
     // Written so that no index can serve it: the trigram index must not be intersected with the words'.
     const checked = sql`(${alerts.message} ILIKE ${p}) IS TRUE`;
     if (anyRare && !rare[i]) return checked;
-    const keys = (list: string[]) =>
-      sql`ARRAY[${sql.join(
-        list.map((k) => sql`${k}`),
-        sql`, `,
-      )}]::text[]`;
     if (!qualify) {
-      return sql`${searchWordsExpression(alerts.message)} && ${keys(words.map((w) => w.word))} AND ${checked}`;
+      return sql`${searchWordsExpression(alerts.message)} && ${textArray(words.map((w) => w.word))} AND ${checked}`;
     }
     qualified = true;
     const qualifiedWords = scopeAgencies.flatMap((a) => words.map((w) => `${a}:${w.word}`));
-    return sql`${agencyWordsExpression(alerts.agencyIds, alerts.message)} && ${keys(qualifiedWords)} AND ${checked}`;
+    return sql`${agencyWordsExpression(alerts.agencyIds, alerts.message)} && ${textArray(qualifiedWords)} AND ${checked}`;
   });
   return { conditions, together, qualified };
+}
+
+/** A text[] literal of parameters. */
+function textArray(list: string[]): SQL {
+  return sql`ARRAY[${sql.join(
+    list.map((k) => sql`${k}`),
+    sql`, `,
+  )}]::text[]`;
 }
 
 /** Up to this many agencies in a search's scope, its terms read the agency-qualified words. */
