@@ -420,11 +420,11 @@ export const ruleTriggers = pgTable(
  * `alert_recipients_queue_rule_matching` trigger (migration 0005) in the transaction that adds the
  * recipient, so an alert committed by ingest is always queued; the rule matcher deletes a row in the
  * transaction that records its triggers and SMS. A crash between the two leaves the row for a restart.
+ * No foreign key to alerts (dropped in migration 0020): deleting an alert would otherwise cascade into
+ * a row a matcher holds and deadlock with it. A row whose alert is gone is dropped when next taken.
  */
 export const ruleMatchQueue = pgTable("rule_match_queue", {
-  alertId: bigint("alert_id", { mode: "number" })
-    .primaryKey()
-    .references(() => alerts.id, { onDelete: "cascade" }),
+  alertId: bigint("alert_id", { mode: "number" }).primaryKey(),
   queuedAt: timestamp("queued_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -2,7 +2,7 @@ import { formatDateTime } from "@turnout/domain";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { buildTestApp, type TestApp } from "../../../test/build-app.js";
+import { buildTestApp, type TestApp, testEngine } from "../../../test/build-app.js";
 import { createUser, readOutbox } from "../../../test/factories.js";
 import {
   agencies,
@@ -17,7 +17,7 @@ import {
 } from "../../db/schema.js";
 import type { PollingLoop } from "../../support/polling-loop.js";
 import { RuleMatcher, rulesChanged } from "./matcher.js";
-import { fireRules, loadIndexedRules } from "./matching.js";
+import { claimQueuedAlerts, fireRules, loadIndexedRules } from "./matching.js";
 import { RuleIndex } from "./rule-index.js";
 
 const KEY = "test-ingest-key-rules-0123456789";
@@ -420,6 +420,49 @@ describe("crash safety", () => {
       app.ruleMatcher.start();
     }
   });
+
+  // Deleting an alert must not wait for, or deadlock with, a matcher that has taken it off the queue:
+  // the queue keeps no foreign key to alerts (migration 0020), and the matcher skips alerts gone.
+  it.skipIf(testEngine !== "postgres")(
+    "deletes an alert at once while a matcher holds its queue row, and the matcher then skips it",
+    async () => {
+      const user = await createUser(app, { agencyCodes: ["CFA"] });
+      const r = await rule(user.id, ["shed"]);
+      const index = RuleIndex.build(await loadIndexedRules(app.db));
+      await app.ruleMatcher.stop();
+      try {
+        const [id] = await ingest([{ capcode: CAPCODE.CFA, message: turnout() }]);
+        let claimed!: (ids: number[]) => void;
+        const claim = new Promise<number[]>((resolve) => {
+          claimed = resolve;
+        });
+        let deleted!: () => void;
+        const deletion = new Promise<void>((resolve) => {
+          deleted = resolve;
+        });
+        const matching = app.db.transaction(async (tx) => {
+          const ids = await claimQueuedAlerts(tx, 10);
+          claimed(ids);
+          await deletion;
+          return fireRules(tx, index, ids, { publicUrl: null });
+        });
+        expect(await claim).toContain(id);
+        try {
+          await app.db.transaction(async (tx) => {
+            await tx.execute(sql`SET LOCAL lock_timeout = '3s'`);
+            await tx.delete(alerts).where(eq(alerts.id, id!));
+          });
+        } finally {
+          deleted();
+        }
+        expect(await matching).toEqual([]);
+        expect(await triggersOf(r.id)).toEqual([]);
+        expect(await app.db.select().from(ruleMatchQueue).where(eq(ruleMatchQueue.alertId, id!))).toEqual([]);
+      } finally {
+        app.ruleMatcher.start();
+      }
+    },
+  );
 
   it("dequeues alerts too old to be worth an SMS without sending one", async () => {
     const user = await createUser(app, { agencyCodes: ["CFA"] });
