@@ -11,6 +11,7 @@ import {
 import { inArray, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
+import { isConnectionFailure } from "../../db/reachability.js";
 import { rowFromJson } from "../../db/rows.js";
 import { alerts } from "../../db/schema.js";
 import type { AlertRow } from "../alerts/present.js";
@@ -38,7 +39,12 @@ export type IncomingMessage = {
 export type IngestStatus = "created" | "merged" | "duplicate";
 export type IngestResult = { id: number; status: IngestStatus };
 
-type Prepared = IncomingMessage & {
+type Received = IncomingMessage & {
+  /** When this process got it: the alert's time when the receiver gave none (domain pagerTime). */
+  receivedAt: Date;
+};
+
+type Prepared = Received & {
   type: AlertType;
   text: string;
   hash: string;
@@ -66,17 +72,103 @@ function lockKey(s: string): string {
  * and the address; text, source and id made storable (`storablePagerText`). An alert's time (sent_at,
  * the one shown) is the receiver's when sane, else the receipt time (domain pagerTime). When this
  * returns, every message is durable; the live channel hears about new alerts after the commit. Results
- * are in input order.
+ * are in input order. Calls made while others are being written share the next write (WriteQueue).
  */
 export async function ingestMessages(
   ctx: ServiceContext,
   messages: IncomingMessage[],
 ): Promise<IngestResult[]> {
   if (messages.length === 0) return [];
+  const receivedAt = new Date();
+  let queue = writeQueues.get(ctx);
+  if (!queue) {
+    queue = new WriteQueue(ctx);
+    writeQueues.set(ctx, queue);
+  }
+  return queue.submit(messages.map((m) => ({ ...m, receivedAt })));
+}
+
+/** Writes in flight at once per process; later callers wait and go together in the next write. */
+const WRITES_IN_FLIGHT = 2;
+/** The most messages one write takes from waiting callers (one caller's batch is never split). */
+const MAX_MESSAGES_PER_WRITE = 1000;
+
+type Waiting = {
+  messages: Received[];
+  resolve: (results: IngestResult[]) => void;
+  reject: (error: unknown) => void;
+};
+
+const writeQueues = new WeakMap<ServiceContext, WriteQueue>();
+
+/**
+ * Group commit. With WRITES_IN_FLIGHT writes under way, callers that arrive wait, and the next free
+ * write takes all of them in one `ingest_messages` call (one transaction, one commit); each caller
+ * gets its own results. A lone receiver never waits; ten posting at once share commits instead of
+ * queueing for them one by one. When a shared write fails, each caller's messages are written again
+ * on their own, so one sender's bad message fails that sender only.
+ */
+class WriteQueue {
+  private waiting: Waiting[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly ctx: ServiceContext) {}
+
+  submit(messages: Received[]): Promise<IngestResult[]> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ messages, resolve, reject });
+      if (this.inFlight < WRITES_IN_FLIGHT) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.inFlight += 1;
+    try {
+      while (this.waiting.length > 0) await this.write(this.takeGroup());
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  private takeGroup(): Waiting[] {
+    let count = 0;
+    let taken = 0;
+    while (taken < this.waiting.length) {
+      const next = this.waiting[taken]!.messages.length;
+      if (taken > 0 && count + next > MAX_MESSAGES_PER_WRITE) break;
+      count += next;
+      taken += 1;
+    }
+    return this.waiting.splice(0, taken);
+  }
+
+  private async write(group: Waiting[]): Promise<void> {
+    try {
+      const results = await storeMessages(
+        this.ctx,
+        group.flatMap((w) => w.messages),
+      );
+      let at = 0;
+      for (const w of group) {
+        w.resolve(results.slice(at, at + w.messages.length));
+        at += w.messages.length;
+      }
+    } catch (error) {
+      if (group.length === 1 || isConnectionFailure(error)) {
+        for (const w of group) w.reject(error);
+        return;
+      }
+      for (const w of group) await storeMessages(this.ctx, w.messages).then(w.resolve, w.reject);
+    }
+  }
+}
+
+/** One write: the messages in one `ingest_messages` call, with the current grouping settings. */
+async function storeMessages(ctx: ServiceContext, messages: Received[]): Promise<IngestResult[]> {
   for (let attempt = 1; ; attempt++) {
     const grouping = groupingCache.get(ctx.db) ?? (await loadGrouping(ctx.db));
     groupingCache.set(ctx.db, grouping);
-    const outcome = await storeBatch(ctx.db, prepare(messages, grouping), grouping, new Date());
+    const outcome = await storeBatch(ctx.db, prepare(messages, grouping), grouping);
     if (outcome) {
       // After the caller has sent its reply (the receiver waits for that, nobody waits for these): the
       // live event, and a nudge to the matcher (the alerts are already queued for keyword rules by a
@@ -105,12 +197,7 @@ type Stored = {
 };
 
 /** One call of `ingest_messages`; null when the grouping settings it was prepared with are out of date. */
-async function storeBatch(
-  db: Database,
-  prepared: Prepared[],
-  grouping: Grouping,
-  receivedAt: Date,
-): Promise<Stored | null> {
+async function storeBatch(db: Database, prepared: Prepared[], grouping: Grouping): Promise<Stored | null> {
   const batch = {
     stamp: grouping.stamp,
     locks: lockKeys(prepared),
@@ -134,7 +221,7 @@ async function storeBatch(
         latitude: address.latitude === null ? null : String(address.latitude),
         longitude: address.longitude === null ? null : String(address.longitude),
         // The time shown and ordered at; created_at keeps the receipt time.
-        sent_at: pagerTime(p.sentAt, receivedAt).toISOString(),
+        sent_at: pagerTime(p.sentAt, p.receivedAt).toISOString(),
       };
     }),
   };
@@ -172,7 +259,7 @@ async function loadGrouping(db: Database): Promise<Grouping> {
   return { stamp, settings, patterns };
 }
 
-function prepare(messages: IncomingMessage[], { settings, patterns }: Grouping): Prepared[] {
+function prepare(messages: Received[], { settings, patterns }: Grouping): Prepared[] {
   return messages.map((received) => {
     // The routes already did this; any other caller must not fail the whole batch on a NUL either.
     const m = {
