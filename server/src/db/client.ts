@@ -1,13 +1,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { serverRoot } from "../paths.js";
 import { EmbeddedDatabase } from "./pglite-remote.js";
@@ -131,9 +128,21 @@ function releasingTransaction(pool: pg.Pool) {
   };
 }
 
+/**
+ * The embedded engine's modules are loaded only when it is used: a server on PostgreSQL never holds
+ * PGlite (on disk, PGlite itself runs on its own thread and only Drizzle's side is loaded here).
+ */
 async function openPglite(dir: string): Promise<DatabaseHandle> {
+  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   const reachability = new DatabaseReachability();
   if (dir === "memory://") {
+    const [{ PGlite }, { pg_trgm }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("@electric-sql/pglite/contrib/pg_trgm"),
+    ]);
     // The data dir must be the first argument: `new PGlite(undefined, { extensions })` drops the extensions.
     const client = new PGlite(dir, { extensions: { pg_trgm } });
     const db = drizzlePglite({ client, schema });

@@ -7,7 +7,7 @@ import {
 } from "@turnout/domain";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Logger } from "pino";
-import webpush from "web-push";
+import type { Urgency } from "web-push";
 import type { Database } from "../db/client.js";
 import {
   agencies,
@@ -20,7 +20,7 @@ import {
   users,
 } from "../db/schema.js";
 import { PollingLoop } from "../support/polling-loop.js";
-import type { VapidKeys } from "./vapid.js";
+import { loadWebPush, type VapidKeys } from "./vapid.js";
 
 /** How long a claim holds; renewed while the request is out, so only a dead worker's claims lapse. */
 export const PUSH_LEASE_MS = 20_000;
@@ -319,13 +319,14 @@ export class PushWorker {
   private async deliver(row: Claimed): Promise<boolean> {
     let status: number;
     try {
+      const webpush = await loadWebPush();
       const request = webpush.generateRequestDetails(
         { endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } },
         row.payload,
         {
           vapidDetails: { subject: this.options.subject, ...this.options.keys },
           TTL: PUSH_TTL_SECONDS,
-          urgency: row.urgency as webpush.Urgency,
+          urgency: row.urgency as Urgency,
           ...(row.topic ? { topic: row.topic } : {}),
           contentEncoding: "aes128gcm",
         },

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import webpush from "web-push";
 import type { Config } from "../config.js";
 import type { Database } from "../db/client.js";
 import { appSettings } from "../db/schema.js";
@@ -31,19 +30,42 @@ export async function loadVapidKeys(
 ): Promise<VapidKeys> {
   if (config.push.vapidKeys) return config.push.vapidKeys;
   if (kind === "pglite") return loadOrCreateFile(config.dataDir);
-  await db
-    .insert(appSettings)
-    .values({ key: SETTING_KEY, value: webpush.generateVAPIDKeys() })
-    .onConflictDoNothing({ target: appSettings.key });
-  const [row] = await db
-    .select({ value: appSettings.value })
-    .from(appSettings)
-    .where(eq(appSettings.key, SETTING_KEY));
+  const stored = async () => {
+    const [row] = await db
+      .select({ value: appSettings.value })
+      .from(appSettings)
+      .where(eq(appSettings.key, SETTING_KEY));
+    return row;
+  };
+  let row = await stored();
+  if (!row) {
+    await db
+      .insert(appSettings)
+      .values({ key: SETTING_KEY, value: await newKeyPair() })
+      .onConflictDoNothing({ target: appSettings.key });
+    row = await stored();
+  }
   if (!isKeyPair(row?.value)) throw new Error("push: the stored VAPID key pair is unreadable");
   return row.value;
 }
 
-function loadOrCreateFile(dataDir: string): VapidKeys {
+type WebPush = typeof import("web-push");
+let webPush: Promise<WebPush> | undefined;
+/**
+ * web-push, loaded when a key pair is made or a push is sent: an idle server, or one whose members
+ * never turn push on, does not hold it (its crypto and HTTP agents) in memory.
+ */
+export function loadWebPush(): Promise<WebPush> {
+  // A CommonJS module: its functions are on the default export when imported from ES modules.
+  webPush ??= import("web-push").then((m) => ("default" in m ? m.default : m) as WebPush);
+  return webPush;
+}
+
+async function newKeyPair(): Promise<VapidKeys> {
+  return (await loadWebPush()).generateVAPIDKeys();
+}
+
+async function loadOrCreateFile(dataDir: string): Promise<VapidKeys> {
   const file = path.join(dataDir, FILE_NAME);
   try {
     const stored: unknown = JSON.parse(readFileSync(file, "utf8"));
@@ -52,7 +74,7 @@ function loadOrCreateFile(dataDir: string): VapidKeys {
     // first start: create it below
   }
   mkdirSync(dataDir, { recursive: true });
-  const keys = webpush.generateVAPIDKeys();
+  const keys = await newKeyPair();
   writeFileSync(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
   return keys;
 }
