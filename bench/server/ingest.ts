@@ -6,12 +6,14 @@
  *     INSERT of the 100 alerts and their recipients per batch (triggers and indexes as in production,
  *     type, text and hash computed before the clock starts), from as many connections as senders: the
  *     floor that (a) is compared with (issue 16: batches at least 75 % of this);
- * (c) one message per request, in sequence, through the PagerMon-compatible POST /api/messages
- *     (form-encoded with an `apikey` header, as PagerMon's client/reader.js sends them).
+ * (c) one message per request, in sequence (or from BENCH_POSTERS posters at once), through the
+ *     PagerMon-compatible POST /api/messages (form-encoded with an `apikey` header, as PagerMon's
+ *     client/reader.js sends them).
  *
  *   npx tsx bench/server/ingest.ts       (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
  *   BENCH_SECONDS=10 BENCH_SENDERS=4 BENCH_CPU_PROF=1 npx tsx bench/server/ingest.ts
  *   BENCH_GIN_FASTUPDATE=off npx tsx bench/server/ingest.ts   (GIN indexes without pending lists)
+ *   BENCH_ONLY=pagermon BENCH_POSTERS=10 npx tsx bench/server/ingest.ts   (one message per request, 10 at once)
  *
  * BENCH_CPU_PROF=1 starts the server with --cpu-prof and prints where the .cpuprofile files are.
  */
@@ -39,6 +41,8 @@ import { PagerTraffic, rng } from "./lib/messages.js";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const PAGERMON_SECONDS = Number(process.env.BENCH_PAGERMON_SECONDS ?? 20);
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 4);
+/** Concurrent posters in (c), each waiting for its reply before the next message (1: in sequence). */
+const POSTERS = Number(process.env.BENCH_POSTERS ?? 1);
 /** "batches" (with the raw inserts) or "pagermon" runs only that part. */
 const ONLY = process.env.BENCH_ONLY ?? "";
 /**
@@ -206,7 +210,12 @@ async function main() {
   let pmIgnored = 0;
   const p0 = performance.now();
   const pmDeadline = p0 + PAGERMON_SECONDS * 1000;
-  while (ONLY !== "batches" && performance.now() < pmDeadline && pmLatencies.length < MAX_PAGERMON) {
+  const poster = async () => {
+    while (ONLY !== "batches" && performance.now() < pmDeadline && pmLatencies.length < MAX_PAGERMON) {
+      await postOne();
+    }
+  };
+  const postOne = async () => {
     const started = performance.now();
     const res = await request(
       `${server.url}/api/messages`,
@@ -222,7 +231,8 @@ async function main() {
     if (res.status !== 200) throw new Error(`pagermon: ${res.status} ${text}`);
     if (text === "Ignoring duplicate") pmIgnored += 1;
     pmLatencies.push(performance.now() - started);
-  }
+  };
+  await Promise.all(Array.from({ length: POSTERS }, poster));
   const pmElapsed = (performance.now() - p0) / 1000;
   const pmStored = (await countAlerts()) - pmBefore;
   const pmRate = pmLatencies.length / pmElapsed;
@@ -289,7 +299,7 @@ async function main() {
           batchRate >= 0.75 * raw.rate ? "yes" : "**no**",
         ],
         ONLY !== "batches" && [
-          "POST /api/messages (PagerMon reader), 1 per request, sequential",
+          `POST /api/messages (PagerMon reader), 1 per request, ${POSTERS === 1 ? "sequential" : `${POSTERS} concurrent posters`}`,
           pmElapsed.toFixed(1),
           String(pmLatencies.length),
           String(pmStored),
