@@ -43,7 +43,7 @@ describe("receivers posting at the same time", () => {
     expect(replies.map((r) => r.statusCode)).toEqual(tokens.map(() => 200));
     const ids = replies.map((r) => Number(r.body));
     const rows = new Map((await stored(ids)).map((row) => [row.id, row]));
-    tokens.forEach((token, i) => expect(rows.get(ids[i]!)?.message).toContain(token));
+    for (const [i, token] of tokens.entries()) expect(rows.get(ids[i]!)?.message).toContain(token);
     // On PostgreSQL, written in fewer commits than messages: later senders waited and went together.
     // (The embedded database answers within the same turn of the event loop, before others arrive.)
     if (testEngine === "postgres")
@@ -86,7 +86,7 @@ describe("receivers posting at the same time", () => {
       const ids = replies.filter((r) => r.statusCode === 200).map((r) => r.json().data[0].id as number);
       const rows = new Map((await stored(ids)).map((row) => [row.id, row.message]));
       const good = tokens.filter((t) => t !== "POISON");
-      good.forEach((token, i) => expect(rows.get(ids[i]!)).toContain(token));
+      for (const [i, token] of good.entries()) expect(rows.get(ids[i]!)).toContain(token);
     } finally {
       await app.db.execute(sql`ALTER TABLE alerts DROP CONSTRAINT IF EXISTS alerts_test_poison`);
     }
