@@ -126,8 +126,7 @@ export async function termConditions(
   options: Pick<SearchOptions, "engine" | "words">,
   scopeAgencies: number[] | null = null,
 ): Promise<{ conditions: SQL[]; together: boolean; qualified: boolean } | null> {
-  const plain = (p: string) => sql`${alerts.message} ILIKE ${p}`;
-  const unserved = { conditions: patterns.map(plain), together: false, qualified: false };
+  const unserved = { conditions: patterns.map(containsPattern), together: false, qualified: false };
   if (options.words === false) return unserved;
   const lookUp = (q: Database, pattern: string) =>
     q
@@ -171,7 +170,7 @@ export async function termConditions(
   let qualified = false;
   const conditions = patterns.map((p, i) => {
     const words = served[i];
-    if (!words) return plain(p);
+    if (!words) return containsPattern(p);
     // Written so that no index can serve it: the trigram index must not be intersected with the words'.
     const checked = sql`(${alerts.message} ILIKE ${p}) IS TRUE`;
     if (anyRare && !rare[i]) return checked;
@@ -183,6 +182,11 @@ export async function termConditions(
     return sql`${agencyWordsExpression(alerts.agencyIds, alerts.message)} && ${textArray(qualifiedWords)} AND ${checked}`;
   });
   return { conditions, together, qualified };
+}
+
+/** The message contains the ILIKE pattern: the one text check every search term gets. */
+function containsPattern(pattern: string): SQL {
+  return sql`${alerts.message} ILIKE ${pattern}`;
 }
 
 /** A text[] literal of parameters. */
@@ -487,8 +491,9 @@ async function pageRows(
   terms: "none" | "some" | "together",
   options: SearchOptions,
 ): Promise<AlertRow[]> {
-  const query = (q: Database, shape: keyof PageConditions = "index") => {
-    const where = conditions[shape];
+  // A walk reads the text checks only; every other plan (an index's, or the planner's own) the prefilters.
+  const query = (q: Database, plan?: "walk" | "bitmap" | "planner") => {
+    const where = plan === "walk" ? conditions.walk : conditions.index;
     return q
       .select()
       .from(alerts)
@@ -507,7 +512,7 @@ async function pageRows(
       db,
       both.map((p) => ({
         settings: PLAN_SETTINGS[p],
-        run: (tx: Database) => query(tx, p === "walk" ? "walk" : "index"),
+        run: (tx: Database) => query(tx, p),
         delayMs: p === "walk" ? (options.hedgeMs ?? TOGETHER_WALK_HEDGE_MS) : 0,
       })),
     );
@@ -524,7 +529,7 @@ async function pageRows(
     const race = raceTransactions(db, [
       {
         settings: first === "walk" ? PLAN_SETTINGS.walk : OWN_PLAN_SETTINGS,
-        run: (tx: Database) => query(tx, first === "walk" ? "walk" : "index"),
+        run: (tx: Database) => query(tx, first),
       },
       {
         settings: OWN_PLAN_SETTINGS,
@@ -537,7 +542,7 @@ async function pageRows(
             if (settled) throw new Error("The search has already been answered.");
           }
           await tx.execute(setLocal(PLAN_SETTINGS[hedge]));
-          return query(tx, hedge === "walk" ? "walk" : "index");
+          return query(tx, hedge);
         },
         delayMs: options.hedgeMs ?? HEDGE_MS,
       },
@@ -561,7 +566,7 @@ async function pageRows(
     try {
       const rows = await db.transaction(async (tx) => {
         await tx.execute(setLocal(settings));
-        return query(tx, first === "walk" ? "walk" : "index");
+        return query(tx, first);
       });
       options.onPlan?.(first, { cancelled: false });
       return rows;
@@ -619,11 +624,7 @@ export async function searchAlerts(
       ...(scoped ? [searched.qualified ? sql`(${scoped}) IS TRUE` : scoped] : []),
       ...searched.conditions,
     ],
-    walk: [
-      ...conditions,
-      ...(scoped ? [scoped] : []),
-      ...patterns.map((p) => sql`${alerts.message} ILIKE ${p}`),
-    ],
+    walk: [...conditions, ...(scoped ? [scoped] : []), ...patterns.map(containsPattern)],
   };
 
   const rows = await pageRows(
