@@ -15,6 +15,7 @@ import { createLiveGateway } from "./live/gateway.js";
 import { createLogger } from "./logger.js";
 import { agencyRoutes } from "./modules/agencies/routes.js";
 import { alertRoutes } from "./modules/alerts/routes.js";
+import { WordBlockSealer } from "./modules/alerts/word-blocks.js";
 import { registerAuthGuard } from "./modules/auth/guard.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { autoActivationRoutes } from "./modules/auto-activation/routes.js";
@@ -124,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     nudgePush: () => pushWorker.nudge(),
   });
   app.decorate("ruleMatcher", ruleMatcher);
+  const wordBlockSealer = new WordBlockSealer({ db: database.db, logger });
   const live = await createLiveGateway(app);
   app.decorate("io", live.io);
   app.decorate("services", {
@@ -140,11 +142,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     smsWorker.start();
     pushWorker.start();
     ruleMatcher.start();
+    wordBlockSealer.start();
     if (feedback.ffmpeg.available) feedback.converter.start();
   });
 
   app.addHook("onClose", async () => {
     await feedback.converter.stop();
+    await wordBlockSealer.stop();
     await ruleMatcher.stop();
     await pushWorker.stop();
     await smsWorker.stop();

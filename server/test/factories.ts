@@ -13,7 +13,7 @@ export function uniquePhone(): string {
 
 /** Inserts an active, verified user assigned to the given agencies (codes). */
 export async function createUser(
-  app: TestApp,
+  app: Pick<TestApp, "db">,
   options: { phone?: string; agencyCodes?: string[]; isAdmin?: boolean; firstName?: string } = {},
 ) {
   const [user] = await app.db

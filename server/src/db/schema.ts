@@ -2,6 +2,7 @@ import { type SQLWrapper, sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  bit,
   boolean,
   check,
   index,
@@ -275,6 +276,33 @@ export const searchWords = pgTable("search_words", { word: text("word").notNull(
   index("search_words_word_idx").on(t.word),
   index("search_words_trgm_idx").using("gin", t.word.op("gin_trgm_ops")),
 ]);
+
+/** Alerts per word block (wordBlocks): a block's bits for one word are a bit(4096), 512 bytes kept in line. */
+export const WORD_BLOCK_SIZE = 4096;
+
+/**
+ * Which alerts of a block of WORD_BLOCK_SIZE ids hold a common word (searchWordsExpression): bit i of
+ * block b is alert id b * WORD_BLOCK_SIZE + i (migration 0021). Kept for the words of wordBlockWords,
+ * for sealed blocks only (ids that no transaction can still add to), by the sealer of
+ * modules/alerts/word-blocks.ts; a block where the word never occurs has no row. Two common words that
+ * never occur together are then proven so by ANDing a few thousand bit strings instead of stepping
+ * through two posting lists of millions of entries each.
+ */
+export const wordBlocks = pgTable(
+  "word_blocks",
+  {
+    word: text("word").notNull(),
+    block: integer("block").notNull(),
+    bits: bit("bits", { dimensions: WORD_BLOCK_SIZE }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.word, t.block] })],
+);
+
+/** The words wordBlocks keeps, and for each, the blocks below `filled_below` have their bits. */
+export const wordBlockWords = pgTable("word_block_words", {
+  word: text("word").primaryKey(),
+  filledBelow: integer("filled_below").notNull().default(0),
+});
 
 export const alertRecipients = pgTable(
   "alert_recipients",

@@ -14,6 +14,8 @@ import { AppError, badRequest, forbidden } from "../../errors.js";
 import type { Actor } from "../auth/guard.js";
 import { hiddenAgencyIds } from "../user-filters/service.js";
 import { type AgencyRow, type AlertRow, type PresentedAlert, presentAlert } from "./present.js";
+import { blockCandidates, type Candidates, isCandidate } from "./word-blocks.js";
+import { RARE_TERM_SHARE, termShares } from "./word-shares.js";
 
 export type SearchInput = {
   limit: number;
@@ -114,7 +116,8 @@ const TERM_WORDS_TIMEOUT_MS = 100;
  * look-up passes its timeout keeps the plain ILIKE that the trigram index serves. Null when some term
  * is in no word at all: no alert contains it. `together` is true for two or more terms that the word
  * index serves, none of them rare: how often such words occur together is what the planner cannot tell
- * (pageRows then races the index's plan and the walk whatever the planner thinks). Searching inside `scopeAgencies` (up to MAX_QUALIFIED_AGENCIES;
+ * (pageRows then races the index's plan and the walk whatever the planner thinks); `words` then holds
+ * each term's words, for the word blocks (blockCandidates), and is empty otherwise. Searching inside `scopeAgencies` (up to MAX_QUALIFIED_AGENCIES;
  * null: every agency), a served term reads the agency-qualified words instead ('12:fire',
  * alerts_agency_words_idx), so only those agencies' posting lists; `qualified` says so, and the caller's
  * agency condition is then only checked, never read from an index (the qualified words already are the
@@ -125,8 +128,13 @@ export async function termConditions(
   patterns: string[],
   options: Pick<SearchOptions, "engine" | "words">,
   scopeAgencies: number[] | null = null,
-): Promise<{ conditions: SQL[]; together: boolean; qualified: boolean } | null> {
-  const unserved = { conditions: patterns.map(containsPattern), together: false, qualified: false };
+): Promise<{ conditions: SQL[]; together: boolean; qualified: boolean; words: string[][] } | null> {
+  const unserved = {
+    conditions: patterns.map(containsPattern),
+    together: false,
+    qualified: false,
+    words: [],
+  };
   if (options.words === false) return unserved;
   const lookUp = (q: Database, pattern: string) =>
     q
@@ -172,7 +180,7 @@ export async function termConditions(
     const words = served[i];
     if (!words) return containsPattern(p);
     // Written so that no index can serve it: the trigram index must not be intersected with the words'.
-    const checked = sql`(${alerts.message} ILIKE ${p}) IS TRUE`;
+    const checked = checkedPattern(p);
     if (anyRare && !rare[i]) return checked;
     if (!qualify) {
       return sql`${searchWordsExpression(alerts.message)} && ${textArray(words.map((w) => w.word))} AND ${checked}`;
@@ -181,12 +189,17 @@ export async function termConditions(
     const qualifiedWords = scopeAgencies.flatMap((a) => words.map((w) => `${a}:${w.word}`));
     return sql`${agencyWordsExpression(alerts.agencyIds, alerts.message)} && ${textArray(qualifiedWords)} AND ${checked}`;
   });
-  return { conditions, together, qualified };
+  return { conditions, together, qualified, words: together ? served.map((w) => w!.map((x) => x.word)) : [] };
 }
 
 /** The message contains the ILIKE pattern: the one text check every search term gets. */
 function containsPattern(pattern: string): SQL {
   return sql`${alerts.message} ILIKE ${pattern}`;
+}
+
+/** containsPattern written so that no index can serve it (`IS TRUE`: the same value, message is never null). */
+function checkedPattern(pattern: string): SQL {
+  return sql`(${containsPattern(pattern)}) IS TRUE`;
 }
 
 /** A text[] literal of parameters. */
@@ -200,59 +213,21 @@ function textArray(list: string[]): SQL {
 /** Up to this many agencies in a search's scope, its terms read the agency-qualified words. */
 export const MAX_QUALIFIED_AGENCIES = 8;
 
-/** A term is rare (termConditions) when its words are in under this share of the alerts. */
-const RARE_TERM_SHARE = 0.01;
-
-/**
- * The share of alerts that hold any of each term's words (an upper bound: the sum of the words' shares),
- * from the statistics ANALYZE keeps on the word index's expression (most common elements, ~1,000 of
- * them; a word not among them is rarer than all of those). Undefined for a term without words, and for
- * every term when there are no statistics yet. The statistics are read at most every
- * WORD_SHARES_TTL_MS per database (reading pg_stats takes ~5 ms at 10 M alerts).
- */
-async function termShares(
-  db: Database,
-  termWords: (string[] | undefined)[],
-): Promise<(number | undefined)[]> {
-  const shares = await commonWordShares(db);
-  if (!shares) return termWords.map(() => undefined);
-  return termWords.map((words) => words?.reduce((sum, w) => sum + (shares.get(w) ?? 0), 0));
-}
-
-const WORD_SHARES_TTL_MS = 10 * 60_000;
-const wordShares = new WeakMap<Database, { at: number; shares: Promise<Map<string, number> | null> }>();
-
-function commonWordShares(db: Database): Promise<Map<string, number> | null> {
-  const cached = wordShares.get(db);
-  if (cached && Date.now() - cached.at < WORD_SHARES_TTL_MS) return cached.shares;
-  const shares = (async () => {
-    const result = (await db.execute(sql`
-      SELECT s.most_common_elems::text::text[] AS words, s.most_common_elem_freqs AS shares FROM pg_stats s
-       WHERE s.schemaname = current_schema() AND s.tablename = 'alerts_agency_ids_words_idx'
-         AND s.most_common_elems IS NOT NULL`)) as unknown as {
-      rows: { words: string[]; shares: number[] }[];
-    };
-    const row = result.rows[0];
-    if (!row) return null;
-    return new Map(row.words.map((w, i) => [w, Number(row.shares[i])]));
-  })();
-  wordShares.set(db, { at: Date.now(), shares });
-  // A failed read is not kept: the next search tries again.
-  shares.catch(() => wordShares.delete(db));
-  return shares;
-}
-
 /**
  * How a page of search results was read (see pageRows): "plain" without a transaction; "planner" the
- * planner's own plan (the "timeout" strategy's first attempt); "walk" / "bitmap" with PLAN_SETTINGS.
+ * planner's own plan (the "timeout" strategy's first attempt); "walk" / "bitmap" with PLAN_SETTINGS;
+ * "blocks" the word blocks' candidates by primary key (blockCandidates).
  */
-export type SearchPlan = "plain" | "planner" | "walk" | "bitmap";
+export type SearchPlan = "plain" | "planner" | "walk" | "bitmap" | "blocks";
 
 export type SearchOptions = {
   /** The engine behind `db` (the route passes app.dbKind); the plan choice runs on PostgreSQL only. */
   engine?: "postgres" | "pglite";
-  /** Tests and benchmarks only: force one plan instead of choosing ("auto"). */
-  plan?: "auto" | "plain" | "walk" | "bitmap";
+  /**
+   * Tests and benchmarks only: force one plan instead of choosing ("auto"). "blocks" throws when the
+   * search is not one the word blocks serve or they leave too many candidates.
+   */
+  plan?: "auto" | "plain" | "walk" | "bitmap" | "blocks";
   /**
    * Benchmarks only: how "auto" chooses. "race" (the default): `firstAttempt` (default the planner's
    * own plan), joined by the other plan after `hedgeMs` (the trigram plan, or the walk when the planner
@@ -267,6 +242,8 @@ export type SearchOptions = {
   timeoutMs?: number;
   /** Tests and benchmarks only: false leaves out the word prefilter (termConditions), the reference. */
   words?: boolean;
+  /** Tests and benchmarks only: false never reads the word blocks (blockCandidates). */
+  blocks?: boolean;
   /** Tells tests and benchmarks which plan produced the page, and whether another one was cancelled. */
   onPlan?: (plan: SearchPlan, detail: { cancelled: boolean }) => void;
 };
@@ -427,7 +404,8 @@ export async function raceTransactions<T>(
           if (waiting >= 0) start(waiting);
           else if (racers.every((r) => r.done || r === racer)) {
             releaseLosers();
-            reject(errors[0]);
+            // A declined attempt (BlocksDeclined) only stood aside: any other error tells more.
+            reject(errors.find((e) => !(e instanceof BlocksDeclined)) ?? errors[0]);
           }
         })
         .finally(() => {
@@ -456,7 +434,15 @@ export async function plannerPlan(db: Database, query: SQLWrapper): Promise<"wal
  * prefilters are pure cost (at 1 M alerts a member's STRUC1 HOUSE FIRE walked in 57 ms with them, 14 ms
  * without: each row's agency-qualified words were built to be compared).
  */
-type PageConditions = { index: SQL[]; walk: SQL[] };
+type PageConditions = {
+  index: SQL[];
+  walk: SQL[];
+  /** The same rows again, from the word blocks' candidates (blockCandidates), when they have few. */
+  blocks?: { words: string[][]; where: (candidates: Candidates) => SQL[] };
+};
+
+/** Thrown by the word blocks' attempt when the blocks leave too many candidates: another plan answers. */
+class BlocksDeclined extends Error {}
 
 /**
  * The rows of one page (ordered by the time shown, sent_at DESC then id DESC, limited). Search terms are `ILIKE '%term%'`, and at a million
@@ -501,22 +487,55 @@ async function pageRows(
       .orderBy(desc(alerts.sentAt), desc(alerts.id))
       .limit(limit);
   };
+  // The candidates' rows (bitmap scans of the primary key), or BlocksDeclined when there are too many.
+  const fromBlocks = async (q: Database) => {
+    const candidates = conditions.blocks && (await blockCandidates(q, conditions.blocks.words));
+    if (!candidates) throw new BlocksDeclined("the word blocks leave too many candidates");
+    return q
+      .select()
+      .from(alerts)
+      .where(and(...conditions.blocks!.where(candidates)))
+      .orderBy(desc(alerts.sentAt), desc(alerts.id))
+      .limit(limit);
+  };
   const plan = options.plan ?? "auto";
+  if (plan === "blocks") {
+    const rows =
+      options.engine === "postgres"
+        ? await db.transaction(async (tx) => {
+            await tx.execute(setLocal(PLAN_SETTINGS.bitmap));
+            return fromBlocks(tx);
+          })
+        : await fromBlocks(db);
+    options.onPlan?.("blocks", { cancelled: false });
+    return rows;
+  }
+  // PGlite has one connection: the blocks first, the plain query when they decline.
+  if (options.engine !== "postgres" && conditions.blocks && plan === "auto") {
+    try {
+      const rows = await fromBlocks(db);
+      options.onPlan?.("blocks", { cancelled: false });
+      return rows;
+    } catch (err) {
+      if (!(err instanceof BlocksDeclined)) throw err;
+    }
+  }
   if (options.engine !== "postgres" || plan === "plain" || (terms === "none" && plan === "auto")) {
     options.onPlan?.("plain", { cancelled: false });
     return query(db);
   }
   if (plan === "auto" && terms === "together" && options.strategy !== "timeout" && !options.firstAttempt) {
-    const both = ["bitmap", "walk"] as const;
+    const plans = conditions.blocks ? (["bitmap", "walk", "blocks"] as const) : (["bitmap", "walk"] as const);
     const won = await raceTransactions(
       db,
-      both.map((p) => ({
-        settings: PLAN_SETTINGS[p],
-        run: (tx: Database) => query(tx, p),
+      plans.map((p) => ({
+        // The blocks' attempt reads word_blocks, then the candidates, both by bitmap scans.
+        settings: PLAN_SETTINGS[p === "blocks" ? "bitmap" : p],
+        run: (tx: Database) => (p === "blocks" ? fromBlocks(tx) : query(tx, p)),
         delayMs: p === "walk" ? (options.hedgeMs ?? TOGETHER_WALK_HEDGE_MS) : 0,
       })),
     );
-    options.onPlan?.(both[won.index]!, { cancelled: won.othersPending });
+    options.onPlan?.(plans[won.index]!, { cancelled: won.othersPending });
     return won.value;
   }
   if (plan === "auto" && (options.strategy ?? "race") === "race") {
@@ -625,6 +644,20 @@ export async function searchAlerts(
       ...searched.conditions,
     ],
     walk: [...conditions, ...(scoped ? [scoped] : []), ...patterns.map(containsPattern)],
+    // Common words without agency-qualified lists: the word blocks may show that few alerts hold them
+    // all; then only those alerts' rows are read, by primary key, each checked for every term.
+    blocks:
+      searched.together && !searched.qualified && options.blocks !== false
+        ? {
+            words: searched.words,
+            where: (candidates) => [
+              ...conditions,
+              ...(scoped ? [scoped] : []),
+              isCandidate(candidates),
+              ...patterns.map(checkedPattern),
+            ],
+          }
+        : undefined,
   };
 
   const rows = await pageRows(

@@ -1,0 +1,192 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { Logger } from "pino";
+import type { Database } from "../../db/client.js";
+import { alerts, WORD_BLOCK_SIZE } from "../../db/schema.js";
+import { PollingLoop } from "../../support/polling-loop.js";
+import { rowsOf } from "../system/metrics.js";
+import { RARE_TERM_SHARE, readWordShares } from "./word-shares.js";
+
+// Word blocks (migration 0021): for each common word, one bit per alert, in blocks of WORD_BLOCK_SIZE
+// alert ids. A search for common words that the planner cannot tell apart from words found together
+// ANDs their bits first: when few alerts can hold every word (none, for two words never found
+// together), the page is read from those alerts alone.
+
+/**
+ * A block is sealed once an alert above it was created this long ago. An alert's id is taken when it
+ * is inserted, so every lower id was taken before; an ingest transaction is over in milliseconds, so
+ * none that took an id in a sealed block can still be open, and the block's bits never change.
+ */
+export const SEAL_AFTER_MS = 5 * 60_000;
+
+/** Blocks filled per cycle of the sealer (one transaction each); a cycle with more to do asks for another. */
+const BLOCKS_PER_CYCLE = 64;
+
+/** How often the sealer looks for blocks to seal. */
+const SEAL_POLL_MS = 60_000;
+
+/** The alerts that can hold every term of a search (blockCandidates): these ids, and every id from `from` on. */
+export type Candidates = { ids: number[]; from: number };
+
+/** A search reads its page from the blocks' candidates when there are at most this many. */
+export const MAX_BLOCK_CANDIDATES = 2_000;
+
+const bitsOf = (offsets: number[]): string => {
+  const bits = new Array<string>(WORD_BLOCK_SIZE).fill("0");
+  for (const offset of offsets) bits[offset] = "1";
+  return bits.join("");
+};
+
+/** An array literal ('{"a","b"}', '{1,2}'): one parameter however long the list. */
+const arrayLiteral = (items: (string | number)[]) =>
+  `{${items.map((item) => (typeof item === "number" ? String(item) : `"${item.replace(/[\\"]/g, "\\$&")}"`)).join(",")}}`;
+
+/**
+ * Fills the word blocks one step: adds the words now common (a share of the alerts of at least
+ * RARE_TERM_SHARE by the word index's statistics) to the kept words, then writes the bits of up to
+ * `maxBlocks` sealed blocks for the kept words that lack them, oldest block first. Writing a block again
+ * gives the same bits, so two instances sealing at once only repeat work. `pending` when sealed blocks
+ * are left for the next call.
+ */
+export async function sealWordBlocks(
+  db: Database,
+  options: { sealAfterMs?: number; maxBlocks?: number } = {},
+): Promise<{ filled: number; pending: boolean }> {
+  const shares = await readWordShares(db);
+  const common = [...(shares ?? new Map<string, number>())]
+    .filter(([, share]) => share >= RARE_TERM_SHARE)
+    .map(([word]) => word);
+  if (common.length) {
+    await db.execute(sql`
+      INSERT INTO word_block_words (word) SELECT unnest(${arrayLiteral(common)}::text[])
+      ON CONFLICT (word) DO NOTHING`);
+  }
+  const sealAfterMs = options.sealAfterMs ?? SEAL_AFTER_MS;
+  const [newest] = rowsOf<{ id: number | string }>(
+    await db.execute(sql`
+      SELECT id FROM alerts WHERE created_at <= now() - ${sealAfterMs} * interval '1 millisecond'
+       ORDER BY created_at DESC, id DESC LIMIT 1`),
+  );
+  if (!newest) return { filled: 0, pending: false };
+  // Every block below the newest settled alert's own is whole.
+  const sealedBelow = Math.floor(Number(newest.id) / WORD_BLOCK_SIZE);
+  const kept = rowsOf<{ word: string; filled_below: number }>(
+    await db.execute(
+      sql`SELECT word, filled_below FROM word_block_words WHERE filled_below < ${sealedBelow}`,
+    ),
+  );
+  if (!kept.length) return { filled: 0, pending: false };
+  const first = Math.min(...kept.map((w) => Number(w.filled_below)));
+  const end = Math.min(sealedBelow, first + (options.maxBlocks ?? BLOCKS_PER_CYCLE));
+  for (let block = first; block < end; block++) {
+    const words = kept.filter((w) => Number(w.filled_below) <= block).map((w) => w.word);
+    await fillBlock(db, block, words);
+  }
+  return { filled: end - first, pending: end < sealedBelow };
+}
+
+/** Writes the bits of `words` in one block (the rows of the words it holds) and marks the block filled. */
+async function fillBlock(db: Database, block: number, words: string[]): Promise<void> {
+  const base = block * WORD_BLOCK_SIZE;
+  await db.transaction(async (tx) => {
+    const found = rowsOf<{ word: string; offsets: (number | string)[] }>(
+      await tx.execute(sql`
+        SELECT w AS word, array_agg(a.id - ${base}) AS offsets
+          FROM alerts a, unnest(string_to_array(lower(a.message), ' ')) AS w
+         WHERE a.id >= ${base} AND a.id < ${base + WORD_BLOCK_SIZE} AND w = ANY(${arrayLiteral(words)}::text[])
+         GROUP BY w`),
+    );
+    if (found.length) {
+      await tx.execute(sql`
+        INSERT INTO word_blocks (word, block, bits)
+        SELECT w, ${block}, b::bit(${sql.raw(String(WORD_BLOCK_SIZE))})
+          FROM unnest(${arrayLiteral(found.map((f) => f.word))}::text[],
+                      ${arrayLiteral(found.map((f) => bitsOf(f.offsets.map(Number))))}::text[]) AS u(w, b)
+        ON CONFLICT (word, block) DO UPDATE SET bits = excluded.bits`);
+    }
+    await tx.execute(sql`
+      UPDATE word_block_words SET filled_below = greatest(filled_below, ${block + 1})
+       WHERE word = ANY(${arrayLiteral(words)}::text[])`);
+  });
+}
+
+/**
+ * The alerts that can hold every term, read from the word blocks: each term is one or more words (the
+ * words that contain it, termConditions), and an alert can hold the term when it holds one of them. A
+ * term counts only when every one of its words is kept; with fewer than two such terms, null (one
+ * common term alone has too many alerts). The candidates are the ids whose bit is set for every counted
+ * term in the blocks that all their words have filled, and every id from `from` on (blocks not sealed
+ * or not filled yet: the page's own checks decide there). Null too when there are more than
+ * MAX_BLOCK_CANDIDATES: the other plans are quick when the words are often found together.
+ */
+export async function blockCandidates(db: Database, termWords: string[][]): Promise<Candidates | null> {
+  const words = [...new Set(termWords.flat())];
+  const filled = new Map(
+    rowsOf<{ word: string; filled_below: number }>(
+      await db.execute(sql`
+        SELECT word, filled_below FROM word_block_words WHERE word = ANY(${arrayLiteral(words)}::text[])`),
+    ).map((w) => [w.word, Number(w.filled_below)]),
+  );
+  const counted = termWords.filter((term) => term.every((w) => filled.has(w)));
+  if (counted.length < 2) return null;
+  const below = Math.min(...counted.flat().map((w) => filled.get(w)!));
+  if (below === 0) return null;
+  const pairs = counted.flatMap((term, i) => term.map((word) => ({ term: i, word })));
+  // Per block: OR of each term's words, AND of the terms; a block missing a term's words has no match.
+  const result = rowsOf<{ block: number | null; bits: string | null; total: number | string }>(
+    await db.execute(sql`
+      WITH t AS (
+        SELECT * FROM unnest(${arrayLiteral(pairs.map((p) => p.term))}::int[],
+                             ${arrayLiteral(pairs.map((p) => p.word))}::text[]) AS t(term, word)
+      ), per_term AS (
+        SELECT b.block, t.term, bit_or(b.bits) AS bits
+          FROM t JOIN word_blocks b ON b.word = t.word AND b.block < ${below}
+         GROUP BY b.block, t.term
+      ), hits AS MATERIALIZED (
+        SELECT block, bit_and(bits) AS bits FROM per_term
+         GROUP BY block HAVING count(*) = ${counted.length} AND bit_count(bit_and(bits)) > 0
+      ), total AS (
+        SELECT coalesce(sum(bit_count(bits)), 0) AS n FROM hits
+      )
+      SELECT h.block, h.bits::text AS bits, total.n AS total
+        FROM total LEFT JOIN hits h ON total.n <= ${MAX_BLOCK_CANDIDATES}`),
+  );
+  if (Number(result[0]?.total ?? 0) > MAX_BLOCK_CANDIDATES) return null;
+  const ids: number[] = [];
+  for (const { block, bits } of result) {
+    if (block === null || bits === null) continue;
+    for (let i = bits.indexOf("1"); i !== -1; i = bits.indexOf("1", i + 1)) {
+      ids.push(Number(block) * WORD_BLOCK_SIZE + i);
+    }
+  }
+  return { ids, from: below * WORD_BLOCK_SIZE };
+}
+
+/** The search condition of blockCandidates' answer: the alert is a candidate or above the filled blocks. */
+export function isCandidate(candidates: Candidates): SQL {
+  return sql`(${alerts.id} = ANY(${arrayLiteral(candidates.ids)}::bigint[]) OR ${alerts.id} >= ${candidates.from})`;
+}
+
+/** Runs sealWordBlocks in the background: every SEAL_POLL_MS, and at once again while blocks are left. */
+export class WordBlockSealer {
+  private readonly loop: PollingLoop;
+
+  constructor(options: { db: Database; logger: Logger; pollMs?: number }) {
+    this.loop = new PollingLoop({
+      pollMs: options.pollMs ?? SEAL_POLL_MS,
+      logger: options.logger,
+      failureMessage: "word blocks: sealing failed",
+      cycle: async () => {
+        const { pending } = await sealWordBlocks(options.db);
+        if (pending) this.loop.kick();
+      },
+    });
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+}
