@@ -295,7 +295,9 @@ export const wordBlocks = pgTable(
     block: integer("block").notNull(),
     bits: bit("bits", { dimensions: WORD_BLOCK_SIZE }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.word, t.block] })],
+  // The bits are in the index too (INCLUDE, in migration 0021): a word's blocks are read by an
+  // index-only scan, a few pages in a row, not one heap page each (rows of one block are written together).
+  (t) => [uniqueIndex("word_blocks_word_block_idx").on(t.word, t.block)],
 );
 
 /** The words wordBlocks keeps, and for each, the blocks below `filled_below` have their bits. */

@@ -487,10 +487,12 @@ async function pageRows(
       .orderBy(desc(alerts.sentAt), desc(alerts.id))
       .limit(limit);
   };
-  // The candidates' rows (bitmap scans of the primary key), or BlocksDeclined when there are too many.
+  // The candidates' rows, or BlocksDeclined when there are too many. On PostgreSQL `q` is a transaction:
+  // the blocks are read by an index-only scan, the candidates by bitmap scans of the primary key.
   const fromBlocks = async (q: Database) => {
     const candidates = conditions.blocks && (await blockCandidates(q, conditions.blocks.words));
     if (!candidates) throw new BlocksDeclined("the word blocks leave too many candidates");
+    if (options.engine === "postgres") await q.execute(setLocal(PLAN_SETTINGS.bitmap));
     return q
       .select()
       .from(alerts)
@@ -503,7 +505,7 @@ async function pageRows(
     const rows =
       options.engine === "postgres"
         ? await db.transaction(async (tx) => {
-            await tx.execute(setLocal(PLAN_SETTINGS.bitmap));
+            await tx.execute(setLocal(OWN_PLAN_SETTINGS));
             return fromBlocks(tx);
           })
         : await fromBlocks(db);
@@ -529,8 +531,7 @@ async function pageRows(
     const won = await raceTransactions(
       db,
       plans.map((p) => ({
-        // The blocks' attempt reads word_blocks, then the candidates, both by bitmap scans.
-        settings: PLAN_SETTINGS[p === "blocks" ? "bitmap" : p],
+        settings: p === "blocks" ? OWN_PLAN_SETTINGS : PLAN_SETTINGS[p],
         run: (tx: Database) => (p === "blocks" ? fromBlocks(tx) : query(tx, p)),
         delayMs: p === "walk" ? (options.hedgeMs ?? TOGETHER_WALK_HEDGE_MS) : 0,
       })),
