@@ -306,6 +306,13 @@ export const WALK_HEDGE_MS = 15;
  */
 export const TOGETHER_WALK_HEDGE_MS = 3;
 
+/**
+ * When the word blocks serve a search, the index's plan joins only after this long (or at once when the
+ * blocks decline): started beside them it took the CPU they needed (at 1 M alerts, two words never
+ * together: 9.5 ms for the blocks alone, 27 ms raced against the index's plan from the start).
+ */
+export const BLOCKS_BITMAP_HEDGE_MS = 50;
+
 export type RaceAttempt<T> = {
   /** Planner settings for this attempt's transaction (SET LOCAL). */
   settings: Record<string, string>;
@@ -466,7 +473,11 @@ class BlocksDeclined extends Error {}
  * walk, whatever the planner thinks: it is wrong about them either way often enough (at 1 M alerts
  * STRUC1 HOUSE FIRE, 4.4 % together, read the index for 25 ms until the walk joining at 15 ms answered;
  * STRUC1 ALARC1, never together, walked until the index joined: 25 ms, against ~13 ms for the index
- * alone). Both read the same WHERE, ORDER BY and LIMIT, so the page (rows,
+ * alone). Where the word blocks serve such words (blockCandidates: kept words, no agency-qualified
+ * lists), they start first instead of the index's plan: they AND the words' bits and, when few alerts
+ * can hold them all, read only those (two words never together at 10 M alerts: the index reads two
+ * posting lists of 2 M entries, the blocks a few thousand bit strings); with too many they step aside
+ * (BlocksDeclined) and the index's plan starts at once (BLOCKS_BITMAP_HEDGE_MS). All read the same WHERE, ORDER BY and LIMIT, so the page (rows,
  * order, cursor) is the same whichever plan produced it; only the time differs. PGlite, and a feed
  * without terms (which walks alerts_sent_idx anyway), keep the plain query.
  */
@@ -527,13 +538,20 @@ async function pageRows(
     return query(db);
   }
   if (plan === "auto" && terms === "together" && options.strategy !== "timeout" && !options.firstAttempt) {
-    const plans = conditions.blocks ? (["bitmap", "walk", "blocks"] as const) : (["bitmap", "walk"] as const);
+    // With the word blocks: they first, the walk after TOGETHER_WALK_HEDGE_MS, the index's plan when
+    // the blocks decline (a failure starts the next attempt waiting) or after BLOCKS_BITMAP_HEDGE_MS.
+    const plans = conditions.blocks ? (["blocks", "walk", "bitmap"] as const) : (["bitmap", "walk"] as const);
+    const delays = {
+      blocks: 0,
+      walk: options.hedgeMs ?? TOGETHER_WALK_HEDGE_MS,
+      bitmap: conditions.blocks ? BLOCKS_BITMAP_HEDGE_MS : 0,
+    };
     const won = await raceTransactions(
       db,
       plans.map((p) => ({
         settings: p === "blocks" ? OWN_PLAN_SETTINGS : PLAN_SETTINGS[p],
         run: (tx: Database) => (p === "blocks" ? fromBlocks(tx) : query(tx, p)),
-        delayMs: p === "walk" ? (options.hedgeMs ?? TOGETHER_WALK_HEDGE_MS) : 0,
+        delayMs: delays[p],
       })),
     );
     options.onPlan?.(plans[won.index]!, { cancelled: won.othersPending });

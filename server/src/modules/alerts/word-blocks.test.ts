@@ -7,7 +7,7 @@ import { WORD_BLOCK_SIZE } from "../../db/schema.js";
 import type { Actor } from "../auth/guard.js";
 import { rowsOf } from "../system/metrics.js";
 import { type SearchOptions, type SearchPlan, searchAlerts } from "./service.js";
-import { blockCandidates, MAX_BLOCK_CANDIDATES, sealWordBlocks } from "./word-blocks.js";
+import { blockCandidates, MAX_BLOCK_CANDIDATES, MAX_UNFILLED_IDS, sealWordBlocks } from "./word-blocks.js";
 
 // The word blocks (migration 0021) may only narrow a search of common words to the alerts that can hold
 // them all: every search here must return the same pages and cursors with them as without them, on
@@ -148,6 +148,10 @@ describe("the word blocks", () => {
     await sealWordBlocks(handle.db, { sealAfterMs: 0 });
     // Blocks 0-4 were sealed before these were written: rewrite them, as a new database would.
     await handle.db.execute(sql`UPDATE word_block_words SET filled_below = 0`);
+    await sealWordBlocks(handle.db, { sealAfterMs: 0, maxBlocks: 2 });
+    // While filling, more than MAX_UNFILLED_IDS ids are above the filled blocks: not used yet.
+    expect(7 * B - 2 * B).toBeGreaterThan(MAX_UNFILLED_IDS);
+    expect(await blockCandidates(handle.db, [["struc1"], ["afa"]])).toBeNull();
     while ((await sealWordBlocks(handle.db, { sealAfterMs: 0 })).pending) {}
     expect(await blockCandidates(handle.db, [["house"], ["fire"]])).toBeNull();
     // "afa" is kept, "shed" (four alerts, rare) is not: shed counts for nothing, so one term is left.

@@ -27,6 +27,13 @@ const SEAL_POLL_MS = 60_000;
 /** The alerts that can hold every term of a search (blockCandidates): these ids, and every id from `from` on. */
 export type Candidates = { ids: number[]; from: number };
 
+/**
+ * Nor when more ids than this are above the blocks its words have filled (a word that became common
+ * is filled from the oldest block up; the sealer is behind a burst of ingest): normally the block being
+ * written and the last SEAL_AFTER_MS of alerts.
+ */
+export const MAX_UNFILLED_IDS = 3 * WORD_BLOCK_SIZE;
+
 /** A search reads its page from the blocks' candidates when there are at most this many. */
 export const MAX_BLOCK_CANDIDATES = 2_000;
 
@@ -107,7 +114,8 @@ async function fillBlock(db: Database, block: number, words: string[]): Promise<
  * common term alone has too many alerts). The candidates are the ids whose bit is set for every counted
  * term in the blocks that all their words have filled, and every id from `from` on (blocks not sealed
  * or not filled yet: the page's own checks decide there). Null too when there are more than
- * MAX_BLOCK_CANDIDATES: the other plans are quick when the words are often found together.
+ * MAX_BLOCK_CANDIDATES (the other plans are quick when the words are often found together) or more
+ * than MAX_UNFILLED_IDS ids from `from` on.
  */
 export async function blockCandidates(db: Database, termWords: string[][]): Promise<Candidates | null> {
   const words = [...new Set(termWords.flat())];
@@ -121,6 +129,11 @@ export async function blockCandidates(db: Database, termWords: string[][]): Prom
   if (counted.length < 2) return null;
   const below = Math.min(...counted.flat().map((w) => filled.get(w)!));
   if (below === 0) return null;
+  // Every alert above the filled blocks is read and checked: too many while a word is still filling.
+  const [newest] = rowsOf<{ id: number | string | null }>(
+    await db.execute(sql`SELECT max(id) AS id FROM alerts`),
+  );
+  if (Number(newest?.id ?? 0) - below * WORD_BLOCK_SIZE > MAX_UNFILLED_IDS) return null;
   const pairs = counted.flatMap((term, i) => term.map((word) => ({ term: i, word })));
   // Per block: OR of each term's words, AND of the terms; a block missing a term's words has no match.
   const result = rowsOf<{ block: number | null; bits: string | null; total: number | string }>(
