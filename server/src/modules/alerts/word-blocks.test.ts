@@ -63,6 +63,7 @@ beforeAll(async () => {
   // but in block 2, a word in every alert, and one message holding both above the sealed blocks.
   await insertAlerts("STRUC1 HOUSE FIRE", 1, 600, 7);
   await insertAlerts("ALARC1 AFA FIRE", 2, 600, 7);
+  await insertAlerts("ALARC2 AFA FIRE", 3, 600, 7); // "alarc": two kept words, their bits OR-ed
   await insertAlerts("STRUC1 ALARC1 SHED FIRE", 2 * B + 10, 4, 100);
   await insertAlerts("CHIMNEY FIRE", 4 * B + 1, 1, 1);
   await insertAlerts("STRUC1 ALARC1 LATE FIRE", 5 * B + 3, 1, 1);
@@ -89,7 +90,7 @@ describe("the word blocks", () => {
     const kept = rowsOf<{ word: string; filled_below: number }>(
       await handle.db.execute(sql`SELECT word, filled_below FROM word_block_words ORDER BY word`),
     );
-    expect(kept.map((w) => w.word)).toEqual(expect.arrayContaining(["alarc1", "fire", "house", "struc1"]));
+    expect(kept.map((w) => w.word)).toEqual(expect.arrayContaining(["alarc1", "alarc2", "fire", "house", "struc1"]));
     expect(kept.every((w) => Number(w.filled_below) === 5)).toBe(true);
     // Every bit is its alert's: the same rows as the words of the alerts of each block, from scratch.
     const differences = rowsOf<{ n: number }>(
@@ -116,6 +117,7 @@ describe("the word blocks", () => {
       [admin, "struc1 alarc1"],
       [admin, "STRUC1 ALARC1 FIRE"],
       [admin, "struc alarc"],
+      [admin, "struc1 larc"],
       [member, "struc1 alarc1"],
     ] as const) {
       const reference = await pages(actor, search, { words: false, blocks: false, plan: "plain" });
