@@ -90,7 +90,9 @@ describe("the word blocks", () => {
     const kept = rowsOf<{ word: string; filled_below: number }>(
       await handle.db.execute(sql`SELECT word, filled_below FROM word_block_words ORDER BY word`),
     );
-    expect(kept.map((w) => w.word)).toEqual(expect.arrayContaining(["alarc1", "alarc2", "fire", "house", "struc1"]));
+    expect(kept.map((w) => w.word)).toEqual(
+      expect.arrayContaining(["alarc1", "alarc2", "fire", "house", "struc1"]),
+    );
     expect(kept.every((w) => Number(w.filled_below) === 5)).toBe(true);
     // Every bit is its alert's: the same rows as the words of the alerts of each block, from scratch.
     const differences = rowsOf<{ n: number }>(

@@ -65,10 +65,11 @@ export async function sealWordBlocks(
   const [newest] = rowsOf<{ id: number | string }>(
     await db.execute(sql`
       SELECT id FROM alerts WHERE created_at <= now() - ${sealAfterMs} * interval '1 millisecond'
-       ORDER BY created_at DESC, id DESC LIMIT 1`),
+       ORDER BY created_at DESC NULLS LAST, id DESC NULLS LAST LIMIT 1`),
   );
   if (!newest) return { filled: 0, pending: false };
-  // Every block below the newest settled alert's own is whole.
+  // Every block below the newest settled alert's own is whole. (The ORDER BY is alerts_created_idx's
+  // own, NULLS LAST included: with the default NULLS FIRST it sorted 10 M rows, 1.6 s.)
   const sealedBelow = Math.floor(Number(newest.id) / WORD_BLOCK_SIZE);
   const kept = rowsOf<{ word: string; filled_below: number }>(
     await db.execute(
