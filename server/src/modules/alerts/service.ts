@@ -539,8 +539,9 @@ async function pageRows(
   }
   if (plan === "auto" && terms === "together" && options.strategy !== "timeout" && !options.firstAttempt) {
     // With the word blocks: they first, the walk after TOGETHER_WALK_HEDGE_MS, the index's plan when
-    // the blocks decline (a failure starts the next attempt waiting) or after BLOCKS_BITMAP_HEDGE_MS.
-    const plans = conditions.blocks ? (["blocks", "walk", "bitmap"] as const) : (["bitmap", "walk"] as const);
+    // the blocks decline (a failure starts the first attempt still waiting, in this order) or after
+    // BLOCKS_BITMAP_HEDGE_MS.
+    const plans = conditions.blocks ? (["blocks", "bitmap", "walk"] as const) : (["bitmap", "walk"] as const);
     const delays = {
       blocks: 0,
       walk: options.hedgeMs ?? TOGETHER_WALK_HEDGE_MS,

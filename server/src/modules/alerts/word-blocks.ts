@@ -28,9 +28,9 @@ const SEAL_POLL_MS = 60_000;
 export type Candidates = { ids: number[]; from: number };
 
 /**
- * Nor when more ids than this are above the blocks its words have filled (a word that became common
- * is filled from the oldest block up; the sealer is behind a burst of ingest): normally the block being
- * written and the last SEAL_AFTER_MS of alerts.
+ * blockCandidates declines when more ids than this are above the blocks its words have filled (a word
+ * that became common is filled from the oldest block up; the sealer is behind a burst of ingest):
+ * normally the block being written, the sealer's margin of one block and the last SEAL_AFTER_MS of alerts.
  */
 export const MAX_UNFILLED_IDS = 3 * WORD_BLOCK_SIZE;
 
@@ -68,9 +68,10 @@ export async function sealWordBlocks(
        ORDER BY created_at DESC NULLS LAST, id DESC NULLS LAST LIMIT 1`),
   );
   if (!newest) return { filled: 0, pending: false };
-  // Every block below the newest settled alert's own is whole. (The ORDER BY is alerts_created_idx's
-  // own, NULLS LAST included: with the default NULLS FIRST it sorted 10 M rows, 1.6 s.)
-  const sealedBelow = Math.floor(Number(newest.id) / WORD_BLOCK_SIZE);
+  // Every block below the newest settled alert's own is whole; one block more is left as a margin (an
+  // alert's created_at is its transaction's start, a little before it takes its id). The ORDER BY is
+  // alerts_created_idx's own, NULLS LAST included: with the default NULLS FIRST it sorted 10 M rows, 1.6 s.
+  const sealedBelow = Math.floor(Number(newest.id) / WORD_BLOCK_SIZE) - 1;
   const kept = rowsOf<{ word: string; filled_below: number }>(
     await db.execute(
       sql`SELECT word, filled_below FROM word_block_words WHERE filled_below < ${sealedBelow}`,
