@@ -7,7 +7,13 @@ import { WORD_BLOCK_SIZE } from "../../db/schema.js";
 import type { Actor } from "../auth/guard.js";
 import { rowsOf } from "../system/metrics.js";
 import { type SearchOptions, type SearchPlan, searchAlerts } from "./service.js";
-import { blockCandidates, MAX_BLOCK_CANDIDATES, MAX_UNFILLED_IDS, sealWordBlocks } from "./word-blocks.js";
+import {
+  blockCandidates,
+  MAX_BLOCK_CANDIDATES,
+  MAX_UNFILLED_IDS,
+  SEALER_LOCK,
+  sealWordBlocks,
+} from "./word-blocks.js";
 
 // The word blocks (migration 0021) may only narrow a search of common words to the alerts that can hold
 // them all: every search here must return the same pages and cursors with them as without them, on
@@ -152,6 +158,13 @@ describe("the word blocks", () => {
     await sealWordBlocks(handle.db, { sealAfterMs: 0 });
     // Block 3 was sealed before these were written: rewrite every block, as a new database would.
     await handle.db.execute(sql`UPDATE word_block_words SET filled_below = 0`);
+    if (engine === "postgres") {
+      // Another instance's sealer at work (it holds the lock): this one leaves the blocks to it.
+      await handle.db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${SEALER_LOCK}))`);
+        expect(await sealWordBlocks(handle.db, { sealAfterMs: 0 })).toEqual({ filled: 0, pending: false });
+      });
+    }
     await sealWordBlocks(handle.db, { sealAfterMs: 0, maxBlocks: 2 });
     // While filling, more than MAX_UNFILLED_IDS ids are above the filled blocks: not used yet.
     expect(7 * B - 2 * B).toBeGreaterThan(MAX_UNFILLED_IDS);

@@ -18,7 +18,7 @@ import { RARE_TERM_SHARE, readWordShares } from "./word-shares.js";
  */
 export const SEAL_AFTER_MS = 5 * 60_000;
 
-/** Blocks filled per cycle of the sealer (one transaction each); a cycle with more to do asks for another. */
+/** Blocks filled per cycle of the sealer (one transaction); a cycle with more to do asks for another. */
 const BLOCKS_PER_CYCLE = 64;
 
 /** How often the sealer looks for blocks to seal. */
@@ -44,9 +44,9 @@ const arrayLiteral = (items: (string | number)[]) =>
 /**
  * Fills the word blocks one step: adds the words now common (a share of the alerts of at least
  * RARE_TERM_SHARE by the word index's statistics) to the kept words, then writes the bits of up to
- * `maxBlocks` sealed blocks for the kept words that lack them, oldest block first. Writing a block again
- * gives the same bits, so two instances sealing at once only repeat work. `pending` when sealed blocks
- * are left for the next call.
+ * `maxBlocks` sealed blocks for the kept words that lack them, oldest block first, in one transaction
+ * under an advisory lock (none when another instance holds it). Writing a block again gives the same
+ * bits. `pending` when sealed blocks are left for the next call.
  */
 export async function sealWordBlocks(
   db: Database,
@@ -80,33 +80,43 @@ export async function sealWordBlocks(
   if (!kept.length) return { filled: 0, pending: false };
   const first = Math.min(...kept.map((w) => Number(w.filled_below)));
   const end = Math.min(sealedBelow, first + (options.maxBlocks ?? BLOCKS_PER_CYCLE));
-  for (let block = first; block < end; block++) {
-    const words = kept.filter((w) => Number(w.filled_below) <= block).map((w) => w.word);
-    await fillBlock(db, block, words);
-  }
+  // One transaction, and one instance at a time: another instance's sealer holding the lock is at the
+  // same blocks, so this one leaves them to it (its next poll finds them filled).
+  const filled = await db.transaction(async (tx) => {
+    const [lock] = rowsOf<{ locked: boolean }>(
+      await tx.execute(sql`SELECT pg_try_advisory_xact_lock(hashtext(${SEALER_LOCK})) AS locked`),
+    );
+    if (!lock?.locked) return 0;
+    for (let block = first; block < end; block++) {
+      const words = kept.filter((w) => Number(w.filled_below) <= block).map((w) => w.word);
+      await fillBlock(tx, block, words);
+    }
+    return end - first;
+  });
   // Marks the new rows all-visible, so that searches read the bits from the index alone (migration 0021).
-  if (end > first) await db.execute(sql`VACUUM word_blocks`);
-  return { filled: end - first, pending: end < sealedBelow };
+  if (filled > 0) await db.execute(sql`VACUUM word_blocks`);
+  return { filled, pending: filled > 0 && end < sealedBelow };
 }
 
+/** The advisory lock a sealer holds while it fills blocks. */
+export const SEALER_LOCK = "turnout.word-blocks.seal";
+
 /** Writes the bits of `words` in one block (the rows of the words it holds) and marks the block filled. */
-async function fillBlock(db: Database, block: number, words: string[]): Promise<void> {
+async function fillBlock(tx: Database, block: number, words: string[]): Promise<void> {
   const base = block * WORD_BLOCK_SIZE;
   const size = sql.raw(String(WORD_BLOCK_SIZE));
-  await db.transaction(async (tx) => {
-    // IN (a set) is a hash look-up per word of each message, where = ANY(array) compares with each.
-    await tx.execute(sql`
-      INSERT INTO word_blocks (word, block, bits)
-      SELECT w, ${block}, bit_or(set_bit(repeat('0', ${size})::bit(${size}), (a.id - ${base})::int, 1))
-        FROM alerts a, unnest(string_to_array(lower(a.message), ' ')) AS w
-       WHERE a.id >= ${base} AND a.id < ${base + WORD_BLOCK_SIZE}
-         AND w IN (SELECT unnest(${arrayLiteral(words)}::text[]))
-       GROUP BY w
-      ON CONFLICT (word, block) DO UPDATE SET bits = excluded.bits`);
-    await tx.execute(sql`
-      UPDATE word_block_words SET filled_below = greatest(filled_below, ${block + 1})
-       WHERE word = ANY(${arrayLiteral(words)}::text[])`);
-  });
+  // IN (a set) is a hash look-up per word of each message, where = ANY(array) compares with each.
+  await tx.execute(sql`
+    INSERT INTO word_blocks (word, block, bits)
+    SELECT w, ${block}, bit_or(set_bit(repeat('0', ${size})::bit(${size}), (a.id - ${base})::int, 1))
+      FROM alerts a, unnest(string_to_array(lower(a.message), ' ')) AS w
+     WHERE a.id >= ${base} AND a.id < ${base + WORD_BLOCK_SIZE}
+       AND w IN (SELECT unnest(${arrayLiteral(words)}::text[]))
+     GROUP BY w
+    ON CONFLICT (word, block) DO UPDATE SET bits = excluded.bits`);
+  await tx.execute(sql`
+    UPDATE word_block_words SET filled_below = greatest(filled_below, ${block + 1})
+     WHERE word = ANY(${arrayLiteral(words)}::text[])`);
 }
 
 /**
