@@ -1,5 +1,4 @@
-import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { open, rename, rm } from "node:fs/promises";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { FEEDBACK_ATTACHMENT_MAX_BYTES, needsVideoConversion } from "@turnout/domain";
@@ -107,8 +106,12 @@ export type StoredFile = { name: string; type: MediaType; size: number; fileName
 export async function storeUpload(store: MediaStore, part: FilePart): Promise<StoredFile> {
   const temp = store.newTempPath(".part");
   const sniffer = new SniffingStream();
+  // Opened before the stream starts: a write stream opens its file on its own time, so a part refused
+  // within its first bytes could create the file after the cleanup below had removed it (seen in CI as
+  // a .part left behind).
+  const file = await open(temp, "wx");
   try {
-    await pipeline(part.file, sniffer, createWriteStream(temp, { flags: "wx" }));
+    await pipeline(part.file, sniffer, file.createWriteStream());
     if (part.file.truncated || sniffer.size >= FEEDBACK_ATTACHMENT_MAX_BYTES) throw fileTooLarge();
     const type = sniffer.type!;
     const name = store.newName(type.ext);
@@ -118,6 +121,9 @@ export async function storeUpload(store: MediaStore, part: FilePart): Promise<St
     await rm(temp, { force: true });
     if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw fileTooLarge();
     throw err;
+  } finally {
+    // The stream closes it when it ends or fails; this only covers a stream that never got to.
+    await file.close().catch(() => {});
   }
 }
 
