@@ -19,7 +19,7 @@ import { RARE_TERM_SHARE, readWordShares } from "./word-shares.js";
 export const SEAL_AFTER_MS = 5 * 60_000;
 
 /**
- * Blocks filled per cycle of the sealer, in one transaction (~50 ms a block at 10 M alerts on
+ * Blocks filled per cycle of the sealer, in one transaction (~100 ms a block at 10 M alerts on
  * PostgreSQL); a cycle with more to do asks for another. Small, because the embedded database has one
  * connection: every other query waits for the cycle.
  */
