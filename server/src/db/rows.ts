@@ -13,3 +13,16 @@ export function rowFromJson<T extends Table>(table: T, json: Record<string, unkn
   }
   return row as InferSelectModel<T>;
 }
+
+/** The rows of a raw `db.execute`, typed: both drivers answer `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/**
+ * A PostgreSQL array literal ('{"a","b"}', '{1,2}') of a list, to pass as one parameter (cast it:
+ * `${arrayLiteral(ids)}::int[]`) however long the list.
+ */
+export function arrayLiteral(items: readonly (string | number)[]): string {
+  return `{${items.map((item) => (typeof item === "number" ? String(item) : `"${item.replace(/[\\"]/g, "\\$&")}"`)).join(",")}}`;
+}

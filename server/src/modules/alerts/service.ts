@@ -1,6 +1,7 @@
 import { MESSAGES, normalizeAlertType, parseSearchTerms } from "@turnout/domain";
 import { and, asc, desc, eq, gte, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
+import { arrayLiteral } from "../../db/rows.js";
 import {
   agencies,
   agencyWordsExpression,
@@ -313,9 +314,16 @@ export const TOGETHER_WALK_HEDGE_MS = 3;
  */
 export const BLOCKS_BITMAP_HEDGE_MS = 50;
 
+/**
+ * Thrown by a race attempt that stands aside (it cannot answer this search well): the other attempts
+ * go on, and if they all fail, the race rejects with their error rather than this one.
+ */
+export class AttemptDeclined extends Error {}
+
 export type RaceAttempt<T> = {
   /** Planner settings for this attempt's transaction (SET LOCAL). */
   settings: Record<string, string>;
+  /** The attempt's query; it may throw AttemptDeclined to stand aside. */
   run: (tx: Database) => Promise<T>;
   /** Start only if nothing has answered after this long (a hedge); at once when an attempt fails. */
   delayMs?: number;
@@ -356,7 +364,7 @@ export async function raceTransactions<T>(
         const running = racers.filter((r, i) => i !== winner && r.running && r.pid !== null);
         if (running.length === 0) return;
         await db.execute(
-          sql`SELECT pg_cancel_backend(pid) FROM unnest(${`{${running.map((r) => r.pid).join(",")}}`}::int[]) AS pid`,
+          sql`SELECT pg_cancel_backend(pid) FROM unnest(${arrayLiteral(running.map((r) => r.pid!))}::int[]) AS pid`,
         );
         await Promise.race([
           Promise.all(running.map((r) => r.stopped)),
@@ -411,8 +419,8 @@ export async function raceTransactions<T>(
           if (waiting >= 0) start(waiting);
           else if (racers.every((r) => r.done || r === racer)) {
             releaseLosers();
-            // A declined attempt (BlocksDeclined) only stood aside: any other error tells more.
-            reject(errors.find((e) => !(e instanceof BlocksDeclined)) ?? errors[0]);
+            // A declined attempt only stood aside: any other error tells more.
+            reject(errors.find((e) => !(e instanceof AttemptDeclined)) ?? errors[0]);
           }
         })
         .finally(() => {
@@ -448,9 +456,6 @@ type PageConditions = {
   blocks?: { words: string[][]; where: (candidates: Candidates) => SQL[] };
 };
 
-/** Thrown by the word blocks' attempt when the blocks leave too many candidates: another plan answers. */
-class BlocksDeclined extends Error {}
-
 /**
  * The rows of one page (ordered by the time shown, sent_at DESC then id DESC, limited). Search terms are `ILIKE '%term%'`, and at a million
  * alerts on PostgreSQL no single plan serves every search:
@@ -477,7 +482,7 @@ class BlocksDeclined extends Error {}
  * lists), they start first instead of the index's plan: they AND the words' bits and, when few alerts
  * can hold them all, read only those (two words never together at 10 M alerts: the index reads two
  * posting lists of 2 M entries, the blocks a few thousand bit strings); with too many they step aside
- * (BlocksDeclined) and the index's plan starts at once (BLOCKS_BITMAP_HEDGE_MS). All read the same WHERE, ORDER BY and LIMIT, so the page (rows,
+ * (AttemptDeclined) and the index's plan starts at once (BLOCKS_BITMAP_HEDGE_MS). All read the same WHERE, ORDER BY and LIMIT, so the page (rows,
  * order, cursor) is the same whichever plan produced it; only the time differs. PGlite, and a feed
  * without terms (which walks alerts_sent_idx anyway), keep the plain query.
  */
@@ -488,28 +493,23 @@ async function pageRows(
   terms: "none" | "some" | "together",
   options: SearchOptions,
 ): Promise<AlertRow[]> {
-  // A walk reads the text checks only; every other plan (an index's, or the planner's own) the prefilters.
-  const query = (q: Database, plan?: "walk" | "bitmap" | "planner") => {
-    const where = plan === "walk" ? conditions.walk : conditions.index;
-    return q
+  const page = (q: Database, where: SQL[]) =>
+    q
       .select()
       .from(alerts)
       .where(where.length ? and(...where) : undefined)
       .orderBy(desc(alerts.sentAt), desc(alerts.id))
       .limit(limit);
-  };
-  // The candidates' rows, or BlocksDeclined when there are too many. On PostgreSQL `q` is a transaction:
+  // A walk reads the text checks only; every other plan (an index's, or the planner's own) the prefilters.
+  const query = (q: Database, plan?: "walk" | "bitmap" | "planner") =>
+    page(q, plan === "walk" ? conditions.walk : conditions.index);
+  // The candidates' rows, or AttemptDeclined when there are too many. On PostgreSQL `q` is a transaction:
   // the blocks are read by an index-only scan, the candidates by bitmap scans of the primary key.
   const fromBlocks = async (q: Database) => {
     const candidates = conditions.blocks && (await blockCandidates(q, conditions.blocks.words));
-    if (!candidates) throw new BlocksDeclined("the word blocks leave too many candidates");
+    if (!candidates) throw new AttemptDeclined("the word blocks leave too many candidates");
     if (options.engine === "postgres") await q.execute(setLocal(PLAN_SETTINGS.bitmap));
-    return q
-      .select()
-      .from(alerts)
-      .where(and(...conditions.blocks!.where(candidates)))
-      .orderBy(desc(alerts.sentAt), desc(alerts.id))
-      .limit(limit);
+    return page(q, conditions.blocks!.where(candidates));
   };
   const plan = options.plan ?? "auto";
   if (plan === "blocks") {
@@ -530,7 +530,7 @@ async function pageRows(
       options.onPlan?.("blocks", { cancelled: false });
       return rows;
     } catch (err) {
-      if (!(err instanceof BlocksDeclined)) throw err;
+      if (!(err instanceof AttemptDeclined)) throw err;
     }
   }
   if (options.engine !== "postgres" || plan === "plain" || (terms === "none" && plan === "auto")) {
@@ -656,6 +656,7 @@ export async function searchAlerts(
   if (input.area) conditions.push(sql`lower(${alerts.area}) = lower(${input.area})`);
   if (input.cursor) conditions.push(afterCursor(decodeCursor(input.cursor)));
   const scoped = scopeAgencies ? pagedToAny(scopeAgencies) : null;
+  const inScope = [...conditions, ...(scoped ? [scoped] : [])];
   const where: PageConditions = {
     // With qualified words the scope is in them already; `IS TRUE` (same value) keeps it off the indexes.
     index: [
@@ -663,19 +664,14 @@ export async function searchAlerts(
       ...(scoped ? [searched.qualified ? sql`(${scoped}) IS TRUE` : scoped] : []),
       ...searched.conditions,
     ],
-    walk: [...conditions, ...(scoped ? [scoped] : []), ...patterns.map(containsPattern)],
+    walk: [...inScope, ...patterns.map(containsPattern)],
     // Common words without agency-qualified lists: the word blocks may show that few alerts hold them
     // all; then only those alerts' rows are read, by primary key, each checked for every term.
     blocks:
       searched.together && !searched.qualified && options.blocks !== false
         ? {
             words: searched.words,
-            where: (candidates) => [
-              ...conditions,
-              ...(scoped ? [scoped] : []),
-              isCandidate(candidates),
-              ...patterns.map(checkedPattern),
-            ],
+            where: (candidates) => [...inScope, isCandidate(candidates), ...patterns.map(checkedPattern)],
           }
         : undefined,
   };

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testEngine } from "../../../test/build-app.js";
 import { createUser } from "../../../test/factories.js";
 import type { DatabaseHandle } from "../../db/client.js";
+import { rowsOf } from "../../db/rows.js";
 import { WORD_BLOCK_SIZE } from "../../db/schema.js";
 import type { Actor } from "../auth/guard.js";
-import { rowsOf } from "../system/metrics.js";
 import { type SearchOptions, type SearchPlan, searchAlerts } from "./service.js";
 import {
   blockCandidates,

@@ -1,9 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../../db/client.js";
+import { arrayLiteral, rowsOf } from "../../db/rows.js";
 import { alerts, WORD_BLOCK_SIZE } from "../../db/schema.js";
 import { PollingLoop } from "../../support/polling-loop.js";
-import { rowsOf } from "../system/metrics.js";
 import { RARE_TERM_SHARE, readWordShares } from "./word-shares.js";
 
 // Word blocks (migration 0021): for each common word, one bit per alert, in blocks of WORD_BLOCK_SIZE
@@ -40,10 +40,6 @@ export const MAX_UNFILLED_IDS = 3 * WORD_BLOCK_SIZE;
 
 /** A search reads its page from the blocks' candidates when there are at most this many. */
 export const MAX_BLOCK_CANDIDATES = 2_000;
-
-/** An array literal ('{"a","b"}', '{1,2}'): one parameter however long the list. */
-const arrayLiteral = (items: (string | number)[]) =>
-  `{${items.map((item) => (typeof item === "number" ? String(item) : `"${item.replace(/[\\"]/g, "\\$&")}"`)).join(",")}}`;
 
 /**
  * Fills the word blocks one step: adds the words now common (a share of the alerts of at least

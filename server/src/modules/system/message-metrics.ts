@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
-import { rowsOf } from "./metrics.js";
+import { rowsOf } from "../../db/rows.js";
 
 /** Any number, so long as only this module folds message counts (pg advisory lock key). */
 const FOLD_LOCK_KEY = 7_301_110;

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import type { Cache } from "../../cache/cache.js";
 import type { Config } from "../../config.js";
 import type { Database, DatabaseHandle } from "../../db/client.js";
+import { rowsOf } from "../../db/rows.js";
 import { repoRoot, serverRoot } from "../../paths.js";
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -195,11 +196,6 @@ type DbFacts = {
   blks_hit: string | number | null;
   blks_read: string | number | null;
 };
-
-/** The rows of a raw `db.execute`, typed: both drivers answer `{ rows }`. */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
 
 /**
  * SPEC 3 'System metrics' database part: status, engine, version, size, connections (all client

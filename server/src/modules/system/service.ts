@@ -1,11 +1,11 @@
 import { classifyDevice, computeHealth, type DeviceInfo, maskPhone } from "@turnout/domain";
 import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
+import { rowsOf } from "../../db/rows.js";
 import { agencies, deviceSessions, systemLogs, userAgencies, users } from "../../db/schema.js";
 import { type SystemLogLevel, writeSystemLog } from "../../system-log.js";
 import type { Actor } from "../auth/guard.js";
 import { recordSecurityEvent, type SecurityEventType } from "../security/events.js";
-import { rowsOf } from "./metrics.js";
 
 const activeSession = () => and(isNull(deviceSessions.endedAt), gt(deviceSessions.expiresAt, sql`now()`));
 
