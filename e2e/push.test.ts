@@ -83,11 +83,13 @@ describe.skipIf(!chromiumPath)("Web Push to the installed app in Chromium", () =
     // What the push service delivered, handed to the app's own service worker as a push event.
     const cdp = await context.newCDPSession(page);
     const origin = new URL(server.url).origin;
-    await cdp.send("ServiceWorker.deliverPushMessage", {
-      origin,
-      registrationId: await registrationId(cdp, origin),
-      data: JSON.stringify(payload),
-    });
+    const registration = await registrationId(cdp, origin);
+    const deliver = () =>
+      cdp.send("ServiceWorker.deliverPushMessage", {
+        origin,
+        registrationId: registration,
+        data: JSON.stringify(payload),
+      });
     const shown = async () =>
       page.evaluate(async () =>
         (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
@@ -97,6 +99,16 @@ describe.skipIf(!chromiumPath)("Web Push to the installed app in Chromium", () =
           url: (n.data as { url: string }).url,
         })),
       );
+    await deliver();
+    // Headless Chromium under load (CI, about 1 run in 8 with both cores busy) was seen to lose the
+    // first notification after the worker's showNotification had resolved: not listed, even by the
+    // worker itself, right after. Delivered once more then: the same tag replaces, so one it stays.
+    const first = await expect
+      .poll(shown, { timeout: 5_000 })
+      .toHaveLength(1)
+      .then(() => true)
+      .catch(() => false);
+    if (!first) await deliver();
     await expect.poll(shown, { timeout: 10_000 }).toHaveLength(1);
     expect(await shown()).toEqual([
       {
