@@ -21,9 +21,9 @@ const API_PATH = /^\/api(\/|\?|$)/;
  * framing refused, nosniff, no referrer, same-origin opener and resource policies, HSTS only when
  * PUBLIC_URL is https, and `Cache-Control: no-store` on API answers.
  *
- * helmet's middleware is built once here and run on each request's raw response, before any handler
- * (what `@fastify/helmet` does, except that it builds the middleware again for every request: 3 % of
- * the server's CPU in a profile of one-message ingest).
+ * helmet's middleware is built once here and run on each request's raw response, before any handler.
+ * That is what `@fastify/helmet` does, except that it builds the middleware again for every request,
+ * behind two async hooks: ~0.1 ms of CPU a request (bench/README.md, ingest "fifth pass").
  */
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   const inline = inlineHashes(path.join(app.config.webDistDir, "index.html"));
