@@ -19,6 +19,11 @@ export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
+/** A json or jsonb value from a raw `db.execute`, whether the driver parsed it or left it as text. */
+export function jsonValue<T>(value: unknown): T {
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
 /**
  * A PostgreSQL array literal ('{"a","b"}', '{1,2}') of a list, to pass as one parameter (cast it:
  * `${arrayLiteral(ids)}::int[]`) however long the list.

@@ -12,7 +12,7 @@ import { inArray, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { isConnectionFailure } from "../../db/reachability.js";
-import { rowFromJson } from "../../db/rows.js";
+import { jsonValue, rowFromJson } from "../../db/rows.js";
 import { alerts } from "../../db/schema.js";
 import type { AlertRow } from "../alerts/present.js";
 import {
@@ -316,8 +316,4 @@ function publish(
       ]);
     })
     .catch((err: unknown) => ctx.logger.error({ err }, "ingest: could not publish merged alerts"));
-}
-
-function jsonValue<T>(value: unknown): T {
-  return (typeof value === "string" ? JSON.parse(value) : value) as T;
 }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../../test/build-app.js";
 import type { Database, DatabaseHandle } from "../../db/client.js";
-import { rowsOf } from "../../db/rows.js";
+import { jsonValue, rowsOf } from "../../db/rows.js";
 import { agencies, capcodes } from "../../db/schema.js";
 
 // A connection keeps the plans of its triggers' statements (migration 0022) and of ingest_messages' own
@@ -71,8 +71,7 @@ async function ingest(db: Database, capcodeText: string, texts: string[]): Promi
   const out = rowsOf<{ out: unknown }>(
     await db.execute(sql`SELECT ingest_messages(${JSON.stringify(batch)}::jsonb) AS out`),
   )[0]!.out;
-  const parsed = (typeof out === "string" ? JSON.parse(out) : out) as { results: { status: string }[] };
-  return parsed.results;
+  return jsonValue<{ results: { status: string }[] }>(out).results;
 }
 
 /** Sequential scans of the tables ingest reads, counted within the current transaction. */
