@@ -432,4 +432,16 @@ describe("search plans on either engine", () => {
     expect(r.data.length).toBeGreaterThan(0);
     expect((r.data as { message: string }[]).every((a) => a.message.includes("RAREVILLE"))).toBe(true);
   });
+
+  it("reads common words together from the index on PGlite, never walking, with the plain query's pages", async () => {
+    // Without the word blocks (none are filled here) the planner would walk for STRUC1 ALARC1, which
+    // never occur together: every alert read. The index's plan reads two posting lists.
+    for (const search of ["STRUC1 ALARC1", "STRUC1 HOUSE FIRE", "house fire"]) {
+      const seen: SearchPlan[] = [];
+      const input = { search, adminContext: true };
+      const served = await pages(admin, input, { engine: "pglite", onPlan: (p) => seen.push(p) });
+      expect(served).toEqual(await pages(admin, input, { engine: "pglite", plan: "plain" }));
+      expect(seen).toEqual(served.map(() => "bitmap"));
+    }
+  });
 });
