@@ -9,6 +9,7 @@ import type { Config } from "./config.js";
 import type { ServiceContext } from "./context.js";
 import { type Database, type DatabaseHandle, openDatabase } from "./db/client.js";
 import { seedReferenceData } from "./db/seed.js";
+import { DatabaseUpkeep } from "./db/upkeep.js";
 import { registerErrorHandling } from "./errors.js";
 import { registerInputGuard } from "./input-guard.js";
 import { createLiveGateway } from "./live/gateway.js";
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate("ruleMatcher", ruleMatcher);
   const wordBlockSealer = new WordBlockSealer({ db: database.db, logger });
+  const upkeep = new DatabaseUpkeep({ db: database.db, kind: database.kind, logger });
   const live = await createLiveGateway(app);
   app.decorate("io", live.io);
   app.decorate("services", {
@@ -143,11 +145,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pushWorker.start();
     ruleMatcher.start();
     wordBlockSealer.start();
+    upkeep.start();
     if (feedback.ffmpeg.available) feedback.converter.start();
   });
 
   app.addHook("onClose", async () => {
     await feedback.converter.stop();
+    await upkeep.stop();
     await wordBlockSealer.stop();
     await ruleMatcher.stop();
     await pushWorker.stop();
