@@ -126,7 +126,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     nudgePush: () => pushWorker.nudge(),
   });
   app.decorate("ruleMatcher", ruleMatcher);
-  const wordBlockSealer = new WordBlockSealer({ db: database.db, logger });
+  // PGlite's searches never read the word blocks (pageRows): nothing to fill there.
+  const wordBlockSealer =
+    database.kind === "postgres" ? new WordBlockSealer({ db: database.db, logger }) : null;
   const upkeep = new DatabaseUpkeep({ db: database.db, kind: database.kind, logger });
   const live = await createLiveGateway(app);
   app.decorate("io", live.io);
@@ -144,7 +146,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     smsWorker.start();
     pushWorker.start();
     ruleMatcher.start();
-    wordBlockSealer.start();
+    wordBlockSealer?.start();
     upkeep.start();
     if (feedback.ffmpeg.available) feedback.converter.start();
   });
@@ -152,7 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onClose", async () => {
     await feedback.converter.stop();
     await upkeep.stop();
-    await wordBlockSealer.stop();
+    await wordBlockSealer?.stop();
     await ruleMatcher.stop();
     await pushWorker.stop();
     await smsWorker.stop();

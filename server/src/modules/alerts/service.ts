@@ -485,7 +485,7 @@ type PageConditions = {
  * (AttemptDeclined) and the index's plan starts at once (BLOCKS_BITMAP_HEDGE_MS). All read the same WHERE, ORDER BY and LIMIT, so the page (rows,
  * order, cursor) is the same whichever plan produced it; only the time differs. A feed without terms
  * (which walks alerts_sent_idx anyway) keeps the plain query; so does PGlite, which has one connection
- * and races nothing, except for common words together: the blocks, then the index's plan.
+ * and races nothing, except for common words together: the index's plan.
  */
 async function pageRows(
   db: Database,
@@ -506,7 +506,7 @@ async function pageRows(
     page(q, plan === "walk" ? conditions.walk : conditions.index);
   // The candidates' rows, or AttemptDeclined when there are too many. `tx` is a transaction: the blocks
   // are read by an index-only scan, the candidates by bitmap scans of the primary key (walking
-  // alerts_sent_idx for them instead read every alert when none matched: 128 ms at 200,000 on PGlite).
+  // alerts_sent_idx for them instead reads every alert when none match: 128 ms at 200,000 on PGlite).
   const fromBlocks = async (tx: Database) => {
     const candidates = conditions.blocks && (await blockCandidates(tx, conditions.blocks.words));
     if (!candidates) throw new AttemptDeclined("the word blocks leave too many candidates");
@@ -530,19 +530,12 @@ async function pageRows(
     return rows;
   }
   // PGlite has one connection, so nothing races: common words the word index serves are read from the
-  // blocks, and when they decline from the index's plan, never walked. The planner estimates the
-  // words independently and walks for two it expects together often; when they never are, the walk
-  // reads every alert (STRUC1 ALARC1 at 200,000 alerts: 345 ms walked, 4.7 ms from the index).
+  // index, never walked. The planner estimates the words independently and walks for two it expects
+  // together often; when they never are, the walk reads every alert (STRUC1 ALARC1 at 200,000 alerts:
+  // 345 ms walked, 4.7 ms from the index). Nor from the word blocks: they read every alert above the
+  // sealed blocks, up to two blocks of them, which on PGlite costs ~20 ms whatever the size, more than
+  // the index's plan at the sizes PGlite holds (9-12 ms for STRUC1 ALARC1 at 20,000 and 200,000).
   if (options.engine !== "postgres" && terms === "together" && plan === "auto") {
-    if (conditions.blocks) {
-      try {
-        const rows = await blocksAlone();
-        options.onPlan?.("blocks", { cancelled: false });
-        return rows;
-      } catch (err) {
-        if (!(err instanceof AttemptDeclined)) throw err;
-      }
-    }
     const rows = await bitmapAlone();
     options.onPlan?.("bitmap", { cancelled: false });
     return rows;
