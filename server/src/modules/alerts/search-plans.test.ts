@@ -433,15 +433,22 @@ describe("search plans on either engine", () => {
     expect((r.data as { message: string }[]).every((a) => a.message.includes("RAREVILLE"))).toBe(true);
   });
 
-  it("reads common words together from the index on PGlite, never walking, with the plain query's pages", async () => {
-    // Without the word blocks (none are filled here) the planner would walk for STRUC1 ALARC1, which
-    // never occur together: every alert read. The index's plan reads two posting lists.
-    for (const search of ["STRUC1 ALARC1", "STRUC1 HOUSE FIRE", "house fire"]) {
+  it("reads common words together on PGlite from the newest alerts, else from the index, never walking all", async () => {
+    // STRUC1 ALARC1 never occur together: the planner would walk every alert for them; the newest
+    // RECENT_WINDOW hold no page, so the index's plan answers. STRUC1 HOUSE FIRE (40 % here) fills every
+    // page from the newest alerts after the cursor but the last, which the index answers. A member's
+    // agencies have their own short word lists: the index. Every page is the plain query's.
+    for (const [actor, search, expected] of [
+      [admin, "STRUC1 ALARC1", "bitmap"],
+      [admin, "STRUC1 HOUSE FIRE", "recent"],
+      [oneAgency, "house fire", "bitmap"],
+    ] as const) {
       const seen: SearchPlan[] = [];
-      const input = { search, adminContext: true };
-      const served = await pages(admin, input, { engine: "pglite", onPlan: (p) => seen.push(p) });
-      expect(served).toEqual(await pages(admin, input, { engine: "pglite", plan: "plain" }));
-      expect(seen).toEqual(served.map(() => "bitmap"));
+      const input = { search, adminContext: actor.isAdmin };
+      const served = await pages(actor, input, { engine: "pglite", onPlan: (p) => seen.push(p) }, 70);
+      expect(served, search).toEqual(await pages(actor, input, { engine: "pglite", plan: "plain" }, 70));
+      // With "recent", a page with a next cursor was whole among the newest alerts; the last was not.
+      expect(seen, search).toEqual(served.map((page) => (page.next ? expected : "bitmap")));
     }
   });
 });
