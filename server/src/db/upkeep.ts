@@ -8,9 +8,9 @@ import { rowsOf } from "./rows.js";
  * What autovacuum would do for our tables, for a database where it never runs. The embedded database is
  * PostgreSQL in single-user mode, which starts no autovacuum whatever the `autovacuum` setting says, and a
  * PostgreSQL server can have it switched off. Without it no table is ever analyzed, so the planner works
- * from no statistics (an admin's FIRE search at 200,000 alerts on PGlite: 167 ms, 3.8 ms analyzed), the
- * word shares the search and the word blocks read from the statistics never exist (word-shares.ts), and
- * queue tables keep every dead row. Where autovacuum runs, this does nothing.
+ * from no statistics (an admin's FIRE search at 200,000 alerts on PGlite: 166 ms, 13 ms analyzed;
+ * bench/README.md), the word shares that the search and, on PostgreSQL, the word blocks read from the
+ * statistics never exist (word-shares.ts), and queue tables keep every dead row. Where autovacuum runs, this does nothing.
  *
  * The rules are autovacuum's, with the server's settings: a table is analyzed once more rows have
  * changed since its last analysis than `autovacuum_analyze_threshold` plus

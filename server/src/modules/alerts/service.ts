@@ -702,6 +702,8 @@ export async function searchAlerts(
   const scoped = scopeAgencies ? pagedToAny(scopeAgencies) : null;
   const inScope = [...conditions, ...(scoped ? [scoped] : [])];
   const checks = patterns.map(containsPattern);
+  // Common words the word index serves, without agency-qualified lists: the blocks and "recent" serve them.
+  const unqualifiedTogether = searched.together && !searched.qualified;
   const where: PageConditions = {
     // With qualified words the scope is in them already; `IS TRUE` (same value) keeps it off the indexes.
     index: [
@@ -713,13 +715,13 @@ export async function searchAlerts(
     // Common words without agency-qualified lists: the word blocks may show that few alerts hold them
     // all; then only those alerts' rows are read, by primary key, each checked for every term.
     blocks:
-      searched.together && !searched.qualified && options.blocks !== false
+      unqualifiedTogether && options.blocks !== false
         ? {
             words: searched.words,
             where: (candidates) => [...inScope, isCandidate(candidates), ...patterns.map(checkedPattern)],
           }
         : undefined,
-    recent: searched.together && !searched.qualified ? { scope: inScope, checks } : undefined,
+    recent: unqualifiedTogether ? { scope: inScope, checks } : undefined,
   };
 
   const rows = await pageRows(
