@@ -20,7 +20,6 @@
  * Ingest goes into copies of both databases (dropped after), so the kept ones never change.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { ALERT_PAGE_SIZE } from "@turnout/domain";
@@ -41,7 +40,7 @@ import {
   stopChild,
   table,
 } from "../server/lib/common.js";
-import { PagerTraffic, rng } from "../server/lib/messages.js";
+import { PagerTraffic } from "../server/lib/messages.js";
 import { SEARCH_CLASSES, SEARCH_SCOPES, type SearchClass } from "../server/lib/search-classes.js";
 import { loadAlerts } from "../server/lib/search-load.js";
 import {
@@ -53,6 +52,7 @@ import {
   type PagerMonMessage,
   startPagerMon,
 } from "./pagermon.js";
+import { type IngestSide, ingest, messageStream, post, request, SLICE_S } from "./posting.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const INGEST_SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
@@ -62,8 +62,6 @@ const POSTERS = Number(process.env.BENCH_POSTERS ?? 10);
  * (~90 MB): idle is read after this long.
  */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 45);
-/** Ingest alternates between the two servers in slices of this many seconds. */
-const SLICE_S = 1;
 const JWT_SECRET = "bench-secret-bench-secret-bench-secret-0016";
 const INGEST_KEY = "bench-ingest-key-0123456789";
 const PAGERMON_KEY = "bench-pagermon-key-0123456789";
@@ -81,41 +79,6 @@ function memoryKb(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
   return { rss: field("VmRSS"), hwm: field("VmHWM") };
-}
-
-/** Keep-alive HTTP for every request of the benchmark (both servers), as a browser or reader holds its connection. */
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-type Answer = { status: number; text: string; ms: number; bytes: number; setCookie: string[] };
-
-/** One HTTP request, timed from the call until the whole body has arrived. */
-function request(
-  url: string,
-  options: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string } = {},
-): Promise<Answer> {
-  const headers = { ...options.headers };
-  if (options.body !== undefined) headers["content-length"] = String(Buffer.byteLength(options.body));
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = http.request(url, { method: options.method ?? "GET", agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const body = Buffer.concat(chunks);
-        resolve({
-          status: res.statusCode ?? 0,
-          text: body.toString("utf8"),
-          ms: performance.now() - started,
-          bytes: body.length,
-          setCookie: res.headers["set-cookie"] ?? [],
-        });
-      });
-      res.on("error", reject);
-    });
-    req.setTimeout(600_000, () => req.destroy(new Error(`${url}: no answer within 600 s`)));
-    req.on("error", reject);
-    req.end(options.body);
-  });
 }
 
 /** The Turnout database the messages come from: BENCH_DB as loaded by load-search.ts, or a scratch load. */
@@ -466,60 +429,6 @@ async function turnoutMatches(url: string, q: SearchClass, agencyIds: number[] |
   } finally {
     await client.end();
   }
-}
-
-/** One poster's messages: the ingest benchmark's generator (seed 42), so each server gets the same ones. */
-function messageStream(capcodes: string[]) {
-  const traffic = new PagerTraffic(42);
-  const random = rng(42);
-  return () =>
-    new URLSearchParams({
-      address: capcodes[Math.floor(random() * capcodes.length)]!,
-      message: traffic.next().raw,
-      datetime: String(Math.floor(Date.now() / 1000)),
-      source: "pagermon-reader",
-    }).toString();
-}
-
-type IngestSide = { name: string; url: string; key: string; next: () => string };
-type IngestResult = { latencies: number[]; seconds: number; duplicates: number };
-
-/** PagerMon's reader request (client/reader.js): a form, the key in an `apikey` header, no cookie. */
-async function post(side: IngestSide): Promise<{ ms: number; duplicate: boolean }> {
-  const a = await request(`${side.url}/api/messages`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", apikey: side.key },
-    body: side.next(),
-  });
-  if (a.status !== 200 || !(/^\d+$/.test(a.text) || a.text === "Ignoring duplicate"))
-    throw new Error(`${side.name} POST /api/messages: ${a.status} ${a.text.slice(0, 300)}`);
-  return { ms: a.ms, duplicate: a.text === "Ignoring duplicate" };
-}
-
-/** `posters` sequential posters per server, the servers taking turns in slices of SLICE_S seconds. */
-async function ingest(sides: IngestSide[], posters: number, seconds: number): Promise<IngestResult[]> {
-  const results = sides.map(() => ({ latencies: [] as number[], seconds: 0, duplicates: 0 }));
-  const slices = Math.max(1, Math.round(seconds / SLICE_S));
-  for (let s = 0; s < slices; s++) {
-    for (let k = 0; k < sides.length; k++) {
-      const i = (s + k) % sides.length;
-      const side = sides[i]!;
-      const result = results[i]!;
-      const t0 = performance.now();
-      const end = t0 + SLICE_S * 1000;
-      await Promise.all(
-        Array.from({ length: posters }, async () => {
-          while (performance.now() < end) {
-            const r = await post(side);
-            result.latencies.push(r.ms);
-            if (r.duplicate) result.duplicates += 1;
-          }
-        }),
-      );
-      result.seconds += (performance.now() - t0) / 1000;
-    }
-  }
-  return results;
 }
 
 async function main() {
