@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testEngine } from "../../test/build-app.js";
 import { createScratchDatabase } from "../../test/scratch-database.js";
-import { type DatabaseHandle, openDatabase } from "./client.js";
+import { type DatabaseHandle, dumpMemoryDatabase, openDatabase } from "./client.js";
 
 describe.skipIf(testEngine !== "postgres")("the PostgreSQL pool when connections die", () => {
   let scratch: { url: string; drop: () => Promise<void> };
@@ -68,5 +68,40 @@ describe.skipIf(testEngine !== "postgres")("the PostgreSQL pool when connections
       );
     expect(outcome).not.toBe("committed");
     await expect(handle.db.execute(sql`select 1 as one`)).resolves.toBeTruthy();
+  });
+});
+
+describe.skipIf(testEngine !== "pglite")("an in-memory database opened from another's image", () => {
+  it("has the schema and the rows the image was taken with, and nothing written to either after", async () => {
+    const original = await openDatabase({ databaseUrl: null, pgliteDir: "memory://" });
+    try {
+      await original.db.execute(sql`INSERT INTO agencies (code, name) VALUES ('IMG1', 'Before')`);
+      const image = await dumpMemoryDatabase(original);
+      await original.db.execute(sql`INSERT INTO agencies (code, name) VALUES ('IMG2', 'After')`);
+      const codes = async (handle: DatabaseHandle) =>
+        (
+          (await handle.db.execute(
+            sql`SELECT code FROM agencies WHERE code LIKE 'IMG%' ORDER BY code`,
+          )) as unknown as {
+            rows: { code: string }[];
+          }
+        ).rows.map((r) => r.code);
+      const copy = await openDatabase({ databaseUrl: null, pgliteDir: "memory://", pgliteImage: image });
+      try {
+        expect(await codes(copy)).toEqual(["IMG1"]);
+        await copy.db.execute(sql`INSERT INTO agencies (code, name) VALUES ('IMG3', 'Copy')`);
+        expect(await codes(original)).toEqual(["IMG1", "IMG2"]);
+        // The extension came with it: the trigram index answers a substring search.
+        const found = (await copy.db.execute(
+          sql`SELECT count(*)::int AS n FROM alerts WHERE message ILIKE '%fire%'`,
+        )) as unknown as { rows: { n: number }[] };
+        expect(found.rows[0]!.n).toBe(0);
+        expect(await codes(copy)).toEqual(["IMG1", "IMG3"]);
+      } finally {
+        await copy.close();
+      }
+    } finally {
+      await original.close();
+    }
   });
 });

@@ -37,9 +37,20 @@ export const migrationsFolder = path.join(serverRoot, "drizzle");
 export async function openDatabase(options: {
   databaseUrl: string | null;
   pgliteDir: string;
+  /**
+   * In memory only: start from this data directory (`dumpMemoryDatabase`'s image) instead of running
+   * initdb, which takes PGlite seconds. Tests open many databases; each one starts from a copy.
+   */
+  pgliteImage?: Blob;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.pgliteDir);
+  return openPglite(options.pgliteDir, options.pgliteImage);
+}
+
+/** The data directory of an in-memory database (see openDatabase's `pgliteImage`), as PGlite dumps it. */
+export function dumpMemoryDatabase(handle: DatabaseHandle): Promise<Blob> {
+  const client = (handle.db as unknown as { $client: PGlite }).$client;
+  return client.dumpDataDir("none") as Promise<Blob>;
 }
 
 /** How long opening a connection may take before the request fails (as unreachable) instead of hanging. */
@@ -139,7 +150,7 @@ function releasingTransaction(pool: pg.Pool) {
  * The embedded engine's modules are loaded only when it is used: a server on PostgreSQL never holds
  * PGlite (on disk, PGlite itself runs on its own thread and only Drizzle's side is loaded here).
  */
-async function openPglite(dir: string): Promise<DatabaseHandle> {
+async function openPglite(dir: string, image: Blob | undefined): Promise<DatabaseHandle> {
   const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import("drizzle-orm/pglite"),
     import("drizzle-orm/pglite/migrator"),
@@ -151,7 +162,7 @@ async function openPglite(dir: string): Promise<DatabaseHandle> {
       import("@electric-sql/pglite/contrib/pg_trgm"),
     ]);
     // The data dir must be the first argument: `new PGlite(undefined, { extensions })` drops the extensions.
-    const client = new PGlite(dir, { extensions: { pg_trgm } });
+    const client = new PGlite(dir, { extensions: { pg_trgm }, loadDataDir: image });
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
     return { db: db as unknown as Database, kind: "pglite", reachability, close: () => client.close() };
