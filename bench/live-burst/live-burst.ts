@@ -24,6 +24,7 @@ import { createAgencies, weightedPick } from "../server/lib/agencies.js";
 import { type ClientSpec, createBenchClients } from "../server/lib/clients.js";
 import {
   environment,
+  log,
   ms,
   percentile,
   runMain,
@@ -48,7 +49,6 @@ const JITTER_MS = 5_000;
 const MAX_WAIT_MS = 30_000;
 
 const now = () => performance.timeOrigin + performance.now();
-const log = (line: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 type Counts = {
   newAlerts: number;

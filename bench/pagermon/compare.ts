@@ -30,6 +30,7 @@ import { type BenchAgency, createAgencies, readAgencies } from "../server/lib/ag
 import {
   baseDatabaseUrl,
   environment,
+  log,
   ms,
   onExit,
   percentile,
@@ -67,10 +68,6 @@ const INGEST_KEY = "bench-ingest-key-0123456789";
 const PAGERMON_KEY = "bench-pagermon-key-0123456789";
 /** Rows read from PostgreSQL (and written to SQLite in one transaction) at a time. */
 const COPY_PAGE = 25_000;
-
-function log(line: string) {
-  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-}
 
 const mb = (kb: number) => (kb / 1024).toFixed(1);
 

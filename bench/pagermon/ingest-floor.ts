@@ -25,6 +25,7 @@ import { createAgencies } from "../server/lib/agencies.js";
 import {
   environment,
   freePort,
+  log,
   ms,
   onExit,
   percentile,
@@ -41,10 +42,6 @@ import { type IngestSide, ingest, messageStream, post } from "./posting.js";
 const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 20);
 const KEY = "bench-ingest-key-0123456789";
 const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in these
-
-function log(line: string) {
-  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-}
 
 /** User plus system CPU seconds a process has used so far. */
 function cpuSeconds(pid: number): number {

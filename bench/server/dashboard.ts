@@ -13,6 +13,7 @@ import { signSessionToken } from "../../server/src/modules/auth/tokens.js";
 import { createAgencies } from "./lib/agencies.js";
 import {
   environment,
+  log,
   ms,
   percentile,
   repoRoot,
@@ -30,10 +31,6 @@ const LOG_ROWS = 10_000;
 const SPAN_DAYS = 730;
 const BATCH = 500_000;
 const JWT_SECRET = "bench-secret-bench-secret-bench-secret-0001";
-
-function log(line: string) {
-  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-}
 
 /**
  * Loads the alerts in SQL batches with triggers and foreign keys off and the secondary indexes built

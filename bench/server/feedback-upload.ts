@@ -13,15 +13,11 @@ import path from "node:path";
 import pg from "pg";
 import { signSessionToken } from "../../server/src/modules/auth/tokens.js";
 import { machineLine } from "../support/machine.js";
-import { runMain, scratchDatabase, sleep, startServer, table } from "./lib/common.js";
+import { log, runMain, scratchDatabase, sleep, startServer, table } from "./lib/common.js";
 
 const JWT_SECRET = "bench-secret-bench-secret-bench-secret-0001";
 const UPLOAD_BYTES = 100 * 1024 * 1024 - 1;
 const MB = 1024 * 1024;
-
-function log(line: string) {
-  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-}
 
 function rssBytes(pid: number): number {
   const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];

@@ -27,6 +27,7 @@ import { textHash } from "../../server/src/modules/ingest/service.js";
 import { type BenchCapcode, createAgencies } from "./lib/agencies.js";
 import {
   environment,
+  log,
   ms,
   percentile,
   runMain,
@@ -81,10 +82,6 @@ function request(
     req.on("error", reject);
     req.end(body);
   });
-}
-
-function log(line: string) {
-  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 }
 
 async function main() {

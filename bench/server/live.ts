@@ -18,6 +18,7 @@ import { type BenchAgency, createAgencies } from "./lib/agencies.js";
 import { type ClientSpec, createBenchClients } from "./lib/clients.js";
 import {
   environment,
+  log,
   ms,
   percentile,
   runMain,
@@ -48,10 +49,6 @@ type ToClients =
 type FromClients =
   | { type: "ready"; connected: number; failed: string[] }
   | { type: "arrivals"; arrivals: Arrival[] };
-
-function log(line: string) {
-  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-}
 
 /** A group of clients: connects them, joins their rooms, records every new-alert arrival. */
 class ClientGroup {

@@ -14,16 +14,12 @@ import os from "node:os";
 import pg from "pg";
 import { openDatabase } from "../../server/src/db/client.js";
 import { createAgencies } from "./lib/agencies.js";
-import { baseDatabaseUrl, runMain } from "./lib/common.js";
+import { baseDatabaseUrl, log, runMain } from "./lib/common.js";
 import { PagerTraffic } from "./lib/messages.js";
 import { loadAlerts } from "./lib/search-load.js";
 
 const TOTAL = Number(process.env.BENCH_ALERTS ?? 10_000_000);
 const NAME = process.env.BENCH_DB ?? "bench10m";
-
-function log(line: string) {
-  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-}
 
 async function main() {
   if (!/^bench\w*$/.test(NAME)) throw new Error("BENCH_DB must start with 'bench' (letters, digits, _)");

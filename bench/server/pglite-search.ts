@@ -26,7 +26,7 @@ import { rowsOf } from "../../server/src/db/rows.js";
 import { runUpkeep } from "../../server/src/db/upkeep.js";
 import { type SearchPlan, searchAlerts } from "../../server/src/modules/alerts/service.js";
 import { textHash } from "../../server/src/modules/ingest/service.js";
-import { ms, percentile, repoRoot, runMain, table } from "./lib/common.js";
+import { log, ms, percentile, repoRoot, runMain, table } from "./lib/common.js";
 import { PagerTraffic, RARE_SUBURB } from "./lib/messages.js";
 import { RARE_COUNT, SEARCH_CLASSES } from "./lib/search-classes.js";
 
@@ -35,7 +35,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const BATCH = 500;
 /** Capcodes 1000000-1000014 of the 500 the messages go to (3 %) belong to the small agency. */
 const SMALL_CAPCODES = 15;
-const log = (line: string) => console.error(`${new Date().toISOString().slice(11, 19)} ${line}`);
 
 async function load(handle: DatabaseHandle) {
   const db = handle.db;

@@ -24,6 +24,7 @@ import { createAgencies, readAgencies } from "./lib/agencies.js";
 import {
   baseDatabaseUrl,
   environment,
+  log,
   ms,
   onExit,
   percentile,
@@ -44,10 +45,6 @@ const ALT_RUNS = Number(process.env.BENCH_ALT_RUNS ?? 20);
 
 type QueryClass = SearchClass;
 type Scope = SearchScope & { actor: Actor };
-
-function log(line: string) {
-  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-}
 
 let phones = 0;
 

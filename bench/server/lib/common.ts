@@ -166,6 +166,11 @@ async function waitForPostcodeSeed(databaseUrl: string, deadline: number): Promi
   await sleep(500);
 }
 
+/** A progress line on stderr, stamped with the time (UTC), so stdout holds only the results. */
+export function log(line: string): void {
+  process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+}
+
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The q-th percentile (1..100) of the values, nearest-rank. */
