@@ -10,7 +10,7 @@ import { PagerTraffic, rng } from "../server/lib/messages.js";
 /** Ingest alternates between the servers in slices of this many seconds. */
 export const SLICE_S = 1;
 
-/** Keep-alive HTTP for every request of the benchmark (both servers), as a browser or reader holds its connection. */
+/** Keep-alive HTTP for every request of the benchmark (every server), as a browser or reader holds its connection. */
 export const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 export type Answer = { status: number; text: string; ms: number; bytes: number; setCookie: string[] };
