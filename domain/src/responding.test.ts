@@ -5,8 +5,10 @@ import {
   describeResponseCounts,
   etaLabel,
   isResponseOpen,
+  jobAnswerability,
+  NOT_ANSWERABLE,
+  pageAnswerability,
   responseClosesAt,
-  takesResponses,
 } from "./responding.js";
 
 const start = new Date("2026-11-23T10:00:00.000Z");
@@ -21,10 +23,34 @@ describe("responding", () => {
     expect(DEFAULT_RESPONSE_WINDOW_HOURS).toBe(12);
   });
 
-  it("takes answers for emergency jobs only", () => {
-    expect(takesResponses("emergency")).toBe(true);
-    for (const type of ["non-emergency", "administrative", "standard"])
-      expect(takesResponses(type)).toBe(false);
+  it("takes answers for every page with a job number, and emergencies without one", () => {
+    for (const type of ["emergency", "non-emergency", "standard"])
+      expect(pageAnswerability({ type, job_number: "S261127080" })).toEqual({ answerable: true });
+    expect(pageAnswerability({ type: "emergency", job_number: null })).toEqual({ answerable: true });
+    expect(pageAnswerability({ type: "standard", job_number: null })).toEqual({
+      answerable: false,
+      reason: NOT_ANSWERABLE.noJob,
+    });
+  });
+
+  it("never takes answers for administrative or machine pages, job number or not", () => {
+    expect(pageAnswerability({ type: "administrative", job_number: "F251108123" })).toEqual({
+      answerable: false,
+      reason: NOT_ANSWERABLE.administrative,
+    });
+    expect(pageAnswerability({ type: "emergency", job_number: "F251108123", is_machine: true })).toEqual({
+      answerable: false,
+      reason: NOT_ANSWERABLE.machine,
+    });
+  });
+
+  it("answers a job when any of its pages can be answered", () => {
+    const update = { type: "administrative", job_number: "F251108123" };
+    expect(jobAnswerability([update, { type: "non-emergency", job_number: "F251108123" }])).toEqual({
+      answerable: true,
+    });
+    expect(jobAnswerability([update])).toEqual({ answerable: false, reason: NOT_ANSWERABLE.administrative });
+    expect(jobAnswerability([])).toEqual({ answerable: false, reason: NOT_ANSWERABLE.noJob });
   });
 
   it("describes the counts as members read them", () => {

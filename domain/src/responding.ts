@@ -1,4 +1,5 @@
-// Who is responding to an emergency job (issue 15): the answers, their ETA choices and when answers close.
+// Who is responding to a job (issues 15 and 26): which jobs take answers, the answers, their ETA choices
+// and when answers close.
 
 /** A member's answer to an emergency job. */
 export const RESPONSE_STATUSES = ["responding", "not_available"] as const;
@@ -14,9 +15,43 @@ export const DEFAULT_RESPONSE_WINDOW_HOURS = 12;
 export const RESPONSE_WINDOW_HOURS_MIN = 1;
 export const RESPONSE_WINDOW_HOURS_MAX = 72;
 
-/** Only emergency jobs take answers. */
-export function takesResponses(type: string): boolean {
-  return type === "emergency";
+/** A page as answerability reads it: its type, its job number, and whether it is a machine page. */
+export type AnswerablePage = {
+  type: string | null | undefined;
+  job_number?: string | null;
+  is_machine?: boolean | null;
+};
+
+/** Whether a job takes answers, and when it does not, the reason a member reads instead of buttons. */
+export type Answerability = { answerable: true } | { answerable: false; reason: string };
+
+export const NOT_ANSWERABLE = {
+  machine: "Machine and test pages take no answers.",
+  administrative: "Administrative pages take no answers.",
+  noJob: "This page has no job number, so it takes no answers.",
+} as const;
+
+/**
+ * Whether one page can be answered (issue 26): every page with a job number (SPEC 9 patterns), whatever
+ * its type, and an emergency page without one (its own job, as before); never an administrative or a
+ * machine page (TIMEUPDATE, test pages).
+ */
+export function pageAnswerability(page: AnswerablePage): Answerability {
+  if (page.is_machine) return { answerable: false, reason: NOT_ANSWERABLE.machine };
+  if (page.type === "administrative") return { answerable: false, reason: NOT_ANSWERABLE.administrative };
+  if (page.job_number || page.type === "emergency") return { answerable: true };
+  return { answerable: false, reason: NOT_ANSWERABLE.noJob };
+}
+
+/** A job (its pages) takes answers when any of its pages does; otherwise the first page's reason. */
+export function jobAnswerability(pages: readonly AnswerablePage[]): Answerability {
+  let first: Answerability | null = null;
+  for (const page of pages) {
+    const verdict = pageAnswerability(page);
+    if (verdict.answerable) return verdict;
+    first ??= verdict;
+  }
+  return first ?? { answerable: false, reason: NOT_ANSWERABLE.noJob };
 }
 
 const HOUR_MS = 3_600_000;

@@ -1,3 +1,4 @@
+import { NOT_ANSWERABLE } from "@turnout/domain";
 import { eq, inArray } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,10 +125,10 @@ describe("answering an emergency job", () => {
     expect(withdrawn.json()).toMatchObject({ responding: 0, not_available: 0, mine: null, people: [] });
   });
 
-  it("counts the job in batches, leaving out what the caller may not read and non-emergency alerts", async () => {
+  it("counts the job in batches, leaving out what the caller may not read and pages without a job", async () => {
     const ours = await emergency();
     const theirs = await emergency(app, ["0700003"]);
-    const [routine] = await ingest(app, [{ capcode: "0700001", message: "Hb F261199999 CHECK HYDRANTS" }]);
+    const [routine] = await ingest(app, [{ capcode: "0700001", message: "Hb CHECK HYDRANTS AT STATION" }]);
     await answer(ours, token.cfaA);
     await answer(ours, token.cfaB, { status: "not_available" });
     const res = await call(
@@ -167,11 +168,27 @@ describe("answering an emergency job", () => {
     expect((await call("GET", "/api/alerts/99999999/responses", token.cfaA)).statusCode).toBe(404);
   });
 
-  it("refuses answers to non-emergency messages", async () => {
+  it("takes answers for any page with a job number: an SES S-job, a non-emergency job", async () => {
+    const [sesJob] = await ingest(app, [
+      { capcode: "0700001", message: "S261127080 SES BENDIGO BUILDING DAMAGE 12 HIGH ST BENDIGO" },
+    ]);
     const [routine] = await ingest(app, [{ capcode: "0700001", message: "Hb F261188888 HYDRANT CHECK" }]);
-    const res = await answer(routine!, token.cfaA);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe("Responses are taken for emergency jobs only.");
+    for (const id of [sesJob!, routine!]) {
+      const res = await answer(id, token.cfaA);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ responding: 1 });
+    }
+  });
+
+  it("refuses answers to a page without a job number, and to an administrative page, saying why", async () => {
+    const [plain] = await ingest(app, [{ capcode: "0700001", message: "Hb STATION OPEN DAY SUNDAY" }]);
+    const [admin] = await ingest(app, [{ capcode: "0700001", message: "QD F261177777 RADIO CHECK" }]);
+    const noJob = await answer(plain!, token.cfaA);
+    expect(noJob.statusCode).toBe(400);
+    expect(noJob.json().message).toBe(NOT_ANSWERABLE.noJob);
+    const administrative = await answer(admin!, token.cfaA);
+    expect(administrative.statusCode).toBe(400);
+    expect(administrative.json().message).toBe(NOT_ANSWERABLE.administrative);
   });
 
   it("refuses an answer once the job has closed, and says it is closed", async () => {

@@ -1,10 +1,11 @@
 import {
+  type Answerability,
   answerTime,
   isResponseOpen,
+  jobAnswerability,
   type ResponseEta,
   type ResponseStatus,
   responseClosesAt,
-  takesResponses,
 } from "@turnout/domain";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../context.js";
@@ -14,7 +15,6 @@ import { badRequest, conflict, notFound } from "../../errors.js";
 import { assignedAgencyIds } from "../alerts/service.js";
 import type { Actor } from "../auth/guard.js";
 
-export const NOT_EMERGENCY = "Responses are taken for emergency jobs only.";
 export const JOB_CLOSED = "This job has closed for responses.";
 const NOT_FOUND = "Message not found.";
 
@@ -25,7 +25,8 @@ export type Job = {
   jobAlertId: number;
   startedAt: Date;
   agencyIds: number[];
-  emergency: boolean;
+  /** Whether the job takes answers (domain jobAnswerability), and why not. */
+  answerability: Answerability;
 };
 
 export type Counts = { responding: number; not_available: number };
@@ -39,7 +40,7 @@ export type Person = Answer & {
 
 /**
  * The jobs of these alerts. A grouped alert's job is its group (every page of one job number within
- * the grouping window), which takes answers when any page is an emergency; answers attach to the
+ * the grouping window), which takes answers when any page does (domain jobAnswerability); answers attach to the
  * group's first alert. A single alert is its own job.
  */
 export async function jobsOf(db: Database, alertIds: readonly number[]): Promise<Map<number, Job>> {
@@ -49,6 +50,7 @@ export async function jobsOf(db: Database, alertIds: readonly number[]): Promise
     id: alerts.id,
     groupId: alerts.groupId,
     type: alerts.type,
+    jobNumber: alerts.jobNumber,
     sentAt: alerts.sentAt,
     agencyIds: alerts.agencyIds,
   };
@@ -75,7 +77,7 @@ export async function jobsOf(db: Database, alertIds: readonly number[]): Promise
       jobAlertId: job[0]!.id,
       startedAt: new Date(Math.min(...job.map((p) => p.sentAt.getTime()))),
       agencyIds: [...new Set(job.flatMap((p) => p.agencyIds))].sort((a, b) => a - b),
-      emergency: job.some((p) => takesResponses(p.type)),
+      answerability: jobAnswerability(job.map((p) => ({ type: p.type, job_number: p.jobNumber }))),
     });
   }
   return jobs;
@@ -168,7 +170,7 @@ export type JobSummary = {
   closesAt: Date;
 };
 
-/** The counts of up to 100 jobs a card list shows: alerts the viewer cannot read, or non-emergency ones, are left out. */
+/** The counts of up to 100 jobs a card list shows: alerts the viewer cannot read, or jobs that take no answers, are left out. */
 export async function listSummaries(
   db: Database,
   actor: Actor,
@@ -177,7 +179,7 @@ export async function listSummaries(
 ): Promise<JobSummary[]> {
   const mine = actor.isAdmin ? [] : await assignedAgencyIds(db, actor.userId);
   const jobs = [...(await jobsOf(db, alertIds)).values()].filter(
-    (job) => job.emergency && (actor.isAdmin || job.agencyIds.some((id) => mine.includes(id))),
+    (job) => job.answerability.answerable && (actor.isAdmin || job.agencyIds.some((id) => mine.includes(id))),
   );
   const jobIds = jobs.map((j) => j.jobAlertId);
   const [counts, answers] = await Promise.all([countsOf(db, jobIds), answersOf(db, actor.userId, jobIds)]);
@@ -194,7 +196,7 @@ export type JobDetail = JobSummary & { people: Person[] };
 export async function jobDetail(db: Database, actor: Actor, alertId: number, windowHours: number) {
   const mine = await assignedAgencyIds(db, actor.userId);
   const job = await readableJob(db, actor, alertId, mine);
-  if (!job.emergency) throw badRequest(NOT_EMERGENCY);
+  if (!job.answerability.answerable) throw badRequest(job.answerability.reason);
   return detail(db, actor, job, mine, windowHours);
 }
 
@@ -219,7 +221,7 @@ async function detail(
 export async function adminJobDetail(db: Database, alertId: number, windowHours: number) {
   const job = (await jobsOf(db, [alertId])).get(alertId);
   if (!job) throw notFound(NOT_FOUND);
-  if (!job.emergency) throw badRequest(NOT_EMERGENCY);
+  if (!job.answerability.answerable) throw badRequest(job.answerability.reason);
   const [counts, people] = await Promise.all([countsOf(db, [job.jobAlertId]), peopleOf(db, job.jobAlertId)]);
   const agencyIds = [...new Set(people.flatMap((p) => p.agencyIds))];
   const names = new Map(
@@ -299,7 +301,7 @@ async function answerableJob(db: Database, actor: Actor, alertId: number, window
   const job = (await jobsOf(db, [alertId])).get(alertId);
   // Admins read every alert but answer only for agencies they belong to, like any member.
   if (!job?.agencyIds.some((id) => mine.includes(id))) throw notFound(NOT_FOUND);
-  if (!job.emergency) throw badRequest(NOT_EMERGENCY);
+  if (!job.answerability.answerable) throw badRequest(job.answerability.reason);
   if (!isResponseOpen(job.startedAt, Date.now(), windowHours)) throw conflict(JOB_CLOSED);
   return { job, mine };
 }
