@@ -1,4 +1,5 @@
 import { normalizeAlertType } from "./message.js";
+import { alertInUnitView, type UnitViewScope } from "./units.js";
 
 /** Splits a search box value into lower-case terms on whitespace, dropping empties. */
 export function parseSearchTerms(search: string): string[] {
@@ -32,7 +33,10 @@ function hasId(
   return false;
 }
 
-/** Decides whether a live alert joins the list: matches the agency, type, area and search filters and is new. */
+/**
+ * Decides whether a live alert joins the list: matches the agency, type, area and search filters, the
+ * unit view when it is on (`view`; issue 26), is no machine page unless they are shown, and is new.
+ */
 export function admitLiveAlert(
   alert: {
     id: number | string;
@@ -40,15 +44,21 @@ export function admitLiveAlert(
     agency_id?: number | string | null;
     area?: string | null;
     message: string;
+    units?: readonly { id: number }[] | null;
+    is_machine?: boolean | null;
   },
   filters: {
     agencyId?: number | string | null;
     type?: string | null;
     area?: string | null;
     search?: string | null;
+    view?: UnitViewScope | null;
+    showMachine?: boolean;
   },
   existingIds: ReadonlySet<number | string> | ReadonlyArray<number | string>,
 ): boolean {
+  if (alert.is_machine && !filters.showMachine) return false;
+  if (filters.view && !alertInUnitView(alert, filters.view)) return false;
   const agency = filterValue(filters.agencyId);
   if (agency !== null && String(alert.agency_id ?? "").trim() !== agency) return false;
   const type = filterValue(filters.type);

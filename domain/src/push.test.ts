@@ -3,6 +3,7 @@ import {
   agencyModePushes,
   deliversPush,
   deliversSms,
+  effectivePushMode,
   isAllowedPushHost,
   PUSH_BODY_MAX,
   pushNotificationFor,
@@ -52,6 +53,18 @@ describe("push notifications", () => {
     expect(agencyModePushes("emergency", "administrative")).toBe(false);
     expect(agencyModePushes("emergency", "non-emergency")).toBe(false);
     expect(agencyModePushes("none", "emergency")).toBe(false);
+  });
+
+  it("pushes a unit member only their units' emergencies by default", () => {
+    expect(effectivePushMode(null, true)).toBe("units");
+    expect(effectivePushMode(undefined, false)).toBe("emergency");
+    expect(effectivePushMode("units", false)).toBe("emergency");
+    expect(effectivePushMode("emergency", true)).toBe("emergency");
+    expect(effectivePushMode("none", true)).toBe("none");
+    expect(effectivePushMode("bogus", true)).toBe("units");
+    expect(agencyModePushes("units", "emergency", true)).toBe(true);
+    expect(agencyModePushes("units", "emergency", false)).toBe(false);
+    expect(agencyModePushes("units", "non-emergency", true)).toBe(false);
   });
 
   it("reads a rule's delivery", () => {

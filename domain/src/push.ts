@@ -2,10 +2,30 @@
 import { z } from "zod";
 import { typePresentation } from "./message.js";
 
-/** Per member and agency: every emergency alert, or none. No choice made means every emergency alert. */
-export const PUSH_AGENCY_MODES = ["emergency", "none"] as const;
+/**
+ * Per member and agency: emergencies paged to their units in that agency ("units"; issue 26), every
+ * emergency alert of the agency, or none.
+ */
+export const PUSH_AGENCY_MODES = ["units", "emergency", "none"] as const;
 export type PushAgencyMode = (typeof PUSH_AGENCY_MODES)[number];
+/** The mode of a member who made no choice for an agency in which they chose no unit. */
 export const DEFAULT_PUSH_AGENCY_MODE: PushAgencyMode = "emergency";
+
+/**
+ * A member's mode for one agency: their choice, else "units" when they belong to a unit of it (their
+ * own brigade's emergencies, not the whole state's), else every emergency of the agency. "units"
+ * without a unit in the agency means the agency's emergencies, as if no unit was chosen.
+ */
+export function effectivePushMode(
+  chosen: string | null | undefined,
+  hasUnitsInAgency: boolean,
+): PushAgencyMode {
+  const mode = (PUSH_AGENCY_MODES as readonly string[]).includes(chosen ?? "")
+    ? (chosen as PushAgencyMode)
+    : null;
+  if (mode === "units" || mode === null) return hasUnitsInAgency ? "units" : DEFAULT_PUSH_AGENCY_MODE;
+  return mode;
+}
 
 /** Per keyword rule: SMS only (as before push existed), push as well as SMS, or push instead of SMS. */
 export const RULE_DELIVERIES = ["sms", "sms_and_push", "push"] as const;
@@ -28,9 +48,14 @@ export function deliversPush(delivery: string): boolean {
   return delivery === "push" || delivery === "sms_and_push";
 }
 
-/** Whether an alert pushes through an agency's mode: emergencies only (administrative ones never do). */
-export function agencyModePushes(mode: PushAgencyMode, alertType: string): boolean {
-  return mode === "emergency" && alertType === "emergency";
+/**
+ * Whether an alert pushes through an agency's effective mode (effectivePushMode): emergencies only
+ * (administrative and machine pages never do), and in "units" only those paged to one of the member's
+ * units.
+ */
+export function agencyModePushes(mode: PushAgencyMode, alertType: string, pagedToMyUnits = false): boolean {
+  if (alertType !== "emergency") return false;
+  return mode === "emergency" || (mode === "units" && pagedToMyUnits);
 }
 
 /** Most characters of the message a notification carries; the whole encrypted payload stays well under 4 KB. */
