@@ -35,6 +35,7 @@ import { securityRoutes } from "./modules/security/routes.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
 import { smsAdminRoutes } from "./modules/sms-admin/routes.js";
 import { systemRoutes } from "./modules/system/routes.js";
+import { unitRoutes } from "./modules/units/routes.js";
 import { userFilterRoutes } from "./modules/user-filters/routes.js";
 import { userRoutes } from "./modules/users/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
@@ -198,6 +199,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(adminUserAlertRoutes, { prefix: "/api" });
   await app.register(smsAdminRoutes, { prefix: "/api" });
   await app.register(userRoutes, { prefix: "/api" });
+  await app.register(unitRoutes, { prefix: "/api" });
   await app.register(systemRoutes, { prefix: "/api" });
   await app.register(autoActivationRoutes, { prefix: "/api" });
   await app.register(feedbackRoutes, { prefix: "/api" });

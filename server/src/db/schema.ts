@@ -4,6 +4,7 @@ import {
   bigserial,
   bit,
   boolean,
+  doublePrecision,
   check,
   index,
   integer,
@@ -75,6 +76,59 @@ export const userAgencies = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.agencyId] }), index("user_agencies_agency_idx").on(t.agencyId)],
+);
+
+/**
+ * A brigade, SES unit or group of an agency (issue 26): the capcodes it is paged on (unitCapcodes) and
+ * the members who belong to it (userUnits). Its place orders the units offered at registration.
+ */
+export const units = pgTable(
+  "units",
+  {
+    id: serial("id").primaryKey(),
+    agencyId: integer("agency_id")
+      .notNull()
+      .references(() => agencies.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    code: varchar("code", { length: 32 }),
+    postcode: varchar("postcode", { length: 4 }),
+    suburb: text("suburb"),
+    state: varchar("state", { length: 3 }),
+    latitude: doublePrecision("latitude"),
+    longitude: doublePrecision("longitude"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("units_agency_name_idx").on(t.agencyId, sql`lower(${t.name})`)],
+);
+
+/** The capcodes a unit is paged on; only its own agency's (a trigger drops a capcode that moves agency). */
+export const unitCapcodes = pgTable(
+  "unit_capcodes",
+  {
+    unitId: integer("unit_id")
+      .notNull()
+      .references(() => units.id, { onDelete: "cascade" }),
+    capcodeId: integer("capcode_id")
+      .notNull()
+      .references(() => capcodes.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.unitId, t.capcodeId] }), index("unit_capcodes_capcode_idx").on(t.capcodeId)],
+);
+
+/** The units a member belongs to; only units of their agencies (a trigger drops them with the agency). */
+export const userUnits = pgTable(
+  "user_units",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    unitId: integer("unit_id")
+      .notNull()
+      .references(() => units.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.unitId] }), index("user_units_unit_idx").on(t.unitId)],
 );
 
 export const deviceSessions = pgTable(
@@ -222,6 +276,8 @@ export const alerts = pgTable(
      * recomputes it whenever recipients are added, changed or removed, and writes it only if it changed.
      */
     agencyIds: integer("agency_ids").array().notNull().default(sql`'{}'`),
+    /** A machine or test page (domain isMachinePage): administrative, never pushed or rung, hidden from members by default. */
+    isMachine: boolean("is_machine").notNull().default(false),
   },
   (t) => [
     index("alerts_created_idx").on(t.createdAt.desc(), t.id.desc()),
@@ -417,6 +473,8 @@ export const userAlertRules = pgTable(
     isActive: boolean("is_active").notNull().default(true),
     /** sms | sms_and_push | push (issue 15): how the member hears that the rule fired. */
     delivery: varchar("delivery", { length: 16 }).notNull().default("sms"),
+    /** Only alerts paged to the owner's units, in agencies where they chose units (issue 26). */
+    unitsOnly: boolean("units_only").notNull().default(true),
     rejectionReason: text("rejection_reason"),
     reviewedBy: integer("reviewed_by").references(() => users.id, { onDelete: "set null" }),
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }),

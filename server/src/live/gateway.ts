@@ -1,3 +1,4 @@
+import { FEED_VIEWS, type FeedView } from "@turnout/domain";
 import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
@@ -6,20 +7,28 @@ import { isConnectionFailure } from "../db/reachability.js";
 import { agencies, userAgencies, users } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { type AlertRow, presentAlert } from "../modules/alerts/present.js";
+import { unitsOf } from "../modules/alerts/service.js";
 import { type Actor, resolveActor } from "../modules/auth/guard.js";
+import { unitsByCapcode, unitsOfUser, unitViewOf } from "../modules/units/service.js";
 import { hiddenAgencyIds } from "../modules/user-filters/service.js";
 import { AlertFanout, boundAlertQueue } from "./alert-fanout.js";
 
 /** What services tell the live channel, after their transaction has committed. */
 export type LiveEvents = {
-  /** A new alert, or an existing one now also paged to more agencies: sent to those agencies and admins. */
-  alertsCommitted(items: { alert: AlertRow; agencyIds: number[]; isNew: boolean }[]): void;
+  /**
+   * A new alert, or an existing one now also paged to more capcodes: sent to those capcodes' agencies
+   * and units (issue 26), and new ones to the admins.
+   */
+  alertsCommitted(
+    items: { alert: AlertRow; agencyIds: number[]; capcodeIds: number[]; isNew: boolean }[],
+  ): void;
   /** Sessions that just ended: their pages show 'Session Ended' and their sockets close. */
   sessionsEnded(sessionIds: string[], reason: "terminated" | "logged_out_by_admin"): void;
   /**
-   * A user's agencies or admin right changed: their sockets (on every instance) leave the agency rooms
-   * they may no longer read, pages following their agencies join the new set and get
-   * `joined-user-agencies` again, and a user who is no longer an admin leaves the admin room.
+   * A user's agencies, units or admin right changed (or a unit's capcodes): their sockets (on every
+   * instance) leave the agency and unit rooms they may no longer read, pages following their feed join
+   * the new set and get `joined-user-agencies` again, and a user who is no longer an admin leaves the
+   * admin room.
    */
   userAccessChanged(userId: number): void;
   /** Keyword rules waiting for review changed (created, edited, decided): the admins' badge count. */
@@ -65,14 +74,24 @@ export type FeedbackLiveEvent =
     };
 
 export const agencyRoom = (id: number) => `agency:${id}`;
+/** A unit's room (issue 26): its alerts, for pages in the unit view. */
+export const unitRoom = (id: number) => `unit:${id}`;
+const isFeedRoom = (room: string) => room.startsWith("agency:") || room.startsWith("unit:");
 const sessionRoom = (id: string) => `session:${id}`;
 const userRoom = (id: number) => `user:${id}`;
-/** Marks the sockets of a user that asked for all their agencies (join-user-agencies). */
+/** Marks the sockets of a user that asked for their feed (join-user-agencies). */
 const followingRoom = (id: number) => `user-agencies:${id}`;
 const ADMIN_ROOM = "admin";
 const UNAVAILABLE = "The service is temporarily unavailable. Please try again shortly.";
 
-type SocketData = { actor: Actor };
+/** `view`: what a page following its member's feed asked for (join-user-agencies). */
+type SocketData = { actor: Actor; view?: FeedView };
+
+/** The view a join-user-agencies payload asks for: `{ view: "agencies" }`, else the unit view (the default). */
+function requestedView(payload: unknown): FeedView {
+  const view = (payload as { view?: unknown } | null | undefined)?.view;
+  return (FEED_VIEWS as readonly unknown[]).includes(view) ? (view as FeedView) : "units";
+}
 
 /**
  * The socket.io gateway on the app's HTTP server (path /socket.io, polling only, SPEC 7). The token in
@@ -142,19 +161,20 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
 
     socket.on(
       "join-user-agencies",
-      handle("join-user-agencies", async () => {
-        const rooms = [...socket.rooms].filter((r) => r.startsWith("agency:"));
-        for (const r of rooms) await socket.leave(r);
-        const joined = await visibleAgencies(app, actor.userId);
-        await socket.join([...joined.map((a) => agencyRoom(a.id)), followingRoom(actor.userId)]);
-        socket.emit("joined-user-agencies", joinedNotice(joined));
+      handle("join-user-agencies", async (payload: unknown) => {
+        const view = requestedView(payload);
+        (socket.data as SocketData).view = view;
+        const followed = await followedRooms(app, actor.userId, view);
+        for (const r of [...socket.rooms].filter(isFeedRoom)) await socket.leave(r);
+        await socket.join([...followed.rooms, followingRoom(actor.userId)]);
+        socket.emit("joined-user-agencies", joinedNotice(followed));
       }),
     );
 
     socket.on(
       "leave-user-agencies",
       handle("leave-user-agencies", async () => {
-        for (const r of [...socket.rooms].filter((r) => r.startsWith("agency:"))) await socket.leave(r);
+        for (const r of [...socket.rooms].filter(isFeedRoom)) await socket.leave(r);
         await socket.leave(followingRoom(actor.userId));
       }),
     );
@@ -213,10 +233,25 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
     alertsCommitted(items) {
       void (async () => {
         const byId = await agencyCache.get();
-        for (const { alert, agencyIds, isNew } of items) {
-          for (const id of new Set(agencyIds))
-            fanout.offer(agencyRoom(id), alert.id, () => presentAlert(alert, byId.get(id)));
-          if (isNew) fanout.offer(ADMIN_ROOM, alert.id, () => presentAlert(alert, byId.get(alert.agencyId)));
+        const unitsOfCapcode = await unitsByCapcode(
+          app.db,
+          items.flatMap((i) => i.capcodeIds),
+        );
+        for (const { alert, agencyIds, capcodeIds, isNew } of items) {
+          const paged = unitsOf(
+            capcodeIds.map((capcodeId) => ({ capcodeId })),
+            unitsOfCapcode,
+            null,
+          );
+          for (const id of new Set(agencyIds)) {
+            // Each agency's and unit's members see the units of that agency only.
+            const theirs = paged.filter((u) => u.agencyId === id);
+            const present = () => presentAlert(alert, byId.get(id), theirs);
+            fanout.offer(agencyRoom(id), alert.id, present);
+            for (const unit of theirs) fanout.offer(unitRoom(unit.id), alert.id, present);
+          }
+          if (isNew)
+            fanout.offer(ADMIN_ROOM, alert.id, () => presentAlert(alert, byId.get(alert.agencyId), paged));
         }
       })().catch((err: unknown) => app.log.error({ err }, "live: could not publish alerts"));
     },
@@ -245,22 +280,26 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
       void (async () => {
         const isAdmin = await isAdminNow(app, userId);
         const assigned = new Set((await assignedAgencies(app, userId)).map((a) => a.id));
-        const visible = await visibleAgencies(app, userId);
-        const visibleRooms = new Set(visible.map((a) => agencyRoom(a.id)));
+        const followed = new Map<FeedView, Followed>();
+        const roomsFor = async (view: FeedView) => {
+          if (!followed.has(view)) followed.set(view, await followedRooms(app, userId, view));
+          return followed.get(view)!;
+        };
         // fetchSockets reaches the user's sockets on every instance (through the Redis adapter).
         for (const s of await io.in(userRoom(userId)).fetchSockets()) {
           const following = s.rooms.has(followingRoom(userId));
+          const wanted = following ? await roomsFor((s.data as SocketData).view ?? "units") : null;
           for (const room of [...s.rooms]) {
-            if (!room.startsWith("agency:")) continue;
-            const keep = following
-              ? visibleRooms.has(room)
-              : isAdmin || assigned.has(Number(room.slice("agency:".length)));
+            if (!isFeedRoom(room)) continue;
+            const keep = wanted
+              ? wanted.rooms.includes(room)
+              : room.startsWith("agency:") && (isAdmin || assigned.has(Number(room.slice("agency:".length))));
             if (!keep) s.leave(room);
           }
           if (!isAdmin && s.rooms.has(ADMIN_ROOM)) s.leave(ADMIN_ROOM);
-          if (following) {
-            s.join([...visibleRooms]);
-            s.emit("joined-user-agencies", joinedNotice(visible));
+          if (wanted) {
+            s.join(wanted.rooms);
+            s.emit("joined-user-agencies", joinedNotice(wanted));
           }
         }
       })().catch((err: unknown) => app.log.error({ err }, "live: could not update a user's rooms"));
@@ -294,10 +333,44 @@ class AgencyCache {
   }
 }
 
-/** What `joined-user-agencies` tells a page: its agencies, and a warning when there are none. */
-function joinedNotice(joined: (typeof agencies.$inferSelect)[]) {
+type Followed = {
+  view: FeedView;
+  rooms: string[];
+  agencies: (typeof agencies.$inferSelect)[];
+  units: { id: number; name: string; agency_id: number }[];
+};
+
+/**
+ * The rooms of a page following its member's feed: in the unit view (issue 26) the rooms of their
+ * units and of the visible agencies in which they chose no unit; in the agencies view every visible
+ * agency's room. `units` are the member's units in their visible agencies (the view's chip names them).
+ */
+async function followedRooms(app: FastifyInstance, userId: number, view: FeedView): Promise<Followed> {
+  const visible = await visibleAgencies(app, userId);
+  const visibleIds = visible.map((a) => a.id);
+  const units = (await unitsOfUser(app.db, userId))
+    .filter((u) => visibleIds.includes(u.agency_id))
+    .map((u) => ({ id: u.id, name: u.name, agency_id: u.agency_id }));
+  if (view === "agencies" || units.length === 0)
+    return { view, rooms: visibleIds.map(agencyRoom), agencies: visible, units };
+  const scope = await unitViewOf(app.db, userId, visibleIds);
+  return {
+    view,
+    rooms: [...scope.unitIds.map(unitRoom), ...scope.wholeAgencyIds.map(agencyRoom)],
+    agencies: visible,
+    units,
+  };
+}
+
+/**
+ * What `joined-user-agencies` tells a page: its agencies, its units and view (issue 26), and a warning
+ * when there are no agencies.
+ */
+function joinedNotice({ agencies: joined, units, view }: Followed) {
   return {
     agencies: joined.map((a) => ({ id: a.id, name: a.name, code: a.code })),
+    units,
+    view,
     ...(joined.length === 0
       ? {
           warning: "You are not assigned to any agency yet, so no alerts will arrive. Ask an administrator.",

@@ -137,7 +137,7 @@ describe("GET /api/alerts/search", () => {
   it("pages with an opaque cursor, without gaps or repeats", async () => {
     const batch = Array.from({ length: 120 }, (_, i) => ({
       capcode: "0300001",
-      message: `@@ALERT PAGING TEST MESSAGE NUMBER ${i}`,
+      message: `@@ALERT PAGING CHECK NUMBER ${i}`,
     }));
     await ingest(batch);
     const seen: number[] = [];

@@ -1,6 +1,7 @@
 import {
   ALERT_PAGE_SIZE,
   ALERT_PAGE_SIZE_MAX,
+  FEED_VIEWS,
   RECENT_ALERTS_DEFAULT_LIMIT,
   STATS_DEFAULT_DAYS,
 } from "@turnout/domain";
@@ -16,6 +17,8 @@ const flag = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 const agencyIdParam = recordIdSchema.optional();
+/** The unit view (issue 26): the member's units, the default, or their whole agencies. */
+const viewParam = z.enum(FEED_VIEWS, "view must be 'units' or 'agencies'").optional();
 const alertId = bigIdParamsSchema;
 
 /** SPEC 7 'Alerts': the feed, one alert, its job group, and counts. Every route needs a signed-in user. */
@@ -35,6 +38,8 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
           admin_context: flag,
           cursor: z.string().max(200).optional(),
           grouped: flag,
+          view: viewParam,
+          show_machine: flag,
         }),
       },
     },
@@ -52,6 +57,8 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
           adminContext: q.admin_context,
           cursor: q.cursor || undefined,
           grouped: q.grouped,
+          view: q.view,
+          showMachine: q.show_machine,
         },
         { engine: app.dbKind },
       );
@@ -66,6 +73,7 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
         querystring: z.object({
           limit: queryIntSchema("limit", 1, ALERT_PAGE_SIZE_MAX).default(RECENT_ALERTS_DEFAULT_LIMIT),
           agency_id: agencyIdParam,
+          view: viewParam,
         }),
       },
     },
@@ -74,6 +82,7 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
       data: await recentAlerts(app.db, actorOf(request), {
         limit: request.query.limit,
         agencyId: request.query.agency_id,
+        view: request.query.view,
       }),
     }),
   );

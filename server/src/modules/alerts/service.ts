@@ -1,4 +1,4 @@
-import { MESSAGES, normalizeAlertType, parseSearchTerms } from "@turnout/domain";
+import { type FeedView, MESSAGES, normalizeAlertType, parseSearchTerms } from "@turnout/domain";
 import { and, asc, desc, eq, gte, inArray, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { arrayLiteral } from "../../db/rows.js";
@@ -13,8 +13,15 @@ import {
 } from "../../db/schema.js";
 import { AppError, badRequest, forbidden } from "../../errors.js";
 import type { Actor } from "../auth/guard.js";
+import { unitsByCapcode, unitViewOf } from "../units/service.js";
 import { hiddenAgencyIds } from "../user-filters/service.js";
-import { type AgencyRow, type AlertRow, type PresentedAlert, presentAlert } from "./present.js";
+import {
+  type AgencyRow,
+  type AlertRow,
+  type AlertUnit,
+  type PresentedAlert,
+  presentAlert,
+} from "./present.js";
 import { blockCandidates, type Candidates, isCandidate } from "./word-blocks.js";
 import { RARE_TERM_SHARE, termShares } from "./word-shares.js";
 
@@ -27,6 +34,13 @@ export type SearchInput = {
   adminContext?: boolean;
   cursor?: string;
   grouped?: boolean;
+  /**
+   * The member's units (issue 26; the default) or their whole agencies. A member who chose no unit in
+   * an agency reads that agency whole either way. Admin context reads every agency.
+   */
+  view?: FeedView;
+  /** Machine and test pages (domain isMachinePage): hidden unless asked for; always shown in admin context. */
+  showMachine?: boolean;
 };
 
 /** The agencies a viewer may read: every agency for an admin in admin context, else their own. */
@@ -679,6 +693,7 @@ export async function searchAlerts(
 ) {
   let scope = await feedScope(db, actor, input.adminContext);
   const conditions: SQL[] = [];
+  if (!scope.all && !input.showMachine) conditions.push(sql`${alerts.isMachine} = false`);
   /** The agencies the page is limited to; null: every agency. */
   let scopeAgencies: number[] | null = null;
   if (input.agencyId !== undefined) {
@@ -691,6 +706,10 @@ export async function searchAlerts(
   } else if (!scope.all) {
     if (scope.agencyIds.length === 0) return { data: [], pagination: { has_more: false, next_cursor: null } };
     scopeAgencies = scope.agencyIds;
+  }
+  if (!scope.all && (input.view ?? "units") === "units") {
+    const inView = await unitViewCondition(db, actor.userId, scope.agencyIds);
+    if (inView) conditions.push(inView);
   }
   const terms = parseSearchTerms(input.search ?? "").slice(0, MAX_TERMS);
   const patterns = terms.map((term) => `%${escapeLike(term)}%`);
@@ -740,9 +759,32 @@ export async function searchAlerts(
   return { data: await groupPage(db, presented, scope), pagination };
 }
 
+/**
+ * The unit view's condition (issue 26) for a member reading `agencyIds`: paged to a capcode of one of
+ * their units, or to an agency of theirs in which they chose no unit. Null when they chose no unit
+ * there (their agencies whole, as before). Read from the recipients, so moving a capcode into a unit
+ * brings its earlier alerts with it.
+ */
+async function unitViewCondition(db: Database, userId: number, agencyIds: number[]): Promise<SQL | null> {
+  const view = await unitViewOf(db, userId, agencyIds);
+  if (view.unitIds.length === 0) return null;
+  const paged = view.capcodeIds.length
+    ? sql`EXISTS (SELECT 1 FROM ${alertRecipients} WHERE ${alertRecipients.alertId} = ${alerts.id}
+        AND ${alertRecipients.capcodeId} IN (${sql.join(
+          view.capcodeIds.map((id) => sql`${id}`),
+          sql`, `,
+        )}))`
+    : sql`false`;
+  return view.wholeAgencyIds.length ? sql`(${pagedToAny([...view.wholeAgencyIds])} OR ${paged})` : paged;
+}
+
 /** The newest alerts of the viewer's feed (SPEC 7 /alerts/recent). */
-export async function recentAlerts(db: Database, actor: Actor, input: { limit: number; agencyId?: number }) {
-  const { data } = await searchAlerts(db, actor, { limit: input.limit, agencyId: input.agencyId });
+export async function recentAlerts(
+  db: Database,
+  actor: Actor,
+  input: { limit: number; agencyId?: number; view?: FeedView },
+) {
+  const { data } = await searchAlerts(db, actor, input);
   return data;
 }
 
@@ -810,13 +852,44 @@ export async function recipientAgenciesByAlert(
   alertIds: number[],
 ): Promise<Map<number, number[]>> {
   const byAlert = new Map<number, number[]>();
+  for (const [alertId, recipients] of await recipientsByAlert(db, alertIds))
+    byAlert.set(
+      alertId,
+      recipients.map((r) => r.agencyId),
+    );
+  return byAlert;
+}
+
+/** Every recipient (capcode and its agency) of each alert, by alert id. */
+async function recipientsByAlert(
+  db: Database,
+  alertIds: number[],
+): Promise<Map<number, { agencyId: number; capcodeId: number }[]>> {
+  const byAlert = new Map<number, { agencyId: number; capcodeId: number }[]>();
   if (alertIds.length === 0) return byAlert;
   const recipients = await db
-    .select({ alertId: alertRecipients.alertId, agencyId: alertRecipients.agencyId })
+    .select({
+      alertId: alertRecipients.alertId,
+      agencyId: alertRecipients.agencyId,
+      capcodeId: alertRecipients.capcodeId,
+    })
     .from(alertRecipients)
     .where(inArray(alertRecipients.alertId, alertIds));
-  for (const r of recipients) byAlert.set(r.alertId, [...(byAlert.get(r.alertId) ?? []), r.agencyId]);
+  for (const { alertId, ...r } of recipients) byAlert.set(alertId, [...(byAlert.get(alertId) ?? []), r]);
   return byAlert;
+}
+
+/** The units an alert's recipients serve, within `agencyIds` (null: any agency), each once, by name. */
+export function unitsOf(
+  recipients: readonly { capcodeId: number }[],
+  unitsOfCapcode: ReadonlyMap<number, readonly AlertUnit[]>,
+  agencyIds: readonly number[] | null,
+): AlertUnit[] {
+  const found = new Map<number, AlertUnit>();
+  for (const r of recipients)
+    for (const unit of unitsOfCapcode.get(r.capcodeId) ?? [])
+      if (agencyIds === null || agencyIds.includes(unit.agencyId)) found.set(unit.id, unit);
+  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /**
@@ -825,13 +898,17 @@ export async function recipientAgenciesByAlert(
  */
 async function presentForViewer(db: Database, rows: AlertRow[], scope: Scope): Promise<PresentedAlert[]> {
   if (rows.length === 0) return [];
-  const byAlert = await recipientAgenciesByAlert(
+  const recipients = await recipientsByAlert(
     db,
     rows.map((r) => r.id),
   );
+  const unitsOfCapcode = await unitsByCapcode(
+    db,
+    [...recipients.values()].flatMap((list) => list.map((r) => r.capcodeId)),
+  );
   const chosen = new Map<number, number>();
   for (const row of rows) {
-    const ids = byAlert.get(row.id) ?? [row.agencyId];
+    const ids = recipients.get(row.id)?.map((r) => r.agencyId) ?? [row.agencyId];
     const agencyId = scope.all
       ? ids.includes(row.agencyId)
         ? row.agencyId
@@ -840,7 +917,16 @@ async function presentForViewer(db: Database, rows: AlertRow[], scope: Scope): P
     if (agencyId !== undefined) chosen.set(row.id, agencyId);
   }
   const agencyRows = await agencyMap(db, [...new Set(chosen.values())]);
-  return rows.filter((r) => chosen.has(r.id)).map((r) => presentAlert(r, agencyRows.get(chosen.get(r.id)!)));
+  const viewerAgencies = scope.all ? null : scope.agencyIds;
+  return rows
+    .filter((r) => chosen.has(r.id))
+    .map((r) =>
+      presentAlert(
+        r,
+        agencyRows.get(chosen.get(r.id)!),
+        unitsOf(recipients.get(r.id) ?? [], unitsOfCapcode, viewerAgencies),
+      ),
+    );
 }
 
 async function agencyMap(db: Database, ids: number[]): Promise<Map<number, AgencyRow>> {

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import {
   type AlertType,
-  detectMessageType,
   displayText,
   extractAddress,
+  isMachinePage,
   pagerTime,
+  pageType,
   storablePagerText,
   UNMAPPED_AGENCY,
 } from "@turnout/domain";
@@ -46,6 +47,7 @@ type Received = IncomingMessage & {
 
 type Prepared = Received & {
   type: AlertType;
+  isMachine: boolean;
   text: string;
   hash: string;
   jobNumber: string | null;
@@ -193,7 +195,7 @@ const MAX_STALE_ATTEMPTS = 5;
 type Stored = {
   results: IngestResult[];
   created: AlertRow[];
-  added: { alertId: number; agencyId: number }[];
+  added: { alertId: number; agencyId: number; capcodeId: number }[];
 };
 
 /** One call of `ingest_messages`; null when the grouping settings it was prepared with are out of date. */
@@ -222,6 +224,7 @@ async function storeBatch(db: Database, prepared: Prepared[], grouping: Grouping
         longitude: address.longitude === null ? null : String(address.longitude),
         // The time shown and ordered at; created_at keeps the receipt time.
         sent_at: pagerTime(p.sentAt, p.receivedAt).toISOString(),
+        is_machine: p.isMachine,
       };
     }),
   };
@@ -230,13 +233,13 @@ async function storeBatch(db: Database, prepared: Prepared[], grouping: Grouping
     stale?: true;
     results: IngestResult[];
     created: Record<string, unknown>[];
-    added: { alert_id: number; agency_id: number }[];
+    added: { alert_id: number; agency_id: number; capcode_id: number }[];
   }>((result as unknown as { rows: { out: unknown }[] }).rows[0]!.out);
   if (out.stale) return null;
   return {
     results: out.results,
     created: out.created.map((row) => rowFromJson(alerts, row)),
-    added: out.added.map((r) => ({ alertId: r.alert_id, agencyId: r.agency_id })),
+    added: out.added.map((r) => ({ alertId: r.alert_id, agencyId: r.agency_id, capcodeId: r.capcode_id })),
   };
 }
 
@@ -268,10 +271,18 @@ function prepare(messages: Received[], { settings, patterns }: Grouping): Prepar
       source: storablePagerText(received.source),
       id: received.id === null ? null : storablePagerText(received.id),
     };
-    const type = detectMessageType(m.message);
+    // A machine or test page is administrative whatever its prefix, so it is never grouped either.
+    const type = pageType(m.message);
     const text = displayText(m.message);
     const grouping = settings.grouping_enabled ? jobNumberFor(text, type, patterns) : { jobNumber: null };
-    return { ...m, type, text, hash: textHash(text), jobNumber: grouping.jobNumber };
+    return {
+      ...m,
+      type,
+      isMachine: isMachinePage(m.message),
+      text,
+      hash: textHash(text),
+      jobNumber: grouping.jobNumber,
+    };
   });
 }
 
@@ -288,19 +299,20 @@ function lockKeys(prepared: Prepared[]): string[] {
 function publish(
   ctx: ServiceContext,
   created: AlertRow[],
-  added: { alertId: number; agencyId: number }[],
+  added: { alertId: number; agencyId: number; capcodeId: number }[],
 ): void {
-  const agenciesByAlert = new Map<number, number[]>();
-  for (const r of added)
-    agenciesByAlert.set(r.alertId, [...(agenciesByAlert.get(r.alertId) ?? []), r.agencyId]);
+  const byAlert = new Map<number, { agencyIds: number[]; capcodeIds: number[] }>();
+  for (const r of added) {
+    const entry = byAlert.get(r.alertId) ?? { agencyIds: [], capcodeIds: [] };
+    entry.agencyIds.push(r.agencyId);
+    entry.capcodeIds.push(r.capcodeId);
+    byAlert.set(r.alertId, entry);
+  }
+  const recipients = (alertId: number) => byAlert.get(alertId) ?? { agencyIds: [], capcodeIds: [] };
   const createdIds = new Set(created.map((alert) => alert.id));
-  const items = created.map((alert) => ({
-    alert,
-    agencyIds: agenciesByAlert.get(alert.id) ?? [],
-    isNew: true,
-  }));
-  // Only agencies that did not already have a merged alert need to hear about it now.
-  const mergedIds = [...agenciesByAlert.keys()].filter((id) => !createdIds.has(id));
+  const items = created.map((alert) => ({ alert, ...recipients(alert.id), isNew: true }));
+  // Only agencies and units that did not already have a merged alert need to hear about it now.
+  const mergedIds = [...byAlert.keys()].filter((id) => !createdIds.has(id));
   if (mergedIds.length === 0) {
     if (items.length) ctx.live.alertsCommitted(items);
     return;
@@ -312,7 +324,7 @@ function publish(
     .then((rows) => {
       ctx.live.alertsCommitted([
         ...items,
-        ...rows.map((alert) => ({ alert, agencyIds: agenciesByAlert.get(alert.id) ?? [], isNew: false })),
+        ...rows.map((alert) => ({ alert, ...recipients(alert.id), isNew: false })),
       ]);
     })
     .catch((err: unknown) => ctx.logger.error({ err }, "ingest: could not publish merged alerts"));

@@ -30,6 +30,7 @@ export type SecurityEventType =
   | "admin_session_limit_changed"
   | "admin_sessions_terminated"
   | "admin_user_agencies_changed"
+  | "admin_unit_changed"
   | "admin_pwa_banner_reset"
   | "admin_logs_cleared"
   | "admin_feedback_status_changed"

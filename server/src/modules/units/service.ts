@@ -1,0 +1,493 @@
+import {
+  MAX_UNITS_PER_AGENCY,
+  nearestFirst,
+  type UnitInput,
+  type UnitViewScope,
+  unitLocalityGuess,
+  unitViewScope,
+} from "@turnout/domain";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import type { RequestMeta, ServiceContext } from "../../context.js";
+import type { Database } from "../../db/client.js";
+import {
+  agencies,
+  capcodes,
+  postcodes,
+  unitCapcodes,
+  units,
+  userAgencies,
+  users,
+  userUnits,
+} from "../../db/schema.js";
+import { badRequest, conflict, notFound } from "../../errors.js";
+import type { Actor } from "../auth/guard.js";
+import { ensurePostcodesSeeded } from "../postcodes/service.js";
+import { recordAdminAction } from "../system/service.js";
+
+export type UnitRow = typeof units.$inferSelect;
+/** A unit as a member's lists show it. */
+export type UnitSummary = {
+  id: number;
+  name: string;
+  code: string | null;
+  agency_id: number;
+  agency_name: string;
+};
+
+type Place = {
+  postcode: string;
+  suburb: string;
+  state: string;
+  latitude: number | null;
+  longitude: number | null;
+};
+
+const toNumber = (v: string | null) => {
+  const n = v === null ? Number.NaN : Number(v);
+  return Number.isFinite(n) ? n : null;
+};
+
+/** The bundled localities matching a postcode, a suburb (any case) and a state, each given or not. */
+async function placesMatching(
+  db: Database,
+  where: { postcode?: string | null; suburb?: string | null; state?: string | null },
+): Promise<Place[]> {
+  await ensurePostcodesSeeded(db);
+  const rows = await db
+    .select()
+    .from(postcodes)
+    .where(
+      and(
+        where.postcode ? eq(postcodes.postcode, where.postcode) : undefined,
+        where.suburb ? eq(postcodes.suburb, where.suburb.toUpperCase()) : undefined,
+        where.state ? eq(postcodes.state, where.state) : undefined,
+      ),
+    )
+    .orderBy(asc(postcodes.suburb), asc(postcodes.state), asc(postcodes.postcode))
+    .limit(50);
+  return rows.map((r) => ({
+    postcode: r.postcode,
+    suburb: r.suburb,
+    state: r.state,
+    latitude: toNumber(r.latitude),
+    longitude: toNumber(r.longitude),
+  }));
+}
+
+/**
+ * Where a place is, for ordering units by distance: the bundled locality of this postcode (and suburb
+ * and state when given), or, for a postcode alone, its first locality. Null when nothing matches.
+ */
+export async function locate(
+  db: Database,
+  place: { postcode?: string | null; suburb?: string | null; state?: string | null },
+): Promise<{ latitude: number; longitude: number } | null> {
+  if (!place.postcode && !place.suburb) return null;
+  let found = await placesMatching(db, place);
+  // A member's town may be spelled differently from the data: the postcode alone still places them.
+  if (found.length === 0 && place.postcode) found = await placesMatching(db, { postcode: place.postcode });
+  const at = found.find((p) => p.latitude !== null && p.longitude !== null);
+  return at ? { latitude: at.latitude!, longitude: at.longitude! } : null;
+}
+
+/**
+ * A unit's place: the locality the admin gave (400 when it is not a bundled one, or when several
+ * match), else the one its name names when exactly one locality has that name (unitLocalityGuess),
+ * else none.
+ */
+async function unitPlace(db: Database, input: UnitInput): Promise<Place | null> {
+  if (input.postcode || input.suburb) {
+    const found = await placesMatching(db, input);
+    if (found.length === 0)
+      throw badRequest("Location not found: choose a postcode and suburb from the list.");
+    const distinct = new Set(found.map((p) => `${p.postcode}|${p.suburb}|${p.state}`));
+    if (distinct.size > 1 && !(input.postcode && input.suburb && input.state)) {
+      throw badRequest("Several places match that location: give its postcode, suburb and state.");
+    }
+    return found[0]!;
+  }
+  const guess = unitLocalityGuess(input.name);
+  if (!guess) return null;
+  const found = await placesMatching(db, { suburb: guess });
+  const named = new Set(found.map((p) => `${p.suburb}|${p.state}`));
+  return named.size === 1 ? found[0]! : null;
+}
+
+function placeColumns(place: Place | null) {
+  return {
+    postcode: place?.postcode ?? null,
+    suburb: place?.suburb ?? null,
+    state: place?.state ?? null,
+    latitude: place?.latitude ?? null,
+    longitude: place?.longitude ?? null,
+  };
+}
+
+const isUniqueViolation = (err: unknown) => {
+  for (let e: unknown = err; e && typeof e === "object"; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: unknown }).code === "23505") return true;
+  return false;
+};
+
+async function findAgency(db: Database, agencyId: number) {
+  const [agency] = await db.select().from(agencies).where(eq(agencies.id, agencyId));
+  if (!agency) throw notFound("Agency not found.");
+  return agency;
+}
+
+async function findUnit(db: Database, unitId: number): Promise<UnitRow> {
+  const [unit] = await db.select().from(units).where(eq(units.id, unitId));
+  if (!unit) throw notFound("Unit not found.");
+  return unit;
+}
+
+/** An agency's units with their capcodes and how many members each has, by name (admin). */
+export async function listAgencyUnits(db: Database, agencyId: number) {
+  await findAgency(db, agencyId);
+  const rows = await db.select().from(units).where(eq(units.agencyId, agencyId)).orderBy(asc(units.name));
+  const ids = rows.map((u) => u.id);
+  const [members, paged] = ids.length
+    ? await Promise.all([
+        db
+          .select({ unitId: userUnits.unitId, n: count() })
+          .from(userUnits)
+          .where(inArray(userUnits.unitId, ids))
+          .groupBy(userUnits.unitId),
+        db
+          .select({
+            unitId: unitCapcodes.unitId,
+            id: capcodes.id,
+            capcode: capcodes.capcode,
+            alias: capcodes.alias,
+          })
+          .from(unitCapcodes)
+          .innerJoin(capcodes, eq(capcodes.id, unitCapcodes.capcodeId))
+          .where(inArray(unitCapcodes.unitId, ids))
+          .orderBy(asc(capcodes.capcode)),
+      ])
+    : [[], []];
+  const memberCount = new Map(members.map((m) => [m.unitId, Number(m.n)]));
+  return rows.map((u) => ({
+    unit: u,
+    memberCount: memberCount.get(u.id) ?? 0,
+    capcodes: paged.filter((p) => p.unitId === u.id).map(({ unitId: _, ...c }) => c),
+  }));
+}
+
+/** Adds a unit to an agency. 404 for an unknown agency, 409 for a name it already has, 400 for an unknown place. */
+export async function createUnit(
+  ctx: ServiceContext,
+  actor: Actor,
+  agencyId: number,
+  input: UnitInput,
+  meta: RequestMeta,
+): Promise<UnitRow> {
+  const agency = await findAgency(ctx.db, agencyId);
+  const place = await unitPlace(ctx.db, input);
+  const [{ n }] = (await ctx.db.select({ n: count() }).from(units).where(eq(units.agencyId, agencyId))) as [
+    { n: number },
+  ];
+  if (Number(n) >= MAX_UNITS_PER_AGENCY)
+    throw conflict(`An agency may have at most ${MAX_UNITS_PER_AGENCY} units.`);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const [unit] = await tx
+        .insert(units)
+        .values({ agencyId, name: input.name, code: input.code ?? null, ...placeColumns(place) })
+        .returning();
+      await recordAdminAction(tx, actor, meta.ip, {
+        type: "admin_unit_changed",
+        message: `Admin #${actor.userId} added unit '${input.name}' to ${agency.code}`,
+        details: { unit_id: unit!.id, agency_id: agencyId },
+      });
+      return unit!;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`${agency.name} already has a unit named '${input.name}'.`);
+    throw err;
+  }
+}
+
+/** Renames or moves a unit (its place as createUnit reads it). 404 unknown, 409 duplicate name. */
+export async function updateUnit(
+  ctx: ServiceContext,
+  actor: Actor,
+  unitId: number,
+  input: UnitInput,
+  meta: RequestMeta,
+): Promise<UnitRow> {
+  const before = await findUnit(ctx.db, unitId);
+  const place = await unitPlace(ctx.db, input);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const [unit] = await tx
+        .update(units)
+        .set({ name: input.name, code: input.code ?? null, ...placeColumns(place), updatedAt: new Date() })
+        .where(eq(units.id, unitId))
+        .returning();
+      await recordAdminAction(tx, actor, meta.ip, {
+        type: "admin_unit_changed",
+        message: `Admin #${actor.userId} changed unit '${before.name}'`,
+        details: { unit_id: unitId, name: input.name },
+      });
+      return unit!;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`That agency already has a unit named '${input.name}'.`);
+    throw err;
+  }
+}
+
+/** Deletes a unit; its members go back to their whole agency's view. 404 unknown. */
+export async function deleteUnit(ctx: ServiceContext, actor: Actor, unitId: number, meta: RequestMeta) {
+  const unit = await findUnit(ctx.db, unitId);
+  const members = await ctx.db.transaction(async (tx) => {
+    const memberRows = await tx
+      .select({ userId: userUnits.userId })
+      .from(userUnits)
+      .where(eq(userUnits.unitId, unitId));
+    await tx.delete(units).where(eq(units.id, unitId));
+    await recordAdminAction(tx, actor, meta.ip, {
+      type: "admin_unit_changed",
+      message: `Admin #${actor.userId} deleted unit '${unit.name}'`,
+      details: { unit_id: unitId, members: memberRows.length },
+    });
+    return memberRows.map((m) => m.userId);
+  });
+  for (const userId of members) ctx.live.userAccessChanged(userId);
+}
+
+/**
+ * Makes `capcodeIds` the capcodes a unit is paged on. Each must be one of the unit's agency's capcodes
+ * (400 naming the others). Members' open pages read their view again.
+ */
+export async function setUnitCapcodes(
+  ctx: ServiceContext,
+  actor: Actor,
+  unitId: number,
+  capcodeIds: number[],
+  meta: RequestMeta,
+): Promise<void> {
+  const unit = await findUnit(ctx.db, unitId);
+  const ids = [...new Set(capcodeIds)];
+  const found = ids.length
+    ? await ctx.db
+        .select({ id: capcodes.id, agencyId: capcodes.agencyId, capcode: capcodes.capcode })
+        .from(capcodes)
+        .where(inArray(capcodes.id, ids))
+    : [];
+  const foreign = ids.filter((id) => found.find((c) => c.id === id)?.agencyId !== unit.agencyId);
+  if (foreign.length > 0)
+    throw badRequest(`A unit holds only its own agency's capcodes; not capcode id(s) ${foreign.join(", ")}.`);
+  const members = await ctx.db.transaction(async (tx) => {
+    await tx.delete(unitCapcodes).where(eq(unitCapcodes.unitId, unitId));
+    if (ids.length) await tx.insert(unitCapcodes).values(ids.map((capcodeId) => ({ unitId, capcodeId })));
+    await recordAdminAction(tx, actor, meta.ip, {
+      type: "admin_unit_changed",
+      message: `Admin #${actor.userId} set the capcodes of unit '${unit.name}'`,
+      details: { unit_id: unitId, capcodes: found.map((c) => c.capcode) },
+    });
+    return tx.select({ userId: userUnits.userId }).from(userUnits).where(eq(userUnits.unitId, unitId));
+  });
+  for (const m of members) ctx.live.userAccessChanged(m.userId);
+}
+
+/** The units a user belongs to, by agency then name. */
+export async function unitsOfUser(db: Database, userId: number): Promise<UnitSummary[]> {
+  const rows = await db
+    .select({ unit: units, agencyName: agencies.name })
+    .from(userUnits)
+    .innerJoin(units, eq(units.id, userUnits.unitId))
+    .innerJoin(agencies, eq(agencies.id, units.agencyId))
+    .where(eq(userUnits.userId, userId))
+    .orderBy(asc(agencies.name), asc(units.name));
+  return rows.map((r) => summary(r.unit, r.agencyName));
+}
+
+/** A user's units for the admin console. 404 for an unknown user. */
+export async function userUnitsForAdmin(db: Database, userId: number): Promise<UnitSummary[]> {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  if (!user) throw notFound("User not found.");
+  return unitsOfUser(db, userId);
+}
+
+/** Where a member said they live (registration's postcode, town and state). */
+export async function homeOf(db: Database, userId: number) {
+  const [home] = await db
+    .select({ postcode: users.postcode, suburb: users.townName, state: users.stateName })
+    .from(users)
+    .where(eq(users.id, userId));
+  return home ?? {};
+}
+
+function summary(unit: UnitRow, agencyName: string): UnitSummary {
+  return { id: unit.id, name: unit.name, code: unit.code, agency_id: unit.agencyId, agency_name: agencyName };
+}
+
+/**
+ * Writes a user's units inside the caller's transaction: each must exist and, unless
+ * `addAgencies`, be one of the user's agencies (400 otherwise); with `addAgencies` (an admin) the units'
+ * agencies are assigned too. Resolves to whether anything changed.
+ */
+export async function writeUserUnits(
+  tx: Database,
+  userId: number,
+  unitIds: readonly number[],
+  options: { addAgencies: boolean },
+): Promise<boolean> {
+  const wanted = unitIds.length
+    ? await tx
+        .select()
+        .from(units)
+        .where(inArray(units.id, [...unitIds]))
+    : [];
+  const missing = unitIds.filter((id) => !wanted.some((u) => u.id === id));
+  if (missing.length > 0) throw badRequest(`Unknown unit id(s): ${missing.join(", ")}.`);
+  const assigned = (
+    await tx.select({ id: userAgencies.agencyId }).from(userAgencies).where(eq(userAgencies.userId, userId))
+  ).map((r) => r.id);
+  const outside = [...new Set(wanted.map((u) => u.agencyId))].filter((id) => !assigned.includes(id));
+  if (outside.length > 0) {
+    if (!options.addAgencies)
+      throw badRequest("You can only choose units of the agencies you are assigned to.");
+    await tx.insert(userAgencies).values(outside.map((agencyId) => ({ userId, agencyId })));
+  }
+  const current = (
+    await tx.select({ id: userUnits.unitId }).from(userUnits).where(eq(userUnits.userId, userId))
+  ).map((r) => r.id);
+  const added = unitIds.filter((id) => !current.includes(id));
+  const removed = current.filter((id) => !unitIds.includes(id));
+  if (removed.length)
+    await tx.delete(userUnits).where(and(eq(userUnits.userId, userId), inArray(userUnits.unitId, removed)));
+  if (added.length) await tx.insert(userUnits).values(added.map((unitId) => ({ userId, unitId })));
+  return added.length > 0 || removed.length > 0 || outside.length > 0;
+}
+
+/** A member chooses their own units (settings). 400 for a unit outside their agencies. */
+export async function setOwnUnits(
+  ctx: ServiceContext,
+  actor: Actor,
+  unitIds: number[],
+): Promise<UnitSummary[]> {
+  const changed = await ctx.db.transaction((tx) =>
+    writeUserUnits(tx, actor.userId, unitIds, { addAgencies: false }),
+  );
+  if (changed) ctx.live.userAccessChanged(actor.userId);
+  return unitsOfUser(ctx.db, actor.userId);
+}
+
+/** An admin sets a user's units; the units' agencies are assigned with them. 404 for an unknown user. */
+export async function setUserUnits(
+  ctx: ServiceContext,
+  actor: Actor,
+  userId: number,
+  unitIds: number[],
+  meta: RequestMeta,
+): Promise<UnitSummary[]> {
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw notFound("User not found.");
+  const changed = await ctx.db.transaction(async (tx) => {
+    const changed = await writeUserUnits(tx, userId, unitIds, { addAgencies: true });
+    if (changed) {
+      await recordAdminAction(tx, actor, meta.ip, {
+        type: "admin_user_agencies_changed",
+        message: `Admin #${actor.userId} changed the units of user #${userId}`,
+        details: { unit_ids: unitIds },
+        target: user,
+      });
+    }
+    return changed;
+  });
+  if (changed) ctx.live.userAccessChanged(userId);
+  return unitsOfUser(ctx.db, userId);
+}
+
+/** How many units to offer at once (nearest first). */
+export const NEARBY_LIMIT = 20;
+
+/**
+ * Units of one agency (by id, or by code at registration) offered nearest `place` first, with their
+ * distance; `name` narrows them to names containing it. Unknown agency: none.
+ */
+export async function unitsNear(
+  db: Database,
+  query: {
+    agencyId?: number;
+    agencyCode?: string;
+    agencyIds?: number[];
+    place?: { postcode?: string | null; suburb?: string | null; state?: string | null };
+    name?: string;
+  },
+) {
+  const from = query.place ? await locate(db, query.place) : null;
+  const rows = await db
+    .select({ unit: units, agencyName: agencies.name })
+    .from(units)
+    .innerJoin(agencies, eq(agencies.id, units.agencyId))
+    .where(
+      and(
+        query.agencyId !== undefined ? eq(units.agencyId, query.agencyId) : undefined,
+        query.agencyCode !== undefined
+          ? sql`upper(${agencies.code}) = upper(${query.agencyCode})`
+          : undefined,
+        query.agencyIds !== undefined
+          ? query.agencyIds.length
+            ? inArray(units.agencyId, query.agencyIds)
+            : sql`false`
+          : undefined,
+        query.name
+          ? sql`${units.name} ILIKE ${`%${query.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`
+          : undefined,
+      ),
+    );
+  const ordered = nearestFirst(
+    rows.map((r) => ({ ...summary(r.unit, r.agencyName), ...placeOfRow(r.unit) })),
+    from,
+  );
+  return ordered.slice(0, NEARBY_LIMIT);
+}
+
+function placeOfRow(u: UnitRow) {
+  return { suburb: u.suburb, state: u.state, latitude: u.latitude, longitude: u.longitude };
+}
+
+/** A member's unit view (domain unitViewScope) over their visible agencies, with the capcodes of their units. */
+export async function unitViewOf(
+  db: Database,
+  userId: number,
+  visibleAgencyIds: readonly number[],
+): Promise<UnitViewScope & { capcodeIds: number[] }> {
+  const mine = await db
+    .select({ id: units.id, agency_id: units.agencyId })
+    .from(userUnits)
+    .innerJoin(units, eq(units.id, userUnits.unitId))
+    .where(eq(userUnits.userId, userId));
+  const scope = unitViewScope(visibleAgencyIds, mine);
+  const capcodeIds = scope.unitIds.length
+    ? (
+        await db
+          .selectDistinct({ id: unitCapcodes.capcodeId })
+          .from(unitCapcodes)
+          .where(inArray(unitCapcodes.unitId, [...scope.unitIds]))
+      ).map((r) => r.id)
+    : [];
+  return { ...scope, capcodeIds };
+}
+
+/** The units each capcode serves (for presenting alerts and routing them to unit rooms). */
+export async function unitsByCapcode(
+  db: Database,
+  capcodeIds: readonly number[],
+): Promise<Map<number, { id: number; name: string; agencyId: number }[]>> {
+  const byCapcode = new Map<number, { id: number; name: string; agencyId: number }[]>();
+  if (capcodeIds.length === 0) return byCapcode;
+  const rows = await db
+    .select({ capcodeId: unitCapcodes.capcodeId, id: units.id, name: units.name, agencyId: units.agencyId })
+    .from(unitCapcodes)
+    .innerJoin(units, eq(units.id, unitCapcodes.unitId))
+    .where(inArray(unitCapcodes.capcodeId, [...new Set(capcodeIds)]))
+    .orderBy(asc(units.name));
+  for (const { capcodeId, ...unit } of rows)
+    byCapcode.set(capcodeId, [...(byCapcode.get(capcodeId) ?? []), unit]);
+  return byCapcode;
+}
