@@ -4,8 +4,8 @@ import {
   bigserial,
   bit,
   boolean,
-  doublePrecision,
   check,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -113,7 +113,10 @@ export const unitCapcodes = pgTable(
       .notNull()
       .references(() => capcodes.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.unitId, t.capcodeId] }), index("unit_capcodes_capcode_idx").on(t.capcodeId)],
+  (t) => [
+    primaryKey({ columns: [t.unitId, t.capcodeId] }),
+    index("unit_capcodes_capcode_idx").on(t.capcodeId),
+  ],
 );
 
 /** The units a member belongs to; only units of their agencies (a trigger drops them with the agency). */
