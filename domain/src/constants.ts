@@ -122,3 +122,8 @@ export const UNMAPPED_AGENCY = { code: "UNMAPPED", name: "Unmapped Capcodes" } a
 export const LOG_LEVELS = ["critical", "error", "warn", "info"] as const;
 /** A system log level. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Australian state and territory abbreviations. */
+export const AU_STATE_CODES = ["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT"] as const;
+/** An Australian state or territory abbreviation. */
+export type AuStateCode = (typeof AU_STATE_CODES)[number];

@@ -84,6 +84,11 @@ export const alertRuleInputSchema = alertRulePreviewSchema.extend({
   description: z.string().trim().max(500).nullish(),
   /** How the member hears that the rule fired (issue 15); absent: SMS for a new rule, unchanged on edit. */
   delivery: ruleDeliverySchema.optional(),
+  /**
+   * Only pages to the member's units where they chose units (issue 26); absent: true for a new rule,
+   * unchanged on edit.
+   */
+  units_only: z.boolean("units_only must be true or false").optional(),
 });
 /** A validated alert-rule body (keywords cleaned). */
 export type AlertRuleInput = z.output<typeof alertRuleInputSchema>;

@@ -1,17 +1,13 @@
 import { z } from "zod";
-import { SIGNUP_AGENCY_CODES } from "./constants.js";
+import { AU_STATE_CODES, SIGNUP_AGENCY_CODES } from "./constants.js";
 import { phoneInputSchema } from "./request-inputs.js";
+import { unitIdsSchema } from "./units.js";
 
 /** Tells whether a registration reply means the phone is already registered. */
 export function isDuplicatePhoneReply(message: string | null | undefined): boolean {
   const text = (message ?? "").toLowerCase();
   return text.includes("already exists") || text.includes("user with this phone number");
 }
-
-/** Australian state and territory abbreviations. */
-export const AU_STATE_CODES = ["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT"] as const;
-/** An Australian state or territory abbreviation. */
-export type AuStateCode = (typeof AU_STATE_CODES)[number];
 
 /** A required, trimmed, non-blank name field of at most 100 characters. */
 const requiredText = (label: string) =>
@@ -37,6 +33,8 @@ export const registrationSchema = z.object({
     .trim()
     .toUpperCase()
     .pipe(z.enum(AU_STATE_CODES, "Unknown state")),
+  /** The member's brigades or units (issue 26), of the chosen agency; optional. */
+  unit_ids: unitIdsSchema.optional(),
 });
 /** A validated registration (phone normalised). */
 export type RegistrationInput = z.output<typeof registrationSchema>;

@@ -68,4 +68,21 @@ describe("rulePriorityTypes", () => {
     expect(rulePriorityTypes([])).toBeNull();
     expect(rulePriorityTypes(["admin", "emergency"])).toEqual(new Set(["administrative", "emergency"]));
   });
+
+  it("keeps a rule to the owner's units where they chose units, unless it asks for the whole agency", () => {
+    const rule = { keywords: ["fire"] };
+    const alert = {
+      message: "STRUC1 HOUSE FIRE",
+      type: "emergency",
+      agencyIds: [2, 5],
+      capcodeIds: [21, 51],
+    };
+    const units = new Map([[2, new Set([20])]]);
+    // Paged to agency 2 outside the owner's unit, and to agency 5 where they chose none.
+    expect(ruleFiresFor(rule, alert, [2, 5], units)).toBe(5);
+    expect(ruleFiresFor(rule, alert, [2], units)).toBeNull();
+    expect(ruleFiresFor(rule, { ...alert, capcodeIds: [20] }, [2], units)).toBe(2);
+    expect(ruleFiresFor({ ...rule, units_only: false }, alert, [2], units)).toBe(2);
+    expect(ruleFiresFor(rule, alert, [2])).toBe(2);
+  });
 });

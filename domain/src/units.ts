@@ -1,7 +1,7 @@
 // Brigades and units (issue 26): an agency's capcodes grouped into the units members belong to.
 // Agencies stay the access boundary; a unit narrows what a member sees, hears and answers by default.
 import { z } from "zod";
-import { AU_STATE_CODES } from "./registration.js";
+import { AU_STATE_CODES } from "./constants.js";
 
 /** How a member's feed, live events, push and keyword rules are scoped: their units, or their whole agencies. */
 export const FEED_VIEWS = ["units", "agencies"] as const;

@@ -1,7 +1,6 @@
 import {
   agencyModePushes,
-  DEFAULT_PUSH_AGENCY_MODE,
-  type PushAgencyMode,
+  effectivePushMode,
   type PushNotification,
   pushNotificationFor,
 } from "@turnout/domain";
@@ -11,6 +10,7 @@ import type { Urgency } from "web-push";
 import type { Database } from "../db/client.js";
 import {
   agencies,
+  alertRecipients,
   alerts,
   deviceSessions,
   pushAgencyModes,
@@ -19,6 +19,7 @@ import {
   userAgencies,
   users,
 } from "../db/schema.js";
+import { unitCapcodesByMember } from "../modules/units/service.js";
 import { PollingLoop } from "../support/polling-loop.js";
 import { loadWebPush, type VapidKeys } from "./vapid.js";
 
@@ -33,14 +34,27 @@ const FIRST_RETRY_SECONDS = 2;
 const MAX_RETRY_SECONDS = 300;
 const LAST_ERROR_MAX_LENGTH = 300;
 
+/** The capcodes each alert was paged to. */
+async function recipientCapcodes(tx: Database, alertIds: number[]): Promise<Map<number, Set<number>>> {
+  const byAlert = new Map<number, Set<number>>();
+  if (alertIds.length === 0) return byAlert;
+  const rows = await tx
+    .select({ alertId: alertRecipients.alertId, capcodeId: alertRecipients.capcodeId })
+    .from(alertRecipients)
+    .where(inArray(alertRecipients.alertId, alertIds));
+  for (const r of rows) byAlert.set(r.alertId, (byAlert.get(r.alertId) ?? new Set()).add(r.capcodeId));
+  return byAlert;
+}
+
 /** The deliveries one alert needs: a user and the agency (code) the notification names. */
 type Wanted = { userId: number; agencyCode: string };
 
 /**
  * Queues the push messages of these alerts, inside the caller's transaction (the rule matcher's, the one
  * that takes the alerts off rule_match_queue, so an alert is fanned out once whatever crashes): to every
- * live device of members whose agency mode takes the alert, and of `ruleUsers` (keyword rules asking
- * for push). The unique (alert, subscription) index keeps it to one message per device, also when an
+ * live device of members whose agency mode takes the alert (domain effectivePushMode: a member of a
+ * unit of the agency hears their units' emergencies by default; issue 26), and of `ruleUsers` (keyword
+ * rules asking for push). The unique (alert, subscription) index keeps it to one message per device, also when an
  * alert is queued again because it was paged to more agencies later. Resolves to the rows queued.
  */
 export async function queueAlertPushes(
@@ -100,10 +114,22 @@ export async function queueAlertPushes(
           sql`exists (select 1 from ${pushSubscriptions} where ${pushSubscriptions.userId} = ${userAgencies.userId})`,
         ),
       );
+    const unitsOf = await unitCapcodesByMember(
+      tx,
+      members.map((m) => m.userId),
+    );
+    const pagedCapcodes = await recipientCapcodes(
+      tx,
+      emergencies.map((r) => r.id),
+    );
     for (const alert of emergencies) {
+      const paged = pagedCapcodes.get(alert.id) ?? new Set<number>();
       for (const m of members) {
-        const mode = (m.mode ?? DEFAULT_PUSH_AGENCY_MODE) as PushAgencyMode;
-        if (alert.agencyIds.includes(m.agencyId) && agencyModePushes(mode, alert.type))
+        if (!alert.agencyIds.includes(m.agencyId)) continue;
+        const mine = unitsOf.get(m.userId)?.get(m.agencyId);
+        const mode = effectivePushMode(m.mode, mine !== undefined);
+        const toMyUnits = mine !== undefined && [...mine].some((c) => paged.has(c));
+        if (agencyModePushes(mode, alert.type, toMyUnits))
           want(alert.id, { userId: m.userId, agencyCode: codes.get(m.agencyId) ?? "" });
       }
     }

@@ -861,7 +861,7 @@ export async function recipientAgenciesByAlert(
 }
 
 /** Every recipient (capcode and its agency) of each alert, by alert id. */
-async function recipientsByAlert(
+export async function recipientsByAlert(
   db: Database,
   alertIds: number[],
 ): Promise<Map<number, { agencyId: number; capcodeId: number }[]>> {

@@ -27,6 +27,7 @@ import {
 } from "../security/limits.js";
 import { getSecuritySettings, type SecuritySettings } from "../security/settings.js";
 import { openSession, presentSession, sessionLimitState } from "../sessions/service.js";
+import { unitsOfUser, writeUserUnits } from "../units/service.js";
 import { codeMatches, generateCode, hashCode } from "./codes.js";
 import { presentAgency, presentProfileUser, presentUser } from "./present.js";
 import { signSessionToken } from "./tokens.js";
@@ -90,6 +91,9 @@ export async function registerUser(ctx: ServiceContext, input: RegistrationInput
     // Two registrations of one phone at the same instant: the loser gets the ordinary answer.
     if (!user) throw conflict("A user with this phone number already exists.");
     if (agency) await tx.insert(userAgencies).values({ userId: user.id, agencyId: agency.id });
+    // The units chosen at sign-up (issue 26), of the agency chosen there only.
+    if (agency && input.unit_ids?.length)
+      await writeUserUnits(tx, user.id, input.unit_ids, { addAgencies: false });
     await issueCode(ctx, tx, user, "activation", settings);
     await recordSecurityEvent(tx, {
       type: "registration",
@@ -330,10 +334,13 @@ export async function verifyLoginCode(
 export async function getProfile(db: Database, userId: number) {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new AppError(401, "unauthorized", MESSAGES.SESSION_INVALID, { reason: "invalid" });
-  const assigned = await userAgencyRows(db, userId);
+  const [assigned, units] = await Promise.all([userAgencyRows(db, userId), unitsOfUser(db, userId)]);
   return {
     success: true as const,
-    user: presentProfileUser(user),
+    user: {
+      ...presentProfileUser(user),
+      units: units.map((u) => ({ id: u.id, name: u.name, agency_id: u.agency_id })),
+    },
     agency: assigned[0] ? presentAgency(assigned[0]) : null,
     agencies: assigned.map(presentAgency),
   };

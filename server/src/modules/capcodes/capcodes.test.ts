@@ -599,7 +599,7 @@ describe("capcode CSV export and import", () => {
     }
   });
 
-  it("exports mapped capcodes in PagerMon's columns plus area, without UNMAPPED or deleted ones", async () => {
+  it("exports mapped capcodes in PagerMon's columns plus area and unit, without UNMAPPED or deleted ones", async () => {
     const kept = await insertCapcode("CFA", { alias: "Kyneton FB", area: "Macedon Ranges" });
     const unmapped = await insertCapcode("UNMAPPED");
     const gone = await insertCapcode("SES");
@@ -609,8 +609,8 @@ describe("capcode CSV export and import", () => {
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(res.headers["content-disposition"]).toBe('attachment; filename="capcodes.csv"');
     const lines = res.body.split("\r\n");
-    expect(lines[0]).toBe("id,address,alias,agency,icon,color,pluginconf,ignore,area");
-    expect(lines).toContain(`${kept.id},${kept.capcode},Kyneton FB,CFA,,,{},0,Macedon Ranges`);
+    expect(lines[0]).toBe("id,address,alias,agency,icon,color,pluginconf,ignore,area,unit");
+    expect(lines).toContain(`${kept.id},${kept.capcode},Kyneton FB,CFA,,,{},0,Macedon Ranges,`);
     expect(res.body).not.toContain(unmapped.capcode);
     expect(res.body).not.toContain(gone.capcode);
   });
@@ -627,6 +627,7 @@ describe("capcode CSV export and import", () => {
       changed: [],
       unchanged: rows,
       refused: [],
+      units_created: [],
     });
   });
 
@@ -657,6 +658,7 @@ describe("capcode CSV export and import", () => {
         },
       ],
       unchanged: 0,
+      units_created: [],
       refused: [
         { line: 4, reason: expect.stringContaining("PagerMon wildcards") },
         {

@@ -1,7 +1,8 @@
 /**
  * Capcode lists as CSV in PagerMon's layout, so a PagerMon site's export imports here unchanged and
  * ours opens in PagerMon and spreadsheets: PagerMon's capcode columns in its order, then Turnout's
- * `area`. RFC 4180 quoting; CRLF line ends.
+ * `area` and `unit` (the units the capcode serves, issue 26, separated by UNIT_SEPARATOR). RFC 4180
+ * quoting; CRLF line ends.
  */
 export const CAPCODE_CSV_COLUMNS = [
   "id",
@@ -13,7 +14,11 @@ export const CAPCODE_CSV_COLUMNS = [
   "pluginconf",
   "ignore",
   "area",
+  "unit",
 ] as const;
+
+/** Separates a capcode's units in the `unit` column ("Kangaroo Flat; Bendigo Group"). */
+export const UNIT_SEPARATOR = ";";
 
 export type CsvRecord = { line: number; fields: string[] };
 

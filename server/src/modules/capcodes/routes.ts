@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, queryIntSchema, recordIdSchema } from "../../request-schemas.js";
 import { presentAgency } from "../auth/present.js";
-import { CAPCODE_CSV_COLUMNS, toCsv } from "./csv.js";
+import { CAPCODE_CSV_COLUMNS, toCsv, UNIT_SEPARATOR } from "./csv.js";
 import { presentCapcode, presentCapcodeMessage, presentUnmappedCapcode } from "./present.js";
 import { capcodeNumberSchema, labelSchema } from "./schemas.js";
 import {
@@ -55,6 +55,8 @@ export const CAPCODE_IMPORT_MAX_CHARS = 1_048_576;
 const importBody = z.object({
   csv: z.string().max(CAPCODE_IMPORT_MAX_CHARS, "must be at most 1 MB"),
   dry_run: z.boolean(),
+  /** Without a `unit` column (a PagerMon export), each capcode joins the unit its alias names (issue 26). */
+  units_from_alias: z.boolean().optional(),
 });
 
 const assignBody = z.object({
@@ -79,7 +81,18 @@ export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
     // ignore its drop flag; Turnout has none of them, so they go out empty, {} and 0.
     const csv = toCsv([
       [...CAPCODE_CSV_COLUMNS],
-      ...rows.map((c) => [c.id, c.capcode, c.alias, c.agencyCode, null, null, "{}", 0, c.area]),
+      ...rows.map((c) => [
+        c.id,
+        c.capcode,
+        c.alias,
+        c.agencyCode,
+        null,
+        null,
+        "{}",
+        0,
+        c.area,
+        c.units.join(`${UNIT_SEPARATOR} `),
+      ]),
     ]);
     return reply
       .header("content-type", "text/csv; charset=utf-8")
@@ -92,7 +105,9 @@ export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
     // JSON escaping can make the CSV's quotes and line ends take up to twice their size in the body.
     { schema: { body: importBody }, bodyLimit: 3 * CAPCODE_IMPORT_MAX_CHARS },
     async (request) => {
-      const result = await importCapcodes(app.db, request.body.csv, request.body.dry_run);
+      const result = await importCapcodes(app.db, request.body.csv, request.body.dry_run, {
+        unitsFromAlias: request.body.units_from_alias === true,
+      });
       return { success: true, data: result };
     },
   );

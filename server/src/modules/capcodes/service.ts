@@ -1,10 +1,11 @@
 import { capcodeSchema, UNMAPPED_AGENCY } from "@turnout/domain";
 import { and, asc, count, desc, eq, inArray, isNull, max, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
-import { agencies, alertRecipients, alerts, capcodes } from "../../db/schema.js";
+import { agencies, alertRecipients, alerts, capcodes, unitCapcodes, units } from "../../db/schema.js";
 import { badRequest, conflict, notFound } from "../../errors.js";
 import { requireAgency } from "../agencies/service.js";
-import { importedText, parseCsv } from "./csv.js";
+import { unitNameKey, unitsNamed } from "../units/service.js";
+import { importedText, parseCsv, UNIT_SEPARATOR } from "./csv.js";
 
 type CapcodeRow = typeof capcodes.$inferSelect;
 type AgencyRow = typeof agencies.$inferSelect;
@@ -345,9 +346,9 @@ async function assertCapcodeFree(db: Database, capcode: string): Promise<void> {
   if (clash) throw conflict(`Capcode ${capcode} already exists (under ${clash.code}).`);
 }
 
-export type CapcodeExportRow = CapcodeRow & { agencyCode: string };
+export type CapcodeExportRow = CapcodeRow & { agencyCode: string; units: string[] };
 
-/** Every mapped capcode (UNMAPPED and deleted ones left out) with its agency's code, by capcode. */
+/** Every mapped capcode (UNMAPPED and deleted ones left out) with its agency's code and its units' names, by capcode. */
 export async function listCapcodesForExport(db: Database): Promise<CapcodeExportRow[]> {
   const rows = await db
     .select({ capcode: capcodes, agencyCode: agencies.code })
@@ -355,18 +356,34 @@ export async function listCapcodesForExport(db: Database): Promise<CapcodeExport
     .innerJoin(agencies, eq(agencies.id, capcodes.agencyId))
     .where(and(ne(agencies.code, UNMAPPED_AGENCY.code), notDeleted))
     .orderBy(asc(capcodes.capcode));
-  return rows.map((r) => ({ ...r.capcode, agencyCode: r.agencyCode }));
+  const memberships = await db
+    .select({ capcodeId: unitCapcodes.capcodeId, name: units.name })
+    .from(unitCapcodes)
+    .innerJoin(units, eq(units.id, unitCapcodes.unitId))
+    .orderBy(asc(units.name));
+  const unitsOf = new Map<number, string[]>();
+  for (const m of memberships) unitsOf.set(m.capcodeId, [...(unitsOf.get(m.capcodeId) ?? []), m.name]);
+  return rows.map((r) => ({
+    ...r.capcode,
+    agencyCode: r.agencyCode,
+    units: unitsOf.get(r.capcode.id) ?? [],
+  }));
 }
 
-/** A capcode's mapping as an import reports it: the agency by code. */
-export type CapcodeMapping = { agency: string; alias: string | null; area: string | null };
+/** A capcode's mapping as an import reports it: the agency by code; its units' names when the import sets them. */
+export type CapcodeMapping = { agency: string; alias: string | null; area: string | null; units?: string[] };
 export type ImportResult = {
   applied: boolean;
   created: ({ line: number; capcode: string } & CapcodeMapping)[];
   changed: { line: number; capcode: string; from: CapcodeMapping; to: CapcodeMapping }[];
   unchanged: number;
   refused: { line: number; reason: string }[];
+  /** Units the import creates (issue 26): named in the `unit` column, or by aliases. */
+  units_created: { agency: string; name: string }[];
 };
+
+/** Most units one capcode line may name. */
+const UNITS_PER_LINE = 20;
 
 const LABEL_MAX = 100;
 /** Rows per statement when an import reads or writes many capcodes (PostgreSQL takes 65535 parameters). */
@@ -378,6 +395,8 @@ type ImportLine = {
   agency: AgencyRow;
   alias: LabelChange;
   area: LabelChange;
+  /** The units the line names: undefined without a `unit` column (and not from aliases). */
+  units?: string[];
 };
 
 /**
@@ -388,14 +407,25 @@ type ImportLine = {
  * cell clears it); a line with an unknown agency, UNMAPPED, a bad capcode or a capcode listed earlier
  * is refused, never guessed at (agencies are never created). With `dryRun` nothing is written; else
  * the accepted lines are written in one transaction, and capcodes that change agency take their
- * earlier alerts still under UNMAPPED with them, as assignCapcode does. Throws 400 when the text has
- * no header row naming address and agency.
+ * earlier alerts still under UNMAPPED with them, as assignCapcode does. Units (issue 26): a `unit`
+ * column names each capcode's units (separated by UNIT_SEPARATOR; an empty cell takes it out of every
+ * unit), or, without one and with `unitsFromAlias`, each capcode joins the unit its alias names; units
+ * missing in the line's agency are created. Throws 400 when the text has no header row naming address
+ * and agency.
  */
-export async function importCapcodes(db: Database, csv: string, dryRun: boolean): Promise<ImportResult> {
+export async function importCapcodes(
+  db: Database,
+  csv: string,
+  dryRun: boolean,
+  options: { unitsFromAlias?: boolean } = {},
+): Promise<ImportResult> {
   const [header, ...records] = parseCsv(csv);
   const columns = (header?.fields ?? []).map((f) => f.trim().toLowerCase());
   const column = (name: string) => columns.indexOf(name);
-  const [addressAt, agencyAt, aliasAt, areaAt] = ["address", "agency", "alias", "area"].map(column);
+  const [addressAt, agencyAt, aliasAt, areaAt, unitAt] = ["address", "agency", "alias", "area", "unit"].map(
+    column,
+  );
+  const unitsFromAlias = unitAt === -1 && options.unitsFromAlias === true;
   if (addressAt === -1 || agencyAt === -1) {
     throw badRequest(
       "The first row must name the columns, at least address and agency (as PagerMon's capcode export does).",
@@ -403,7 +433,14 @@ export async function importCapcodes(db: Database, csv: string, dryRun: boolean)
   }
   return db.transaction(async (tx) => {
     const allAgencies = await tx.select().from(agencies);
-    const result: ImportResult = { applied: false, created: [], changed: [], unchanged: 0, refused: [] };
+    const result: ImportResult = {
+      applied: false,
+      created: [],
+      changed: [],
+      unchanged: 0,
+      refused: [],
+      units_created: [],
+    };
     const lines: ImportLine[] = [];
     const seen = new Map<string, number>();
     for (const { line, fields } of records) {
@@ -414,6 +451,7 @@ export async function importCapcodes(db: Database, csv: string, dryRun: boolean)
         agency: cell(agencyAt) ?? "",
         alias: cell(aliasAt),
         area: cell(areaAt),
+        units: unitsFromAlias ? (cell(aliasAt) ?? "") : cell(unitAt),
       });
       if (typeof parsed === "string") {
         result.refused.push({ line, reason: parsed });
@@ -441,28 +479,49 @@ export async function importCapcodes(db: Database, csv: string, dryRun: boolean)
       for (const row of rows) byCapcode.set(row.capcode, row);
     }
     const codeOf = new Map(allAgencies.map((a) => [a.id, a.code]));
+    const unitsNow = await unitNamesOf(
+      tx,
+      [...byCapcode.values()].map((r) => r.id),
+    );
     const fresh: ImportLine[] = [];
     const changed: { item: ImportLine; row: CapcodeRow }[] = [];
     for (const item of lines) {
       const row = byCapcode.get(item.capcode);
+      // A capcode moving agency leaves its old agency's units (a trigger); aliases add to the rest.
+      const current = row && row.agencyId === item.agency.id ? (unitsNow.get(row.id) ?? []) : [];
+      if (item.units !== undefined && unitsFromAlias) item.units = unionByName(current, item.units);
       const to = {
         agency: item.agency.code,
         alias: item.alias === undefined ? (row?.alias ?? null) : item.alias,
         area: item.area === undefined ? (row?.area ?? null) : item.area,
+        ...(item.units === undefined ? {} : { units: item.units }),
       };
       if (!row) {
         fresh.push(item);
         result.created.push({ line: item.line, capcode: item.capcode, ...to });
         continue;
       }
-      const from = { agency: codeOf.get(row.agencyId) ?? "", alias: row.alias, area: row.area };
-      if (from.agency === to.agency && from.alias === to.alias && from.area === to.area) {
+      const from = {
+        agency: codeOf.get(row.agencyId) ?? "",
+        alias: row.alias,
+        area: row.area,
+        ...(item.units === undefined ? {} : { units: unitsNow.get(row.id) ?? [] }),
+      };
+      const sameUnits = item.units === undefined || sameNames(current, item.units);
+      if (from.agency === to.agency && from.alias === to.alias && from.area === to.area && sameUnits) {
         result.unchanged += 1;
         continue;
       }
       changed.push({ item, row });
       result.changed.push({ line: item.line, capcode: item.capcode, from, to });
     }
+    const withUnits = [...fresh, ...changed.map((c) => c.item)].filter((l) => l.units !== undefined);
+    const named = await unitsNamed(
+      tx,
+      withUnits.flatMap((l) => l.units!.map((name) => ({ agencyId: l.agency.id, name }))),
+      !dryRun,
+    );
+    result.units_created = named.created.map((u) => ({ agency: codeOf.get(u.agencyId) ?? "", name: u.name }));
     if (dryRun || (fresh.length === 0 && changed.length === 0)) return result;
 
     const withArea: { id: number; capcode: string; area: string | null }[] = [];
@@ -497,15 +556,75 @@ export async function importCapcodes(db: Database, csv: string, dryRun: boolean)
     }
     for (const [agencyId, rows] of moving) await moveAlertsWithCapcodes(tx, rows, agencyId);
     await applyAreaToAlerts(tx, withArea);
+    await writeImportedUnits(tx, withUnits, named.ids);
     result.applied = true;
     return result;
   });
 }
 
+/** Makes each line's units (already joined with the current ones for aliases) its capcode's units. */
+async function writeImportedUnits(
+  tx: Database,
+  lines: ImportLine[],
+  unitIds: ReadonlyMap<string, number>,
+): Promise<void> {
+  for (let i = 0; i < lines.length; i += IMPORT_CHUNK) {
+    const chunk = lines.slice(i, i + IMPORT_CHUNK);
+    const rows = await tx
+      .select({ id: capcodes.id, capcode: capcodes.capcode })
+      .from(capcodes)
+      .where(
+        and(
+          inArray(
+            capcodes.capcode,
+            chunk.map((l) => l.capcode),
+          ),
+          notDeleted,
+        ),
+      );
+    const idOf = new Map(rows.map((r) => [r.capcode, r.id]));
+    if (rows.length) await tx.delete(unitCapcodes).where(inArray(unitCapcodes.capcodeId, [...idOf.values()]));
+    const values = chunk.flatMap((l) =>
+      l.units!.flatMap((name) => {
+        const unitId = unitIds.get(unitNameKey(l.agency.id, name));
+        const capcodeId = idOf.get(l.capcode);
+        return unitId !== undefined && capcodeId !== undefined ? [{ unitId, capcodeId }] : [];
+      }),
+    );
+    if (values.length) await tx.insert(unitCapcodes).values(values).onConflictDoNothing();
+  }
+}
+
+/** The names of each capcode's units, by name. */
+async function unitNamesOf(tx: Database, capcodeIds: number[]): Promise<Map<number, string[]>> {
+  const byCapcode = new Map<number, string[]>();
+  for (let i = 0; i < capcodeIds.length; i += IMPORT_CHUNK) {
+    const rows = await tx
+      .select({ capcodeId: unitCapcodes.capcodeId, name: units.name })
+      .from(unitCapcodes)
+      .innerJoin(units, eq(units.id, unitCapcodes.unitId))
+      .where(inArray(unitCapcodes.capcodeId, capcodeIds.slice(i, i + IMPORT_CHUNK)))
+      .orderBy(asc(units.name));
+    for (const r of rows) byCapcode.set(r.capcodeId, [...(byCapcode.get(r.capcodeId) ?? []), r.name]);
+  }
+  return byCapcode;
+}
+
+/** Whether two lists hold the same names, case aside. */
+const sameNames = (a: readonly string[], b: readonly string[]) =>
+  JSON.stringify(a.map((n) => n.toLowerCase()).sort()) ===
+  JSON.stringify(b.map((n) => n.toLowerCase()).sort());
+
+/** `current` and the names of `more` not already in it (case aside). */
+function unionByName(current: readonly string[], more: readonly string[]): string[] {
+  const seen = new Set(current.map((n) => n.toLowerCase()));
+  return [...current, ...more.filter((n) => !seen.has(n.toLowerCase()))];
+}
+
 /** One CSV line's capcode, agency and labels, or why it is refused. */
 function readImportLine(
   all: AgencyRow[],
-  cells: { address: string; agency: string; alias?: string; area?: string },
+  cells: { address: string; agency: string; alias?: string; area?: string; units?: string },
 ): Omit<ImportLine, "line"> | string {
   if (/[%_*?]/.test(cells.address)) {
     return `address ${cells.address}: PagerMon wildcards (% and _) are not capcodes; list each capcode`;
@@ -530,5 +649,27 @@ function readImportLine(
       return `${name}: must be at most ${LABEL_MAX} characters`;
   }
   const label = (v: string | undefined) => (v === undefined ? undefined : v || null);
-  return { capcode: capcode.data, agency, alias: label(cells.alias), area: label(cells.area) };
+  const unitNames =
+    cells.units === undefined
+      ? undefined
+      : [
+          ...new Map(
+            cells.units
+              .split(UNIT_SEPARATOR)
+              .map((n) => n.trim())
+              .filter((n) => n !== "")
+              .map((n) => [n.toLowerCase(), n]),
+          ).values(),
+        ];
+  if (unitNames && unitNames.length > UNITS_PER_LINE)
+    return `unit: at most ${UNITS_PER_LINE} units per capcode`;
+  if (unitNames?.some((n) => n.length > LABEL_MAX))
+    return `unit: a unit's name must be at most ${LABEL_MAX} characters`;
+  return {
+    capcode: capcode.data,
+    agency,
+    alias: label(cells.alias),
+    area: label(cells.area),
+    ...(unitNames ? { units: unitNames } : {}),
+  };
 }

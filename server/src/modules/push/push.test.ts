@@ -126,8 +126,8 @@ describe("push subscriptions and choices", () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().agencies).toEqual(
       expect.arrayContaining([
-        { agency_id: agencyId.SES, agency_name: "State Emergency Service", mode: "none" },
-        { agency_id: agencyId.CFA, agency_name: "Country Fire Authority", mode: "emergency" },
+        { agency_id: agencyId.SES, agency_name: "State Emergency Service", mode: "none", units: [] },
+        { agency_id: agencyId.CFA, agency_name: "Country Fire Authority", mode: "emergency", units: [] },
       ]),
     );
     const foreign = await call("PUT", "/api/push/preferences", token, {

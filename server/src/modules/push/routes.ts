@@ -21,7 +21,7 @@ const preferencesBody = z.object({
     .array(
       z.object({
         agency_id: recordIdSchema,
-        mode: z.enum(PUSH_AGENCY_MODES, "mode must be 'emergency' or 'none'"),
+        mode: z.enum(PUSH_AGENCY_MODES, "mode must be 'units', 'emergency' or 'none'"),
       }),
     )
     .max(100),

@@ -1,5 +1,5 @@
 import {
-  DEFAULT_PUSH_AGENCY_MODE,
+  effectivePushMode,
   isAllowedPushHost,
   type PushAgencyMode,
   type PushSubscriptionInput,
@@ -11,6 +11,7 @@ import { agencies, pushAgencyModes, pushSubscriptions, userAgencies } from "../.
 import { badRequest, conflict } from "../../errors.js";
 import { queueDevicePush } from "../../push/queue.js";
 import type { Actor } from "../auth/guard.js";
+import { unitsOfUser } from "../units/service.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
@@ -72,10 +73,14 @@ async function deviceSubscription(db: Database, actor: Actor) {
   return row ?? null;
 }
 
-/** This device's state and the member's choice for each of their agencies. */
+/**
+ * This device's state and the member's mode for each of their agencies (their choice, else the default
+ * of domain effectivePushMode), with their units there (issue 26).
+ */
 export async function pushPreferences(db: Database, actor: Actor) {
-  const [device, rows] = await Promise.all([
+  const [device, mine, rows] = await Promise.all([
     deviceSubscription(db, actor),
+    unitsOfUser(db, actor.userId),
     db
       .select({ id: agencies.id, name: agencies.name, mode: pushAgencyModes.mode })
       .from(userAgencies)
@@ -92,11 +97,15 @@ export async function pushPreferences(db: Database, actor: Actor) {
   ]);
   return {
     device_subscribed: device !== null,
-    agencies: rows.map((r) => ({
-      agency_id: r.id,
-      agency_name: r.name,
-      mode: (r.mode ?? DEFAULT_PUSH_AGENCY_MODE) as PushAgencyMode,
-    })),
+    agencies: rows.map((r) => {
+      const units = mine.filter((u) => u.agency_id === r.id).map((u) => ({ id: u.id, name: u.name }));
+      return {
+        agency_id: r.id,
+        agency_name: r.name,
+        mode: effectivePushMode(r.mode, units.length > 0),
+        units,
+      };
+    }),
   };
 }
 

@@ -3,7 +3,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, alerts, ruleTriggers, userAgencies, userAlertRules, users } from "../../db/schema.js";
 import { enqueueManySms } from "../../sms/queue.js";
-import { recipientAgenciesByAlert } from "../alerts/service.js";
+import { recipientsByAlert } from "../alerts/service.js";
+import { unitCapcodesByMember } from "../units/service.js";
 import type { IndexedRule, RuleIndex } from "./rule-index.js";
 
 /** Alerts older than this when the matcher reaches them (a long outage) are dequeued without SMS. */
@@ -110,6 +111,7 @@ export async function fireRules(
       message: alerts.message,
       sentAt: alerts.sentAt,
       createdAt: alerts.createdAt,
+      isMachine: alerts.isMachine,
     })
     .from(alerts)
     .where(
@@ -119,14 +121,18 @@ export async function fireRules(
       ),
     );
   if (rows.length < alertIds.length) options.onSkipped?.(alertIds.length - rows.length);
-  if (rows.length === 0) return [];
-  const agenciesOf = await recipientAgenciesByAlert(
+  // Machine and test pages (issue 26) fire no rule: nobody is texted a TIMEUPDATE.
+  const pages = rows.filter((r) => !r.isMachine);
+  if (pages.length === 0) return [];
+  const recipients = await recipientsByAlert(
     tx,
-    rows.map((r) => r.id),
+    pages.map((r) => r.id),
   );
+  const agenciesOf = new Map([...recipients].map(([id, list]) => [id, list.map((r) => r.agencyId)]));
+  const capcodesOf = new Map([...recipients].map(([id, list]) => [id, list.map((r) => r.capcodeId)]));
 
   const proposed: { alert: (typeof rows)[number]; ruleId: number }[] = [];
-  for (const alert of rows) {
+  for (const alert of pages) {
     for (const ruleId of index.candidates(alert.message, alert.type, agenciesOf.get(alert.id) ?? [])) {
       proposed.push({ alert, ruleId });
     }
@@ -140,6 +146,7 @@ export async function fireRules(
       keywords: userAlertRules.keywords,
       agencies: userAlertRules.agencies,
       priorityLevels: userAlertRules.priorityLevels,
+      unitsOnly: userAlertRules.unitsOnly,
       delivery: userAlertRules.delivery,
       phone: users.phone,
     })
@@ -161,15 +168,30 @@ export async function fireRules(
     .where(inArray(userAgencies.userId, [...new Set(ruleRows.map((r) => r.userId))]));
   const agenciesOfUser = new Map<number, number[]>();
   for (const o of owned) agenciesOfUser.set(o.userId, [...(agenciesOfUser.get(o.userId) ?? []), o.agencyId]);
+  const unitsOfUser = await unitCapcodesByMember(
+    tx,
+    ruleRows.map((r) => r.userId),
+  );
 
   const confirmed: { alertId: number; ruleId: number; agencyId: number }[] = [];
   for (const { alert, ruleId } of proposed) {
     const rule = rules.get(ruleId);
     if (!rule) continue;
     const agencyId = ruleFiresFor(
-      { keywords: rule.keywords, agencies: rule.agencies, priority_levels: rule.priorityLevels },
-      { message: alert.message, type: alert.type, agencyIds: agenciesOf.get(alert.id) ?? [] },
+      {
+        keywords: rule.keywords,
+        agencies: rule.agencies,
+        priority_levels: rule.priorityLevels,
+        units_only: rule.unitsOnly,
+      },
+      {
+        message: alert.message,
+        type: alert.type,
+        agencyIds: agenciesOf.get(alert.id) ?? [],
+        capcodeIds: capcodesOf.get(alert.id) ?? [],
+      },
       agenciesOfUser.get(rule.userId) ?? [],
+      unitsOfUser.get(rule.userId),
     );
     if (agencyId !== null) confirmed.push({ alertId: alert.id, ruleId, agencyId });
   }

@@ -15,6 +15,7 @@ export function presentRule(rule: RuleRow, triggersLast30Days: number) {
     agencies: rule.agencies,
     priority_levels: rule.priorityLevels,
     delivery: rule.delivery,
+    units_only: rule.unitsOnly,
     status: normalizeRuleStatus(rule.status),
     is_active: rule.isActive,
     rejection_reason: rule.rejectionReason,

@@ -118,6 +118,7 @@ export async function createRule(ctx: ServiceContext, actor: Actor, input: Alert
         userId: actor.userId,
         ...ruleValues(input),
         delivery: input.delivery ?? DEFAULT_RULE_DELIVERY,
+        unitsOnly: input.units_only ?? true,
         status: "pending",
         isActive: true,
       })
@@ -136,7 +137,8 @@ export async function updateRule(ctx: ServiceContext, actor: Actor, id: number, 
   await checkAgencies(ctx.db, actor, input.agencies);
   const [before] = await ownRule(ctx.db, actor, id);
   const delivery = input.delivery ?? before?.delivery ?? DEFAULT_RULE_DELIVERY;
-  if (before && sameMatching(before, ruleValues(input))) {
+  const unitsOnly = input.units_only ?? before?.unitsOnly ?? true;
+  if (before && sameMatching(before, { ...ruleValues(input), unitsOnly })) {
     // Only how the member hears about it changed (or nothing): no new review, the matcher rebuilds.
     const [row] = await ctx.db
       .update(userAlertRules)
@@ -152,6 +154,7 @@ export async function updateRule(ctx: ServiceContext, actor: Actor, id: number, 
     .set({
       ...ruleValues(input),
       delivery,
+      unitsOnly,
       status: "pending",
       rejectionReason: null,
       reviewedBy: null,
@@ -169,7 +172,7 @@ export async function updateRule(ctx: ServiceContext, actor: Actor, id: number, 
 /** Whether a rule would match, and be described, exactly as before (what an admin reviewed). */
 function sameMatching(
   before: typeof userAlertRules.$inferSelect,
-  next: ReturnType<typeof ruleValues>,
+  next: ReturnType<typeof ruleValues> & { unitsOnly: boolean },
 ): boolean {
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   return (
@@ -177,7 +180,8 @@ function sameMatching(
     (before.description ?? null) === next.description &&
     same(before.keywords, next.keywords) &&
     same([...before.agencies].sort(), [...next.agencies].sort()) &&
-    same([...before.priorityLevels].sort(), [...next.priorityLevels].sort())
+    same([...before.priorityLevels].sort(), [...next.priorityLevels].sort()) &&
+    before.unitsOnly === next.unitsOnly
   );
 }
 

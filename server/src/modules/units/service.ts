@@ -491,3 +491,67 @@ export async function unitsByCapcode(
     byCapcode.set(capcodeId, [...(byCapcode.get(capcodeId) ?? []), unit]);
   return byCapcode;
 }
+
+/**
+ * The capcodes of each member's units, by member and then agency; only agencies in which the member
+ * chose units are keys (a unit without capcodes gives an empty set: their units' view of that agency
+ * is empty, not the whole agency). What push and keyword rules read (domain OwnerUnitCapcodes).
+ */
+export async function unitCapcodesByMember(
+  db: Database,
+  userIds: readonly number[],
+): Promise<Map<number, Map<number, Set<number>>>> {
+  const byMember = new Map<number, Map<number, Set<number>>>();
+  if (userIds.length === 0) return byMember;
+  const rows = await db
+    .select({ userId: userUnits.userId, agencyId: units.agencyId, capcodeId: unitCapcodes.capcodeId })
+    .from(userUnits)
+    .innerJoin(units, eq(units.id, userUnits.unitId))
+    .leftJoin(unitCapcodes, eq(unitCapcodes.unitId, units.id))
+    .where(inArray(userUnits.userId, [...new Set(userIds)]));
+  for (const r of rows) {
+    const byAgency = byMember.get(r.userId) ?? new Map<number, Set<number>>();
+    const set = byAgency.get(r.agencyId) ?? new Set<number>();
+    if (r.capcodeId !== null) set.add(r.capcodeId);
+    byAgency.set(r.agencyId, set);
+    byMember.set(r.userId, byAgency);
+  }
+  return byMember;
+}
+
+/**
+ * The ids of units named in agencies (matched without regard to case), creating the missing ones when
+ * `create` (each placed as createUnit places a unit named so); `created` lists those missing either way.
+ * Keys are unitNameKey's.
+ */
+export async function unitsNamed(
+  tx: Database,
+  wanted: readonly { agencyId: number; name: string }[],
+  create: boolean,
+): Promise<{ ids: Map<string, number>; created: { agencyId: number; name: string }[] }> {
+  const key = unitNameKey;
+  const ids = new Map<string, number>();
+  const created: { agencyId: number; name: string }[] = [];
+  if (wanted.length === 0) return { ids, created };
+  const agencyIds = [...new Set(wanted.map((w) => w.agencyId))];
+  for (const u of await tx.select().from(units).where(inArray(units.agencyId, agencyIds)))
+    ids.set(key(u.agencyId, u.name), u.id);
+  const missing = new Map<string, { agencyId: number; name: string }>();
+  for (const w of wanted) if (!ids.has(key(w.agencyId, w.name))) missing.set(key(w.agencyId, w.name), w);
+  for (const [k, w] of missing) {
+    created.push(w);
+    if (!create) continue;
+    const place = await unitPlace(tx, { name: w.name });
+    const [unit] = await tx
+      .insert(units)
+      .values({ agencyId: w.agencyId, name: w.name, ...placeColumns(place) })
+      .returning({ id: units.id });
+    ids.set(k, unit!.id);
+  }
+  return { ids, created };
+}
+
+/** How units are matched by name within an agency: case does not matter. */
+export function unitNameKey(agencyId: number, name: string): string {
+  return `${agencyId}:${name.toLowerCase()}`;
+}
