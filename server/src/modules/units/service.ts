@@ -42,6 +42,9 @@ type Place = {
   longitude: number | null;
 };
 
+/** Text matched literally by LIKE / ILIKE. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 const toNumber = (v: string | null) => {
   const n = v === null ? Number.NaN : Number(v);
   return Number.isFinite(n) ? n : null;
@@ -59,7 +62,8 @@ async function placesMatching(
     .where(
       and(
         where.postcode ? eq(postcodes.postcode, where.postcode) : undefined,
-        where.suburb ? eq(postcodes.suburb, where.suburb.toUpperCase()) : undefined,
+        // Any case: the data writes "Kangaroo Flat", members and unit names "KANGAROO FLAT".
+        where.suburb ? sql`${postcodes.suburb} ILIKE ${escapeLike(where.suburb)}` : undefined,
         where.state ? eq(postcodes.state, where.state) : undefined,
       ),
     )
@@ -435,9 +439,7 @@ export async function unitsNear(
             ? inArray(units.agencyId, query.agencyIds)
             : sql`false`
           : undefined,
-        query.name
-          ? sql`${units.name} ILIKE ${`%${query.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`
-          : undefined,
+        query.name ? sql`${units.name} ILIKE ${`%${escapeLike(query.name)}%`}` : undefined,
       ),
     );
   const ordered = nearestFirst(
