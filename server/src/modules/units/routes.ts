@@ -12,6 +12,7 @@ import {
   deleteUnit,
   homeOf,
   listAgencyUnits,
+  memberView,
   setOwnUnits,
   setUnitCapcodes,
   setUserUnits,
@@ -65,15 +66,14 @@ export async function unitRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  r.get("/units/mine", async (request) => {
-    const actor = actorOf(request);
-    const mine = await unitsOfUser(app.db, actor.userId);
-    return { success: true, data: { units: mine, default_view: mine.length > 0 ? "units" : "agencies" } };
-  });
+  r.get("/units/mine", async (request) => ({
+    success: true,
+    data: await memberView(app.db, actorOf(request).userId),
+  }));
 
   r.put("/units/mine", { schema: { body: unitIdsBody } }, async (request) => {
-    const mine = await setOwnUnits(app.services, actorOf(request), request.body.unit_ids);
-    return { success: true, data: { units: mine, default_view: mine.length > 0 ? "units" : "agencies" } };
+    await setOwnUnits(app.services, actorOf(request), request.body.unit_ids);
+    return { success: true, data: await memberView(app.db, actorOf(request).userId) };
   });
 
   r.get(

@@ -308,6 +308,23 @@ export async function unitsOfUser(db: Database, userId: number): Promise<UnitSum
   return rows.map((r) => summary(r.unit, r.agencyName));
 }
 
+/**
+ * What a member's feed needs to offer its views (issue 26): their units, their agencies, and the view
+ * the server reads by default ("units" once they chose any).
+ */
+export async function memberView(db: Database, userId: number) {
+  const [mine, assigned] = await Promise.all([
+    unitsOfUser(db, userId),
+    db
+      .select({ id: agencies.id, name: agencies.name, code: agencies.code })
+      .from(userAgencies)
+      .innerJoin(agencies, eq(agencies.id, userAgencies.agencyId))
+      .where(eq(userAgencies.userId, userId))
+      .orderBy(asc(agencies.name)),
+  ]);
+  return { units: mine, agencies: assigned, default_view: mine.length > 0 ? "units" : "agencies" };
+}
+
 /** A user's units for the admin console. 404 for an unknown user. */
 export async function userUnitsForAdmin(db: Database, userId: number): Promise<UnitSummary[]> {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));

@@ -227,7 +227,11 @@ describe("members and their units", () => {
     const offered = (await call("GET", "/units", token)).json().data as { name: string }[];
     expect(offered.map((u) => u.name).sort()).toEqual(["Hotham Heights Fire Brigade", "Kangaroo Flat"]);
     const none = await call("PUT", "/units/mine", token, { unit_ids: [] });
-    expect(none.json().data).toEqual({ units: [], default_view: "agencies" });
+    expect(none.json().data).toEqual({
+      units: [],
+      agencies: [{ id: agencyId.CFA, name: "Country Fire Authority", code: "CFA" }],
+      default_view: "agencies",
+    });
   });
 
   it("lets an admin set a user's units, assigning their agency with them", async () => {

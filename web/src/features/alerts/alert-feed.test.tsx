@@ -244,7 +244,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
     await cardsShown(1);
     const channel = latestLiveChannel();
     act(() => channel.connect());
-    expect(channel.emitted).toContainEqual({ event: "join-user-agencies", payload: undefined });
+    expect(channel.emitted).toContainEqual({ event: "join-user-agencies", payload: { view: "units" } });
     expect(screen.getByRole("button", { name: "User menu for Sam Taylor" })).toHaveAccessibleDescription(
       "Live updates: connected",
     );
@@ -488,5 +488,89 @@ describe("offline", { timeout: 15_000 }, () => {
     renderApp("/");
     expect(await screen.findByText(/^You are offline\. Showing alerts loaded at .+\.$/)).toBeInTheDocument();
     expect(await screen.findByText("Kept alert")).toBeInTheDocument();
+  });
+});
+
+describe("the unit view (issue 26)", { timeout: 15_000 }, () => {
+  const memberView = {
+    body: {
+      success: true,
+      data: {
+        units: [{ id: 10, name: "Kangaroo Flat", agency_id: 2 }],
+        agencies: [{ id: 2, name: "Country Fire Authority", code: "CFA" }],
+        default_view: "units",
+      },
+    },
+  };
+  const ours = (id: number, message: string) =>
+    makeAlert({ id, message, units: [{ id: 10, name: "Kangaroo Flat" }] });
+
+  it("shows the member's units by default, and every CFA job one tap away", async () => {
+    const { server, user } = dashboard({
+      "GET /units/mine": memberView,
+      "GET /alerts/search": (request) =>
+        feedPage([
+          makeGroup(
+            request.query.get("view") === "agencies"
+              ? makeAlert({ id: 2, message: "@@ALERT DOVETON FIRE" })
+              : ours(1, "@@ALERT OUR FIRE"),
+          ),
+        ]),
+    });
+    const units = await screen.findByRole("button", { name: "My units: Kangaroo Flat" });
+    expect(units).toHaveAttribute("aria-pressed", "true");
+    expect(await screen.findByText("ALERT OUR FIRE")).toBeInTheDocument();
+    expect(server.callsTo("GET /alerts/search")[0]?.query.get("view")).toBe("units");
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+    await user.click(screen.getByRole("button", { name: "All of CFA" }));
+    expect(await screen.findByText("ALERT DOVETON FIRE")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "All of CFA" })).toHaveAttribute("aria-pressed", "true");
+    expect(channel.emitted).toContainEqual({ event: "join-user-agencies", payload: { view: "agencies" } });
+  });
+
+  it("admits a live alert in the unit view only when it was paged to one of the member's units", async () => {
+    dashboard({
+      "GET /units/mine": memberView,
+      "GET /alerts/search": feedPage([makeGroup(ours(1, "@@ALERT OURS"))]),
+    });
+    await screen.findByRole("button", { name: "My units: Kangaroo Flat" });
+    await cardsShown(1);
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+    act(() =>
+      channel.serverEmit("new-alert", makeAlert({ id: 5, message: "@@ALERT ANOTHER BRIGADE", units: [] })),
+    );
+    act(() => channel.serverEmit("new-alert", ours(6, "@@ALERT OUR SECOND")));
+    const cards = await cardsShown(2);
+    expect(cards[0]).toHaveTextContent("ALERT OUR SECOND");
+    expect(screen.queryByText("ALERT ANOTHER BRIGADE")).not.toBeInTheDocument();
+  });
+
+  it("hides machine pages until the search asks for them, then says so in a chip", async () => {
+    const { server, user } = dashboard({
+      "GET /alerts/search": feedPage([makeGroup(makeAlert({ id: 1, message: "@@ALERT REAL JOB" }))]),
+    });
+    await cardsShown(1);
+    const channel = latestLiveChannel();
+    act(() => channel.connect());
+    const machine = makeAlert({
+      id: 7,
+      type: "administrative",
+      message: "@@)&)E51TIMEUPDATE",
+      is_machine: true,
+    });
+    act(() => channel.serverEmit("new-alert", machine));
+    await user.click(screen.getByRole("button", { name: "Search messages" }));
+    await user.click(await screen.findByRole("checkbox", { name: /Include machine and test pages/ }));
+    await user.click(screen.getByRole("button", { name: "Search" }));
+    expect(
+      await screen.findByRole("button", { name: "Remove filter Machine and test pages shown" }),
+    ).toBeVisible();
+    await waitFor(() =>
+      expect(server.callsTo("GET /alerts/search").at(-1)?.query.get("show_machine")).toBe("true"),
+    );
+    act(() => channel.serverEmit("new-alert", { ...machine, id: 8 }));
+    await cardsShown(2);
   });
 });

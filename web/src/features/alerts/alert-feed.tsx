@@ -11,7 +11,14 @@ import Snackbar from "@mui/material/Snackbar";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type AlertType, FILTERS_SAVED_POPUP_MS, formatDateTime, hidesEveryAgency } from "@turnout/domain";
+import {
+  type AlertType,
+  type FeedView,
+  FILTERS_SAVED_POPUP_MS,
+  formatDateTime,
+  hidesEveryAgency,
+  unitViewScope,
+} from "@turnout/domain";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { isApiError } from "../../api/errors";
@@ -20,7 +27,13 @@ import type { SessionUser } from "../../api/types";
 import { useOnlineStatus } from "../../ui/use-online-status";
 import type { AlertCardHandlers } from "./alert-card";
 import { AlertList } from "./alert-list";
-import { type Alert as AlertData, type AlertGroup, type FeedFilters, NO_FILTERS } from "./alerts-api";
+import {
+  type Alert as AlertData,
+  type AlertGroup,
+  type FeedFilters,
+  type MemberView,
+  NO_FILTERS,
+} from "./alerts-api";
 import type { FeedItem } from "./feed-items";
 import {
   FeedLoadError,
@@ -30,11 +43,12 @@ import {
   NoAlertsNotice,
   OfflineNotice,
 } from "./feed-notices";
+import { FeedViewChips } from "./feed-view-chips";
 import { FilterChipsBar } from "./filter-chips-bar";
 import { FilterSettingsDialog } from "./filter-settings-dialog";
 import { GroupedAlertDialog } from "./grouped-alert-dialog";
 import { JobDetailDialog } from "./job-detail-dialog";
-import { alertKeys, filterSettingsQueryOptions } from "./queries";
+import { alertKeys, filterSettingsQueryOptions, memberViewQueryOptions } from "./queries";
 import { SearchDialog } from "./search-dialog";
 import { useAlertFeed } from "./use-alert-feed";
 import { useLiveChannel } from "./use-live-channel";
@@ -106,15 +120,34 @@ export function AlertFeed({
   const [savedNotice, setSavedNotice] = useState(false);
   const [openGroup, setOpenGroup] = useState<AlertGroup | null>(null);
 
-  const feed = useAlertFeed(user.id, filters);
+  // The member's units and agencies (issue 26): the view chips, and which live alerts the unit view admits.
+  const memberView = useQuery(memberViewQueryOptions());
+  const unitView = useMemo(
+    () =>
+      memberView.data
+        ? unitViewScope(
+            memberView.data.agencies.map((a) => a.id),
+            memberView.data.units,
+          )
+        : null,
+    [memberView.data],
+  );
+  const feed = useAlertFeed(user.id, filters, { unitView });
   const live = useLiveChannel(
     user,
     {
       onAlert: feed.receiveLiveAlert,
       onReconnected: feed.catchUp,
       onRefresh: () => void feed.catchUp("burst"),
+      // An admin changed the member's units or agencies: the chips and the live check read them again.
+      onJoined: (payload) => {
+        const joined = (payload as { units?: { id: number }[] } | null)?.units;
+        const known = queryClient.getQueryData<MemberView>(alertKeys.memberView())?.units;
+        if (joined && known && joined.map((u) => u.id).join() !== known.map((u) => u.id).join())
+          void queryClient.invalidateQueries({ queryKey: alertKeys.memberView() });
+      },
     },
-    { joinAdmin },
+    { joinAdmin, view: filters.view },
   );
   const { query } = feed;
 
@@ -198,13 +231,17 @@ export function AlertFeed({
     [openJob, cardFooter],
   );
 
-  const handleSearch = (search: string) => {
-    setFilters((current) => ({ ...current, search }));
+  const handleSearch = (search: string, showMachine?: boolean) => {
+    setFilters((current) => ({ ...current, search, showMachine: showMachine ?? current.showMachine }));
     setSearchOpen(false);
   };
 
-  const handleRemoveFilter = (name: keyof FeedFilters) =>
-    setFilters((current) => ({ ...current, [name]: name === "search" ? "" : null }));
+  const handleRemoveFilter = (name: Exclude<keyof FeedFilters, "view">) =>
+    setFilters((current) => ({
+      ...current,
+      [name]: name === "search" ? "" : name === "showMachine" ? false : null,
+    }));
+  const handleViewChange = (view: FeedView) => setFilters((current) => ({ ...current, view }));
 
   const handleFiltersSaved = () => {
     setSettingsOpen(false);
@@ -313,10 +350,11 @@ export function AlertFeed({
             {`Showing alerts loaded at ${formatDateTime(loadedAt ?? 0)}.`}
           </Alert>
         ) : null}
+        <FeedViewChips view={filters.view} member={memberView.data} onChange={handleViewChange} />
         <FilterChipsBar
           filters={filters}
           onRemove={handleRemoveFilter}
-          onClearAll={() => setFilters(NO_FILTERS)}
+          onClearAll={() => setFilters((current) => ({ ...NO_FILTERS, view: current.view }))}
         />
         {content}
       </Container>
@@ -345,6 +383,7 @@ export function AlertFeed({
       <SearchDialog
         open={searchOpen}
         initialSearch={filters.search}
+        initialShowMachine={filters.showMachine}
         onClose={() => setSearchOpen(false)}
         onSearch={handleSearch}
       />

@@ -1,4 +1,4 @@
-import { ALERT_PAGE_SIZE, type AlertType } from "@turnout/domain";
+import { ALERT_PAGE_SIZE, type AlertType, type FeedView } from "@turnout/domain";
 import { z } from "zod";
 import { api } from "../../api/client";
 
@@ -26,6 +26,10 @@ export const alertSchema = z.object({
   directions_url: z.string().nullish(),
   job_number: z.string().nullish(),
   group_id: z.number().nullish(),
+  /** The viewer's units it was paged to (issue 26). */
+  units: z.array(z.object({ id: z.number(), name: z.string() })).nullish(),
+  /** A machine or test page (TIMEUPDATE, pager tests): hidden unless asked for. */
+  is_machine: z.boolean().nullish(),
 });
 export type Alert = z.infer<typeof alertSchema>;
 
@@ -52,15 +56,35 @@ const alertPageSchema = z.object({
 });
 export type AlertPage = z.infer<typeof alertPageSchema>;
 
-/** The feed filters of the chips bar; all of them go to the server as query parameters. */
+/**
+ * The feed filters of the chips bar; all of them go to the server as query parameters. `view` (issue
+ * 26): the member's units (the default) or their whole agencies; `showMachine`: machine and test pages.
+ */
 export interface FeedFilters {
   search: string;
   type: AlertType | null;
   area: string | null;
   agency: { id: string; name: string } | null;
+  view: FeedView;
+  showMachine: boolean;
 }
 
-export const NO_FILTERS: FeedFilters = { search: "", type: null, area: null, agency: null };
+export const NO_FILTERS: FeedFilters = {
+  search: "",
+  type: null,
+  area: null,
+  agency: null,
+  view: "units",
+  showMachine: false,
+};
+
+/** What a member's feed offers its views from (GET /units/mine): their units and agencies. */
+export const memberViewSchema = z.object({
+  units: z.array(z.object({ id: z.number(), name: z.string(), agency_id: z.number() })),
+  agencies: z.array(z.object({ id: z.number(), name: z.string(), code: z.string().nullish() })),
+  default_view: z.string(),
+});
+export type MemberView = z.infer<typeof memberViewSchema>;
 
 /** How the feed is read: `adminContext` (admins) covers every agency, UNMAPPED included. */
 export interface FeedOptions {
@@ -105,6 +129,8 @@ export const alertsApi = {
         agency_id: filters.agency?.id,
         cursor: cursor ?? undefined,
         admin_context: options.adminContext ? true : undefined,
+        view: options.adminContext ? undefined : filters.view,
+        show_machine: filters.showMachine ? true : undefined,
       },
     });
     return alertPageSchema.parse(reply);
@@ -135,6 +161,11 @@ export const alertsApi = {
     filters: Array<{ filter_type: "agency"; filter_value: string; is_enabled: boolean }>,
   ): Promise<void> {
     await api.post("/user-filters/bulk", { filters });
+  },
+
+  /** The member's units and agencies, for the feed's view chips. */
+  async getMemberView(signal?: AbortSignal): Promise<MemberView> {
+    return z.object({ data: memberViewSchema }).parse(await api.get("/units/mine", { signal })).data;
   },
 
   /** Any signed-in call; a 401 here raises the Session Ended dialog through the client. */

@@ -7,9 +7,12 @@ import type { FeedFilters } from "./alerts-api";
 import { touchTarget } from "./touch-target";
 import { TypeIcon } from "./type-badge";
 
-type FilterName = keyof FeedFilters;
+type FilterName = Exclude<keyof FeedFilters, "view">;
 
-/** The active filters (search text, agency, type, area), each removable, and 'Clear All'. */
+/**
+ * The active filters (search text, agency, type, area, machine pages shown), each removable, and
+ * 'Clear All'. The unit view has chips of its own (FeedViewChips).
+ */
 export function FilterChipsBar({
   filters,
   onRemove,
@@ -31,6 +34,7 @@ export function FilterChipsBar({
     });
   }
   if (filters.area) chips.push({ name: "area", label: `Area: ${filters.area}` });
+  if (filters.showMachine) chips.push({ name: "showMachine", label: "Machine and test pages shown" });
   if (chips.length === 0) return null;
 
   return (

@@ -10,6 +10,7 @@ export const alertKeys = {
   job: (alertId: string) => [...alertKeys.all, "job", alertId] as const,
   group: (alertId: number) => [...alertKeys.all, "group", alertId] as const,
   filterSettings: () => [...alertKeys.all, "filter-settings"] as const,
+  memberView: () => [...alertKeys.all, "member-view"] as const,
 };
 
 /** The feed, page by page (50 cards, keyset cursor), for one user, one set of filters and one context. */
@@ -58,5 +59,14 @@ export function filterSettingsQueryOptions() {
       return { agencies, filters };
     },
     staleTime: 0,
+  });
+}
+
+/** The member's units and agencies (issue 26): what the feed's view chips offer. */
+export function memberViewQueryOptions() {
+  return queryOptions({
+    queryKey: alertKeys.memberView(),
+    queryFn: ({ signal }) => alertsApi.getMemberView(signal),
+    staleTime: 5 * 60_000,
   });
 }

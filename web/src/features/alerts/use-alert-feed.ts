@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { admitLiveAlert, displayText, typePresentation } from "@turnout/domain";
+import { admitLiveAlert, displayText, typePresentation, type UnitViewScope } from "@turnout/domain";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type Alert, alertsApi, type FeedFilters, type FeedOptions } from "./alerts-api";
 import { readCachedFeed, writeCachedFeed } from "./feed-cache";
@@ -23,7 +23,12 @@ const NO_ITEMS: FeedItem[] = [];
 
 function hasFilters(filters: FeedFilters): boolean {
   return (
-    filters.search.trim() !== "" || filters.type !== null || filters.area !== null || filters.agency !== null
+    filters.search.trim() !== "" ||
+    filters.type !== null ||
+    filters.area !== null ||
+    filters.agency !== null ||
+    filters.view !== "units" ||
+    filters.showMachine
   );
 }
 
@@ -37,11 +42,18 @@ function announcementFor(alert: Alert): string {
 /**
  * The feed's cards: the pages loaded from the server (50 cards each, a job once however many pages
  * it spans) with the cards that arrived live or were caught up after a reconnect placed by time. Live alerts are
- * admitted by the SPEC 5 rule. The leading cards of the unfiltered feed are kept for offline use,
- * except in admin context (every agency's traffic is not the member's offline copy).
+ * admitted by the SPEC 5 rule, and in the unit view (issue 26) only when they belong to `unitView`
+ * (the member's units and the agencies they read whole; null until known, when the server's rooms
+ * alone decide). The leading cards of the unfiltered feed are kept for offline use, except in admin
+ * context (every agency's traffic is not the member's offline copy).
  */
-export function useAlertFeed(userId: number | string, filters: FeedFilters, options: FeedOptions = {}) {
+export function useAlertFeed(
+  userId: number | string,
+  filters: FeedFilters,
+  options: FeedOptions & { unitView?: UnitViewScope | null } = {},
+) {
   const adminContext = options.adminContext === true;
+  const unitView = adminContext || filters.view !== "units" ? null : (options.unitView ?? null);
   const query = useInfiniteQuery(feedQueryOptions(userId, filters, { adminContext }));
   const filtersKey = JSON.stringify(filters);
   const [live, setLive] = useState<{ filtersKey: string; items: FeedItem[] }>({ filtersKey, items: [] });
@@ -66,8 +78,8 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters, opti
   // alert (paged to two of the user's agencies) arriving in the same tick is still a duplicate.
   const knownIds = useMemo(() => alertIdsOf(items), [items]);
 
-  const latest = useRef({ filters, filtersKey, knownIds, pageItems, query, adminContext });
-  latest.current = { filters, filtersKey, knownIds, pageItems, query, adminContext };
+  const latest = useRef({ filters, filtersKey, knownIds, pageItems, query, adminContext, unitView });
+  latest.current = { filters, filtersKey, knownIds, pageItems, query, adminContext, unitView };
 
   useEffect(() => {
     if (query.dataUpdatedAt > 0) setLastFreshAt((at) => Math.max(at ?? 0, query.dataUpdatedAt));
@@ -108,10 +120,24 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters, opti
    */
   const receiveLiveAlert = useCallback(
     (alert: Alert) => {
-      const { filters: current, filtersKey: forKey, knownIds: ids } = latest.current;
+      const {
+        filters: current,
+        filtersKey: forKey,
+        knownIds: ids,
+        adminContext: admin,
+        unitView: view,
+      } = latest.current;
       const admitted = admitLiveAlert(
         alert,
-        { agencyId: current.agency?.id, type: current.type, area: current.area, search: current.search },
+        {
+          agencyId: current.agency?.id,
+          type: current.type,
+          area: current.area,
+          search: current.search,
+          view,
+          // Admin context shows every page, machine pages included (as the server's search does).
+          showMachine: current.showMachine || admin,
+        },
         ids,
       );
       if (!admitted) return;

@@ -1,3 +1,4 @@
+import type { FeedView } from "@turnout/domain";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { sessionNoticeForReason } from "../../api/client";
 import { publishLiveEvent } from "../../api/live-events";
@@ -50,12 +51,19 @@ export interface LiveChannelState {
  * server did not send alert by alert) hands its newest alert to `onAlert` at once and calls `onRefresh`
  * (or `onReconnected`) once the burst has settled, so the feed reads its first page for the rest. While `joinAdmin` is true (an
  * admin in the admin console) it also joins the admin channel, on every connect, and leaves it when
- * `joinAdmin` turns false (SPEC 4: admins returning to alerts leave the admin channel).
+ * `joinAdmin` turns false (SPEC 4: admins returning to alerts leave the admin channel). `view` (issue
+ * 26) is the feed's view: the server sends the member's units' alerts, or their whole agencies'; a
+ * change joins again. `onJoined` hears each `joined-user-agencies` (the member's agencies and units).
  */
 export function useLiveChannel(
   user: SessionUser,
-  callbacks: { onAlert: (alert: Alert) => void; onReconnected: () => void; onRefresh?: () => void },
-  { joinAdmin = false }: { joinAdmin?: boolean } = {},
+  callbacks: {
+    onAlert: (alert: Alert) => void;
+    onReconnected: () => void;
+    onRefresh?: () => void;
+    onJoined?: (payload: unknown) => void;
+  },
+  { joinAdmin = false, view = "units" }: { joinAdmin?: boolean; view?: FeedView } = {},
 ): LiveChannelState {
   const [state, setState] = useState<LiveConnectionState>("connecting");
   const [warning, setWarning] = useState<string | null>(null);
@@ -65,6 +73,10 @@ export function useLiveChannel(
   latest.current = callbacks;
   const wantsAdmin = useRef(joinAdmin);
   wantsAdmin.current = joinAdmin;
+  const wantedView = useRef(view);
+  wantedView.current = view;
+  // The view the current connection joined with (a change joins again).
+  const joinedView = useRef<FeedView | null>(null);
   // Whether join-admin was sent on the current connection (a new connection starts outside the room).
   const inAdminRoom = useRef(false);
   const userId = user.id;
@@ -101,9 +113,11 @@ export function useLiveChannel(
           setState(next);
           if (next !== "connected") {
             inAdminRoom.current = false;
+            joinedView.current = null;
             return;
           }
-          channel?.emit("join-user-agencies");
+          channel?.emit("join-user-agencies", { view: wantedView.current });
+          joinedView.current = wantedView.current;
           if (wantsAdmin.current) {
             channel?.emit("join-admin");
             inAdminRoom.current = true;
@@ -119,7 +133,10 @@ export function useLiveChannel(
             showAlert((payload as { newest?: unknown }).newest);
           if ((numberField(payload, "count") ?? 2) > 1) scheduleRefresh();
         },
-        onJoinedUserAgencies: (payload) => setWarning(textField(payload, "warning")),
+        onJoinedUserAgencies: (payload) => {
+          setWarning(textField(payload, "warning"));
+          latest.current.onJoined?.(payload);
+        },
         onError: (payload) => setServerError(textField(payload, "message")),
         onSessionEnded: (payload) => {
           channel?.close();
@@ -149,6 +166,14 @@ export function useLiveChannel(
     inAdminRoom.current = joinAdmin;
   }, [joinAdmin, state]);
 
+  // The feed's view changed on an open connection: join again with it.
+  useEffect(() => {
+    const channel = channelRef.current;
+    if (!channel || state !== "connected" || joinedView.current === view) return;
+    channel.emit("join-user-agencies", { view });
+    joinedView.current = view;
+  }, [view, state]);
+
   // Back online after giving up: try again at once rather than waiting for a reload.
   useEffect(() => {
     const handleOnline = () => channelRef.current?.reconnect();
@@ -157,7 +182,10 @@ export function useLiveChannel(
   }, []);
 
   const reconnect = useCallback(() => channelRef.current?.reconnect(), []);
-  const rejoin = useCallback(() => channelRef.current?.emit("join-user-agencies"), []);
+  const rejoin = useCallback(
+    () => channelRef.current?.emit("join-user-agencies", { view: wantedView.current }),
+    [],
+  );
   const stop = useCallback(() => {
     channelRef.current?.close();
     channelRef.current = null;
