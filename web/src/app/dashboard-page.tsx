@@ -12,7 +12,7 @@ import {
   DEFAULT_ADMIN_TAB,
   prefetchSystemDashboard,
 } from "../features/admin";
-import type { FeedSlots } from "../features/alerts";
+import { alertKeys, type FeedSlots } from "../features/alerts";
 import { AlertFeed } from "../features/alerts/alert-feed";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
 import { useServerEnvironment } from "../features/dashboard/use-server-environment";
@@ -21,6 +21,7 @@ import { InstallBanner } from "../features/install";
 import { PushDialog, usePushMessages } from "../features/push";
 import { CardResponses, JobResponses, RespondingProvider } from "../features/responding";
 import { MyAlertsDialog } from "../features/rules/my-alerts-dialog";
+import { MyUnitsDialog } from "../features/units";
 import { LoadingScreen } from "../ui/loading-screen";
 
 function isConsolePath(pathname: string): boolean {
@@ -46,6 +47,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   const [myAlertsOpen, setMyAlertsOpen] = useState(false);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
   const [pushOpen, setPushOpen] = useState(false);
+  const [unitsOpen, setUnitsOpen] = useState(false);
   usePushMessages();
   // Non-admins poll their own unread count; admins follow the console's Feedback tab badge (SPEC 6).
   const feedbackUnread = useFeedbackUnread(!user.is_admin);
@@ -95,6 +97,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
               isDevelopment={isDevelopment}
               slots={{
                 onOpenMyAlerts: () => setMyAlertsOpen(true),
+                onOpenMyUnits: () => setUnitsOpen(true),
                 onOpenPush: () => setPushOpen(true),
                 // An admin at a desktop answers feedback in the console; anyone else sends their own.
                 onOpenFeedback: () =>
@@ -108,6 +111,12 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
                   <MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />
                   <MyFeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
                   <PushDialog open={pushOpen} onClose={() => setPushOpen(false)} />
+                  <MyUnitsDialog
+                    open={unitsOpen}
+                    onClose={() => setUnitsOpen(false)}
+                    // The feed's view chips and first page follow the new units.
+                    onSaved={() => void queryClient.invalidateQueries({ queryKey: alertKeys.all })}
+                  />
                 </>
               }
             />

@@ -45,6 +45,8 @@ export interface RegistrationInput {
   postcode: string;
   town_name: string;
   state_name: string;
+  /** The member's brigades or units (issue 26), of the chosen agency. */
+  unit_ids?: number[];
 }
 
 export interface PostcodeMatch {

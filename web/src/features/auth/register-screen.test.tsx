@@ -155,6 +155,48 @@ describe("create account", () => {
     });
   });
 
+  it("offers the chosen agency's units nearest the chosen place, and registers the member in those ticked", {
+    timeout: 15_000,
+  }, async () => {
+    const unit = (id: number, name: string, distance_km: number) => ({
+      id,
+      name,
+      code: null,
+      agency_id: 2,
+      agency_name: "Country Fire Authority",
+      suburb: null,
+      state: "VIC",
+      distance_km,
+    });
+    const { user, server } = await openRegister({
+      "GET /units/nearby": {
+        body: { success: true, data: [unit(10, "Melbourne City", 0), unit(11, "Carlton", 2)] },
+      },
+      "POST /auth/register": { status: 201, body: { success: true, message: "ok", needsVerification: true } },
+    });
+    await fillPeople(user);
+    await user.type(screen.getByLabelText(/Location/), "3000");
+    const group = await screen.findByRole("group", { name: /Your brigade or unit/ });
+    expect(
+      within(group)
+        .getAllByRole("checkbox")
+        .map((c) => c.closest("label")?.textContent),
+    ).toEqual(["Melbourne City \u00b7 0 km", "Carlton \u00b7 2 km"]);
+    const asked = server.callsTo("GET /units/nearby")[0]?.query;
+    expect([asked?.get("agency"), asked?.get("postcode"), asked?.get("suburb")]).toEqual([
+      "CFA",
+      "3000",
+      "MELBOURNE",
+    ]);
+    await user.click(within(group).getByRole("checkbox", { name: /Carlton/ }));
+    await user.click(screen.getByRole("button", { name: "Create Account" }));
+    await screen.findByRole("heading", { name: "Verify Your Account" });
+    expect(server.callsTo("POST /auth/register")[0]?.body).toMatchObject({
+      user_agency: "CFA",
+      unit_ids: [11],
+    });
+  });
+
   async function submitComplete(routes: Parameters<typeof mockApi>[0]) {
     const rendered = await openRegister(routes);
     await fillPeople(rendered.user);

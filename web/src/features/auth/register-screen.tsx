@@ -4,6 +4,7 @@ import CircularProgress from "@mui/material/CircularProgress";
 import InputAdornment from "@mui/material/InputAdornment";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
+import { useQuery } from "@tanstack/react-query";
 import {
   isDuplicatePhoneReply,
   isRegistrationComplete,
@@ -17,6 +18,7 @@ import { type FormEvent, useRef, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { fieldErrorsFrom } from "../../api/field-errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
+import { type OfferedUnit, UnitChecklist, unitsApi } from "../units";
 import { authApi } from "./auth-api";
 import { AuthLayout } from "./auth-layout";
 import { LocationPickerDialog } from "./location-picker-dialog";
@@ -52,6 +54,23 @@ export function RegisterScreen({
   const [modal, setModal] = useState<"exists" | "unverified" | null>(null);
   const phoneRef = useRef<HTMLInputElement>(null);
   const location = useLocationSearch();
+  // The chosen agency's units near the chosen place (issue 26), nearest first; choosing is optional.
+  const place = location.chosen;
+  const nearby = useQuery({
+    queryKey: ["units", "nearby", agency, place?.postcode, place?.suburb, place?.state_abbreviation],
+    queryFn: ({ signal }) =>
+      unitsApi.nearby(
+        agency,
+        { postcode: place!.postcode, suburb: place!.suburb, state: place!.state_abbreviation },
+        signal,
+      ),
+    enabled: agency !== "" && place !== null,
+    staleTime: 5 * 60_000,
+  });
+  const [chosenUnits, setChosenUnits] = useState<OfferedUnit[]>([]);
+  // Units no longer offered (another agency or place chosen since) are neither shown nor sent.
+  const chosenHere = chosenUnits.filter((u) => nearby.data?.some((n) => n.id === u.id));
+  const unitIds = chosenHere.map((u) => u.id);
 
   const form = {
     first_name: firstName.trim(),
@@ -61,6 +80,7 @@ export function RegisterScreen({
     postcode: location.chosen?.postcode ?? "",
     town_name: location.chosen?.suburb ?? "",
     state_name: location.chosen?.state_abbreviation ?? "",
+    ...(unitIds.length > 0 ? { unit_ids: unitIds } : {}),
   };
   const complete = isRegistrationComplete(form);
 
@@ -204,6 +224,14 @@ export function RegisterScreen({
             formHelperText: { "aria-live": "polite" } as object,
           }}
         />
+        {nearby.data && nearby.data.length > 0 ? (
+          <UnitChecklist
+            label="Your brigade or unit (optional): your feed and alarms follow it"
+            units={nearby.data}
+            chosen={chosenHere}
+            onChange={setChosenUnits}
+          />
+        ) : null}
         <Button type="submit" variant="contained" size="large" disabled={!complete || busy}>
           Create Account
         </Button>

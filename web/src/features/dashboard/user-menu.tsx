@@ -1,6 +1,7 @@
 import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import FeedbackIcon from "@mui/icons-material/Feedback";
+import GroupsIcon from "@mui/icons-material/Groups";
 import LogoutIcon from "@mui/icons-material/Logout";
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
@@ -53,6 +54,8 @@ function initialsOf(user: SessionUser): string {
 /** The parts of the menu other features supply; an item without its handler shows as 'Coming soon'. */
 export interface UserMenuSlots {
   onOpenMyAlerts?: (() => void) | undefined;
+  /** 'My units' (issue 26): the member's brigades or units. */
+  onOpenMyUnits?: (() => void) | undefined;
   onOpenPush?: (() => void) | undefined;
   onOpenFeedback?: (() => void) | undefined;
   /** Unread feedback messages (non-admins): the badge shows 1 to 9, then '9+'. */
@@ -102,7 +105,8 @@ function MenuEntry({
  * The user menu (SPEC 2): avatar with initials, green while the live channel is connected and red
  * otherwise, ringed in the header's text colour, with a state icon and words (tooltip, description)
  * for those who cannot tell the colours apart; name and phone;
- * 'My Alerts', 'Push notifications', 'Feedback', 'Admin' (admins on non-mobile devices) and 'Sign out'.
+ * 'My Alerts', 'My units', 'Push notifications', 'Feedback', 'Admin' (admins on non-mobile devices) and
+ * 'Sign out'.
  */
 export function UserMenu({
   user,
@@ -246,6 +250,11 @@ export function UserMenu({
           icon={<NotificationsActiveIcon fontSize="small" />}
           label="My Alerts"
           onClick={run(slots.onOpenMyAlerts)}
+        />
+        <MenuEntry
+          icon={<GroupsIcon fontSize="small" />}
+          label="My units"
+          onClick={run(slots.onOpenMyUnits)}
         />
         <MenuEntry
           icon={<PhonelinkRingIcon fontSize="small" />}
