@@ -17,7 +17,6 @@ import {
   setUnitCapcodes,
   setUserUnits,
   unitsNear,
-  unitsOfUser,
   updateUnit,
   userUnitsForAdmin,
 } from "./service.js";
