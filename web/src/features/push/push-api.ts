@@ -7,7 +7,13 @@ const configSchema = z.object({ enabled: z.boolean(), public_key: z.string() });
 export const pushPreferencesSchema = z.object({
   device_subscribed: z.boolean(),
   agencies: z.array(
-    z.object({ agency_id: z.number(), agency_name: z.string(), mode: z.enum(PUSH_AGENCY_MODES) }),
+    z.object({
+      agency_id: z.number(),
+      agency_name: z.string(),
+      mode: z.enum(PUSH_AGENCY_MODES),
+      /** The member's units in the agency (issue 26): with any, "units" is their default. */
+      units: z.array(z.object({ id: z.number(), name: z.string() })).default([]),
+    }),
   ),
 });
 export type PushPreferences = z.infer<typeof pushPreferencesSchema>;

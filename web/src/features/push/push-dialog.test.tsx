@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { AppProviders, createQueryClient } from "../../app/providers";
 import { mockApi } from "../../testing/mock-api";
@@ -55,22 +55,23 @@ function fakePushBrowser(answer: NotificationPermission = "granted", subscribeFa
   return { pushManager, requestPermission, subscription };
 }
 
-function pushServer(options: { subscribed?: boolean } = {}) {
+function pushServer(options: { subscribed?: boolean; cfaUnits?: boolean } = {}) {
   let subscribed = options.subscribed ?? false;
-  let modes: Record<number, "emergency" | "none"> = { 2: "emergency", 3: "emergency" };
+  const cfaUnits = options.cfaUnits ? [{ id: 10, name: "Kangaroo Flat" }] : [];
+  let modes: Record<number, string> = { 2: cfaUnits.length ? "units" : "emergency", 3: "emergency" };
   const prefs = () => ({
     success: true,
     device_subscribed: subscribed,
     agencies: [
-      { agency_id: 2, agency_name: "Country Fire Authority", mode: modes[2] },
-      { agency_id: 3, agency_name: "State Emergency Service", mode: modes[3] },
+      { agency_id: 2, agency_name: "Country Fire Authority", mode: modes[2], units: cfaUnits },
+      { agency_id: 3, agency_name: "State Emergency Service", mode: modes[3], units: [] },
     ],
   });
   return mockApi({
     "GET /push/config": { body: { success: true, enabled: true, public_key: PUBLIC_KEY } },
     "GET /push/preferences": () => ({ body: prefs() }),
     "PUT /push/preferences": (request) => {
-      const { agencies } = request.body as { agencies: { agency_id: number; mode: "emergency" | "none" }[] };
+      const { agencies } = request.body as { agencies: { agency_id: number; mode: string }[] };
       modes = { ...modes, ...Object.fromEntries(agencies.map((a) => [a.agency_id, a.mode])) };
       return { body: prefs() };
     },
@@ -184,6 +185,27 @@ describe("Push notifications dialog", () => {
     expect(
       screen.getByRole("switch", { name: "Every emergency alert from Country Fire Authority" }),
     ).toBeChecked();
+  });
+
+  it("offers a unit member their units' emergencies, the whole agency's, or none (issue 26)", async () => {
+    fakePushBrowser("granted");
+    const server = pushServer({ cfaUnits: true });
+    const user = renderDialog();
+    const group = await screen.findByRole("radiogroup");
+    expect(
+      within(group).getByRole("radio", { name: "Emergencies for my units (Kangaroo Flat)" }),
+    ).toBeChecked();
+    await user.click(
+      within(group).getByRole("radio", { name: "Every emergency alert from Country Fire Authority" }),
+    );
+    await waitFor(() =>
+      expect(server.callsTo("PUT /push/preferences")[0]?.body).toEqual({
+        agencies: [{ agency_id: 2, mode: "emergency" }],
+      }),
+    );
+    await waitFor(() =>
+      expect(within(group).getByRole("radio", { name: /Every emergency alert from Country/ })).toBeChecked(),
+    );
   });
 
   it("tells iPhone users to install the app first, and other browsers without push that SMS still works", async () => {

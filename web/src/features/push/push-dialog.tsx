@@ -2,12 +2,17 @@ import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import DialogContent from "@mui/material/DialogContent";
+import FormControl from "@mui/material/FormControl";
 import FormControlLabel from "@mui/material/FormControlLabel";
+import FormLabel from "@mui/material/FormLabel";
+import Radio from "@mui/material/Radio";
+import RadioGroup from "@mui/material/RadioGroup";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { MemberDialog } from "../../ui/member-dialog";
+import type { AgencyChoice } from "./push-api";
 import { notificationPermission, PushPermissionError, PushServiceError, pushSupport } from "./push-device";
 import { useDevicePush, usePushPreferences, useSetAgencyChoice, useTestPush } from "./queries";
 
@@ -75,22 +80,57 @@ function PushSettings({ open }: { open: boolean }) {
             You are not assigned to an agency yet.
           </Typography>
         ) : (
-          preferences.data.agencies.map((agency) => (
-            <FormControlLabel
-              key={agency.agency_id}
-              sx={{ display: "flex" }}
-              control={
-                <Switch
-                  checked={agency.mode === "emergency"}
-                  disabled={agencyChoice.isPending}
-                  onChange={(_event, checked) =>
-                    agencyChoice.mutate({ agency_id: agency.agency_id, mode: checked ? "emergency" : "none" })
+          preferences.data.agencies.map((agency) =>
+            agency.units.length > 0 ? (
+              // A member of units (issue 26): their units' emergencies by default, or the whole agency's.
+              <FormControl key={agency.agency_id} component="fieldset" sx={{ display: "flex", mb: 1 }}>
+                <FormLabel component="legend">{agency.agency_name}</FormLabel>
+                <RadioGroup
+                  value={agency.mode}
+                  onChange={(_event, mode) =>
+                    agencyChoice.mutate({ agency_id: agency.agency_id, mode: mode as AgencyChoice["mode"] })
                   }
-                />
-              }
-              label={`Every emergency alert from ${agency.agency_name}`}
-            />
-          ))
+                >
+                  <FormControlLabel
+                    value="units"
+                    disabled={agencyChoice.isPending}
+                    control={<Radio />}
+                    label={`Emergencies for my units (${agency.units.map((u) => u.name).join(", ")})`}
+                  />
+                  <FormControlLabel
+                    value="emergency"
+                    disabled={agencyChoice.isPending}
+                    control={<Radio />}
+                    label={`Every emergency alert from ${agency.agency_name}`}
+                  />
+                  <FormControlLabel
+                    value="none"
+                    disabled={agencyChoice.isPending}
+                    control={<Radio />}
+                    label="None"
+                  />
+                </RadioGroup>
+              </FormControl>
+            ) : (
+              <FormControlLabel
+                key={agency.agency_id}
+                sx={{ display: "flex" }}
+                control={
+                  <Switch
+                    checked={agency.mode === "emergency"}
+                    disabled={agencyChoice.isPending}
+                    onChange={(_event, checked) =>
+                      agencyChoice.mutate({
+                        agency_id: agency.agency_id,
+                        mode: checked ? "emergency" : "none",
+                      })
+                    }
+                  />
+                }
+                label={`Every emergency alert from ${agency.agency_name}`}
+              />
+            ),
+          )
         )}
         {agencyChoice.isError ? <Alert severity="error">{messageOf(agencyChoice.error)}</Alert> : null}
       </div>

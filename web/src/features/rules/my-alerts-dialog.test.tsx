@@ -315,6 +315,7 @@ describe("creating a rule", () => {
       agencies: [2],
       priority_levels: ["emergency"],
       delivery: "sms_and_push",
+      units_only: true,
     });
     expect(within(created).getByText("Pending review")).toBeInTheDocument();
     expect(within(created).queryByRole("switch")).not.toBeInTheDocument();
@@ -449,6 +450,7 @@ describe("editing and deleting", () => {
       agencies: [3],
       priority_levels: ["admin"],
       delivery: "sms",
+      units_only: true,
     });
     expect(server.callsTo("POST /user-alerts")).toHaveLength(0);
   });

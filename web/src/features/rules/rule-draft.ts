@@ -16,6 +16,8 @@ export interface RuleDraft {
   priorityLevels: string[];
   /** How the member hears that the rule fired (issue 15). */
   delivery: RuleDelivery;
+  /** Only pages to the member's units, where they chose units (issue 26). */
+  unitsOnly: boolean;
 }
 
 /** The message types the form offers (SPEC 5); blank means all. */
@@ -34,6 +36,7 @@ export function emptyDraft(): RuleDraft {
     agencies: [],
     priorityLevels: [],
     delivery: DEFAULT_RULE_DELIVERY,
+    unitsOnly: true,
   };
 }
 
@@ -47,6 +50,7 @@ export function draftFromRule(rule: AlertRule): RuleDraft {
     agencies: [...rule.agencies],
     priorityLevels: [...new Set(levels)],
     delivery: rule.delivery,
+    unitsOnly: rule.units_only,
   };
 }
 
@@ -63,6 +67,7 @@ export function checkDraft(draft: RuleDraft): DraftCheck {
     agencies: draft.agencies,
     priority_levels: draft.priorityLevels,
     delivery: draft.delivery,
+    units_only: draft.unitsOnly,
   });
   if (parsed.success) return { ok: true, input: parsed.data };
   const errors: { name?: string; keywords?: string; other?: string } = {};

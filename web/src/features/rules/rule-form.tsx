@@ -11,6 +11,7 @@ import FormHelperText from "@mui/material/FormHelperText";
 import FormLabel from "@mui/material/FormLabel";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
+import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import {
@@ -190,6 +191,18 @@ export function RuleForm({
             selected={draft.priorityLevels}
             onChange={(selected) => update({ priorityLevels: selected })}
           />
+          <FormControlLabel
+            control={
+              <Switch
+                checked={draft.unitsOnly}
+                onChange={(event) => update({ unitsOnly: event.target.checked })}
+              />
+            }
+            label="Only jobs paged to my units"
+          />
+          <Typography variant="body2" color="text.secondary" sx={{ mt: -1.5 }}>
+            In agencies where you chose units (My units); elsewhere the whole agency.
+          </Typography>
           <TextField
             select
             label="How to alert me"

@@ -27,6 +27,10 @@ export const alertRuleSchema = z.object({
     .enum(RULE_DELIVERIES)
     .nullish()
     .transform((value) => value ?? DEFAULT_RULE_DELIVERY),
+  units_only: z
+    .boolean()
+    .nullish()
+    .transform((value) => value !== false),
   status: z.string().nullish().transform(normalizeRuleStatus),
   is_active: z
     .boolean()
