@@ -96,10 +96,11 @@ export async function locate(
 
 /**
  * A unit's place: the locality the admin gave (400 when it is not a bundled one, or when several
- * match), else the one its name names when exactly one locality has that name (unitLocalityGuess),
- * else none.
+ * match), else the one its name names (unitLocalityGuess) when exactly one locality has that name, or
+ * exactly one in the states where the agency's other units are (a CFA "Kangaroo Flat" is the Victorian
+ * one, not New South Wales'), else none.
  */
-async function unitPlace(db: Database, input: UnitInput): Promise<Place | null> {
+async function unitPlace(db: Database, input: UnitInput, agencyId: number): Promise<Place | null> {
   if (input.postcode || input.suburb) {
     const found = await placesMatching(db, input);
     if (found.length === 0)
@@ -113,8 +114,15 @@ async function unitPlace(db: Database, input: UnitInput): Promise<Place | null> 
   const guess = unitLocalityGuess(input.name);
   if (!guess) return null;
   const found = await placesMatching(db, { suburb: guess });
-  const named = new Set(found.map((p) => `${p.suburb}|${p.state}`));
-  return named.size === 1 ? found[0]! : null;
+  const byState = new Map(found.map((p) => [p.state, p]));
+  if (byState.size === 1) return found[0]!;
+  if (byState.size === 0) return null;
+  const states = await db
+    .selectDistinct({ state: units.state })
+    .from(units)
+    .where(and(eq(units.agencyId, agencyId), sql`${units.state} IS NOT NULL`));
+  const agencyStates = states.map((r) => r.state).filter((st) => st !== null && byState.has(st));
+  return agencyStates.length === 1 ? byState.get(agencyStates[0]!)! : null;
 }
 
 function placeColumns(place: Place | null) {
@@ -187,7 +195,7 @@ export async function createUnit(
   meta: RequestMeta,
 ): Promise<UnitRow> {
   const agency = await findAgency(ctx.db, agencyId);
-  const place = await unitPlace(ctx.db, input);
+  const place = await unitPlace(ctx.db, input, agencyId);
   const [{ n }] = (await ctx.db.select({ n: count() }).from(units).where(eq(units.agencyId, agencyId))) as [
     { n: number },
   ];
@@ -221,7 +229,7 @@ export async function updateUnit(
   meta: RequestMeta,
 ): Promise<UnitRow> {
   const before = await findUnit(ctx.db, unitId);
-  const place = await unitPlace(ctx.db, input);
+  const place = await unitPlace(ctx.db, input, before.agencyId);
   try {
     return await ctx.db.transaction(async (tx) => {
       const [unit] = await tx
@@ -560,7 +568,7 @@ export async function unitsNamed(
   for (const [k, w] of missing) {
     created.push(w);
     if (!create) continue;
-    const place = await unitPlace(tx, { name: w.name });
+    const place = await unitPlace(tx, { name: w.name }, w.agencyId);
     const [unit] = await tx
       .insert(units)
       .values({ agencyId: w.agencyId, name: w.name, ...placeColumns(place) })

@@ -120,6 +120,17 @@ describe("units, as an admin sets them up", () => {
     unitId.KF = kf.json().data.id;
     unitId.HH = hh.json().data.id;
     unitId.SESB = ses.json().data.id;
+    // A name three states share: the state of the agency's other units decides, else no place.
+    const group = await call("POST", `/admin/agencies/${agencyId.CFA}/units`, adminToken, {
+      name: "Kangaroo Flat Group",
+    });
+    expect(group.json().data).toMatchObject({ suburb: "Kangaroo Flat", state: "VIC", has_location: true });
+    const elsewhere = await call("POST", `/admin/agencies/${agencyId.FRV}/units`, adminToken, {
+      name: "Kangaroo Flat Station",
+    });
+    expect(elsewhere.json().data).toMatchObject({ suburb: null, has_location: false });
+    for (const extra of [group, elsewhere])
+      expect((await call("DELETE", `/admin/units/${extra.json().data.id}`, adminToken)).statusCode).toBe(200);
   });
 
   it("refuses a duplicate name, an unknown place, a bad body and a member", async () => {
