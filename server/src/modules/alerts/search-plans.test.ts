@@ -25,6 +25,8 @@ let handle: DatabaseHandle;
 let admin: Actor;
 let oneAgency: Actor;
 let twoAgencies: Actor;
+/** A member of two agencies with a unit in the second (issue 26): the unit view's condition in every plan. */
+let unitMember: Actor;
 
 type Page = { ids: number[]; next: string | null };
 
@@ -95,6 +97,13 @@ beforeAll(async () => {
   admin = await user(true, []);
   oneAgency = await user(false, [agencyIds[2]!]);
   twoAgencies = await user(false, [agencyIds[0]!, agencyIds[1]!]);
+  unitMember = await user(false, [agencyIds[0]!, agencyIds[1]!]);
+  await db.execute(sql`
+    WITH u AS (INSERT INTO units (agency_id, name) VALUES (${agencyIds[1]!}, 'Plan unit') RETURNING id)
+    INSERT INTO unit_capcodes (unit_id, capcode_id)
+    SELECT u.id, c.id FROM u, capcodes c WHERE c.agency_id = ${agencyIds[1]!}`);
+  await db.execute(sql`
+    INSERT INTO user_units (user_id, unit_id) SELECT ${unitMember.userId}, id FROM units WHERE name = 'Plan unit'`);
 }, 120_000);
 afterAll(() => handle.close());
 
@@ -129,6 +138,7 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
       { actor: admin, adminContext: true },
       { actor: oneAgency, adminContext: false },
       { actor: twoAgencies, adminContext: false },
+      { actor: unitMember, adminContext: false },
     ];
     for (const { actor, adminContext } of scopes) {
       for (const search of searches) {
@@ -165,7 +175,8 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
     expect(fire.flatMap((p) => p.ids)).toHaveLength(60);
     const none = await pages(admin, { search: "struc1 alarc1", adminContext: true }, { engine: "postgres" });
     expect(none).toEqual([{ ids: [], next: null }]);
-  });
+    // Four scopes by seven plans by seven searches (about 600 pages): ~8 s on an idle machine.
+  }, 60_000);
 
   it("with the timeout strategy, answers with the planner's own plan in time, else with the trigram plan", async () => {
     const seen: { plan: SearchPlan; cancelled: boolean }[] = [];
