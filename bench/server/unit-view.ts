@@ -84,6 +84,7 @@ async function main() {
   onExit(async () => {
     await pool.query("DELETE FROM users WHERE id = $1", [userId]);
     await pool.query("DELETE FROM units WHERE id = $1", [unitId]);
+    await pool.end();
   });
   const actor: Actor = { userId, sessionId: "00000000-0000-0000-0000-000000000000", isAdmin: false };
   const { rows: counts } = await pool.query<{ district: string; brigade: string }>(
@@ -136,7 +137,7 @@ async function main() {
         await search({ ...c.input, view });
         times.push(performance.now() - t);
       }
-      rows.push([c.name, view, unitIds.length, ms(percentile(times, 0.5)), ms(percentile(times, 0.95))]);
+      rows.push([c.name, view, unitIds.length, ms(percentile(times, 50)), ms(percentile(times, 95))]);
     }
   }
   for (const view of ["units", "agencies"] as const) {
@@ -150,14 +151,13 @@ async function main() {
       "feed, pages 1-3 (per page)",
       view,
       "-",
-      ms(percentile(times, 0.5)),
-      ms(percentile(times, 0.95)),
+      ms(percentile(times, 50)),
+      ms(percentile(times, 95)),
     ]);
   }
   console.log(await environment(scratch.url));
   console.log(`alerts: ${reuse ? "reused" : TOTAL}; runs per cell: ${RUNS}`);
   console.log(table(["class", "view", "unit-view hits (page 1)", "p50 ms", "p95 ms"], rows));
-  await pool.end();
 }
 
 runMain(main);
