@@ -11,6 +11,7 @@ import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { LOCATION_SEARCH_DEBOUNCE_MS } from "@turnout/domain";
 import { useEffect, useId, useState } from "react";
 import { isApiError } from "../../api/errors";
+import { useDebounced } from "../../ui/use-debounced";
 import { UnitChecklist } from "./unit-checklist";
 import { type OfferedUnit, unitsApi } from "./units-api";
 
@@ -18,16 +19,6 @@ const unitKeys = {
   mine: ["units", "mine"] as const,
   available: (name: string) => ["units", "available", name] as const,
 };
-
-/** Text typed into a search box, settled for `delayMs`. */
-function useSettled(text: string, delayMs: number): string {
-  const [settled, setSettled] = useState(text);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(text), delayMs);
-    return () => window.clearTimeout(timer);
-  }, [text, delayMs]);
-  return settled;
-}
 
 /**
  * 'My units' (issue 26): the member's brigades or units, chosen from their agencies' units nearest
@@ -45,7 +36,7 @@ export function MyUnitsDialog({
 }) {
   const titleId = useId();
   const [name, setName] = useState("");
-  const search = useSettled(name, LOCATION_SEARCH_DEBOUNCE_MS);
+  const search = useDebounced(name, LOCATION_SEARCH_DEBOUNCE_MS);
   const mine = useQuery({
     queryKey: unitKeys.mine,
     queryFn: ({ signal }) => unitsApi.mine(signal),

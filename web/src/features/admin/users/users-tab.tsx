@@ -12,7 +12,8 @@ import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { TOAST_MS, USERS_FETCH_LIMIT } from "@turnout/domain";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useDebounced } from "../../../ui/use-debounced";
 import { type Confirmation, ConfirmDialog } from "./confirm-dialog";
 import {
   useDeleteUser,
@@ -37,15 +38,6 @@ interface Notice {
   id: number;
   severity: "success" | "error";
   message: string;
-}
-
-function useDebounced(value: string, ms: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), ms);
-    return () => window.clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }
 
 function fullName(user: AdminUser): string {
