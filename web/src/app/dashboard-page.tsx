@@ -12,6 +12,7 @@ import {
   DEFAULT_ADMIN_TAB,
   prefetchSystemDashboard,
 } from "../features/admin";
+import { AlarmMutedButton, AlarmNotices, AlarmSettingsDialog, useAlarm } from "../features/alarm";
 import type { FeedSlots } from "../features/alerts";
 import { AlertFeed } from "../features/alerts/alert-feed";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
@@ -46,6 +47,8 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   const [myAlertsOpen, setMyAlertsOpen] = useState(false);
   const [feedbackOpen, setFeedbackOpen] = useState(false);
   const [pushOpen, setPushOpen] = useState(false);
+  const [alarmOpen, setAlarmOpen] = useState(false);
+  const alarm = useAlarm(user.id);
   usePushMessages();
   // Non-admins poll their own unread count; admins follow the console's Feedback tab badge (SPEC 6).
   const feedbackUnread = useFeedbackUnread(!user.is_admin);
@@ -78,6 +81,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
         slots={feedSlots}
         onSignOut={onSignOut}
         joinAdmin={inConsole && mayOpenConsole}
+        onAlertsAdmitted={alarm.handleArrivals}
         view={
           inConsole ? (
             <Suspense fallback={<LoadingScreen label="Loading admin console" />}>
@@ -90,12 +94,18 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
             <DashboardHeader
               user={user}
               connection={feed.connection}
-              actions={inConsole ? backButton : feed.actions}
+              actions={
+                <>
+                  <AlarmMutedButton alarm={alarm} onOpen={() => setAlarmOpen(true)} />
+                  {inConsole ? backButton : feed.actions}
+                </>
+              }
               onSignOut={feed.signOut}
               isDevelopment={isDevelopment}
               slots={{
                 onOpenMyAlerts: () => setMyAlertsOpen(true),
                 onOpenPush: () => setPushOpen(true),
+                onOpenAlarm: () => setAlarmOpen(true),
                 // An admin at a desktop answers feedback in the console; anyone else sends their own.
                 onOpenFeedback: () =>
                   mayOpenConsole ? navigate(adminTabPath("feedback")) : setFeedbackOpen(true),
@@ -108,10 +118,12 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
                   <MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />
                   <MyFeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
                   <PushDialog open={pushOpen} onClose={() => setPushOpen(false)} />
+                  <AlarmSettingsDialog open={alarmOpen} onClose={() => setAlarmOpen(false)} alarm={alarm} />
                 </>
               }
             />
             <InstallBanner user={user} />
+            <AlarmNotices alarm={alarm} />
           </>
         )}
       />

@@ -86,6 +86,7 @@ export function AlertFeed({
   view,
   joinAdmin = false,
   slots = {},
+  onAlertsAdmitted,
 }: {
   user: SessionUser;
   onSignOut: () => Promise<void>;
@@ -93,6 +94,11 @@ export function AlertFeed({
   view?: ReactNode;
   joinAdmin?: boolean;
   slots?: FeedSlots;
+  /**
+   * The pages the feed just admitted (live, or caught up after a reconnect or a burst), with the
+   * agencies its live channel joined (null until known): the alarm's input.
+   */
+  onAlertsAdmitted?: (alerts: AlertData[], viewAgencyIds: readonly string[] | null) => void;
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -106,7 +112,15 @@ export function AlertFeed({
   const [savedNotice, setSavedNotice] = useState(false);
   const [openGroup, setOpenGroup] = useState<AlertGroup | null>(null);
 
-  const feed = useAlertFeed(user.id, filters);
+  // The live channel is made after the feed it feeds: its joined agencies reach the callback by ref.
+  const joinedAgencies = useRef<readonly string[] | null>(null);
+  const admitted = useRef(onAlertsAdmitted);
+  admitted.current = onAlertsAdmitted;
+  const handleAdmitted = useCallback(
+    (alerts: AlertData[]) => admitted.current?.(alerts, joinedAgencies.current),
+    [],
+  );
+  const feed = useAlertFeed(user.id, filters, { onAdmitted: handleAdmitted });
   const live = useLiveChannel(
     user,
     {
@@ -116,6 +130,7 @@ export function AlertFeed({
     },
     { joinAdmin },
   );
+  joinedAgencies.current = live.joinedAgencyIds;
   const { query } = feed;
 
   // The server joins no agency both for a user nobody assigned and for one whose filters hide every

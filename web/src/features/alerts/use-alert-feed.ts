@@ -40,7 +40,14 @@ function announcementFor(alert: Alert): string {
  * admitted by the SPEC 5 rule. The leading cards of the unfiltered feed are kept for offline use,
  * except in admin context (every agency's traffic is not the member's offline copy).
  */
-export function useAlertFeed(userId: number | string, filters: FeedFilters, options: FeedOptions = {}) {
+export function useAlertFeed(
+  userId: number | string,
+  filters: FeedFilters,
+  options: FeedOptions & {
+    /** Called with the pages the feed just admitted live or by catching up (the alarm listens here). */
+    onAdmitted?: (alerts: Alert[]) => void;
+  } = {},
+) {
   const adminContext = options.adminContext === true;
   const query = useInfiniteQuery(feedQueryOptions(userId, filters, { adminContext }));
   const filtersKey = JSON.stringify(filters);
@@ -66,8 +73,9 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters, opti
   // alert (paged to two of the user's agencies) arriving in the same tick is still a duplicate.
   const knownIds = useMemo(() => alertIdsOf(items), [items]);
 
-  const latest = useRef({ filters, filtersKey, knownIds, pageItems, query, adminContext });
-  latest.current = { filters, filtersKey, knownIds, pageItems, query, adminContext };
+  const { onAdmitted } = options;
+  const latest = useRef({ filters, filtersKey, knownIds, pageItems, query, adminContext, onAdmitted });
+  latest.current = { filters, filtersKey, knownIds, pageItems, query, adminContext, onAdmitted };
 
   useEffect(() => {
     if (query.dataUpdatedAt > 0) setLastFreshAt((at) => Math.max(at ?? 0, query.dataUpdatedAt));
@@ -128,6 +136,7 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters, opti
       highlight([key]);
       setAnnouncement(announcementFor(alert));
       setArrivals((count) => count + 1);
+      latest.current.onAdmitted?.([alert]);
     },
     [highlight],
   );
@@ -152,6 +161,9 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters, opti
         setLastFreshAt(Date.now());
         const missed = missedItems(page.data, latest.current.knownIds);
         if (missed.length === 0) return;
+        const arrived = missed.flatMap((item) =>
+          item.group.messages.filter((message) => !latest.current.knownIds.has(message.id)),
+        );
         const gap = missed.length === page.data.length && page.pagination.has_more;
         if (gap) {
           setLive({ filtersKey: forKey, items: [] });
@@ -161,6 +173,7 @@ export function useAlertFeed(userId: number | string, filters: FeedFilters, opti
           for (const message of item.group.messages) latest.current.knownIds.add(message.id);
         if (!gap) addLiveCards(forKey, missed);
         setArrivals((count) => count + missed.length);
+        latest.current.onAdmitted?.(arrived);
         highlight(missed.map((item) => item.key));
         setAnnouncement(
           missed.length === 1

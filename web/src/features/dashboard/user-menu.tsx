@@ -1,4 +1,5 @@
 import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
+import AlarmIcon from "@mui/icons-material/Alarm";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import FeedbackIcon from "@mui/icons-material/Feedback";
 import LogoutIcon from "@mui/icons-material/Logout";
@@ -54,6 +55,7 @@ function initialsOf(user: SessionUser): string {
 export interface UserMenuSlots {
   onOpenMyAlerts?: (() => void) | undefined;
   onOpenPush?: (() => void) | undefined;
+  onOpenAlarm?: (() => void) | undefined;
   onOpenFeedback?: (() => void) | undefined;
   /** Unread feedback messages (non-admins): the badge shows 1 to 9, then '9+'. */
   feedbackUnread?: number | undefined;
@@ -102,7 +104,8 @@ function MenuEntry({
  * The user menu (SPEC 2): avatar with initials, green while the live channel is connected and red
  * otherwise, ringed in the header's text colour, with a state icon and words (tooltip, description)
  * for those who cannot tell the colours apart; name and phone;
- * 'My Alerts', 'Push notifications', 'Feedback', 'Admin' (admins on non-mobile devices) and 'Sign out'.
+ * 'My Alerts', 'Push notifications', 'Alarm', 'Feedback', 'Admin' (admins on non-mobile devices) and
+ * 'Sign out'.
  */
 export function UserMenu({
   user,
@@ -252,6 +255,7 @@ export function UserMenu({
           label="Push notifications"
           onClick={run(slots.onOpenPush)}
         />
+        <MenuEntry icon={<AlarmIcon fontSize="small" />} label="Alarm" onClick={run(slots.onOpenAlarm)} />
         <MenuEntry
           icon={<FeedbackIcon fontSize="small" />}
           label="Feedback"
