@@ -20,7 +20,7 @@ import { useServerEnvironment } from "../features/dashboard/use-server-environme
 import { MyFeedbackDialog, useFeedbackUnread } from "../features/feedback";
 import { InstallBanner } from "../features/install";
 import { PushDialog, usePushMessages } from "../features/push";
-import { CardResponses, JobResponses, RespondingProvider } from "../features/responding";
+import { CardAnswersToggle, CardResponses, JobResponses, RespondingProvider } from "../features/responding";
 import { MyAlertsDialog } from "../features/rules/my-alerts-dialog";
 import { LoadingScreen } from "../ui/loading-screen";
 
@@ -28,12 +28,18 @@ function isConsolePath(pathname: string): boolean {
   return pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`);
 }
 
-/** Who is responding, on each emergency job's card and in the job popup (issue 15). */
+/**
+ * Who is responding (issues 15 and 26), on each card of a job that takes answers (a toggle in its
+ * header opening the answer row) and in the job popup.
+ */
 const feedSlots: FeedSlots = {
-  cardFooter: (item) => (
-    <CardResponses alertId={item.group.primary_message.id} emergency={item.group.has_emergency} />
+  cardAside: (item, panel) => (
+    <CardAnswersToggle alertId={item.group.primary_message.id} pages={item.group.messages} panel={panel} />
   ),
-  jobExtra: (alert) => <JobResponses alertId={alert.id} />,
+  cardFooter: (item, panel) => (
+    <CardResponses alertId={item.group.primary_message.id} pages={item.group.messages} panel={panel} />
+  ),
+  jobExtra: (alert) => <JobResponses alertId={alert.id} pages={[alert]} />,
 };
 
 /**

@@ -18,7 +18,7 @@ import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
 import { useOnlineStatus } from "../../ui/use-online-status";
-import type { AlertCardHandlers } from "./alert-card";
+import type { AlertCardHandlers, CardPanel } from "./alert-card";
 import { AlertList } from "./alert-list";
 import { type Alert as AlertData, type AlertGroup, type FeedFilters, NO_FILTERS } from "./alerts-api";
 import type { FeedItem } from "./feed-items";
@@ -59,7 +59,10 @@ const visuallyHidden = {
 
 /** What other features add to the feed's cards and its job popup (composed by the dashboard). */
 export interface FeedSlots {
-  cardFooter?: (item: FeedItem) => ReactNode;
+  /** Beside the card's time (e.g. who is responding, as a toggle of the card's panel). */
+  cardAside?: (item: FeedItem, panel: CardPanel) => ReactNode;
+  /** At the foot of the card (e.g. the answer row, while the card's panel is open). */
+  cardFooter?: (item: FeedItem, panel: CardPanel) => ReactNode;
   jobExtra?: (alert: AlertData) => ReactNode;
 }
 
@@ -198,7 +201,7 @@ export function AlertFeed({
     );
   }, [location.state, navigate, setParams]);
 
-  const { cardFooter, jobExtra } = slots;
+  const { cardAside, cardFooter, jobExtra } = slots;
   const handlers = useMemo<AlertCardHandlers>(
     () => ({
       onOpen: (item: FeedItem) => {
@@ -208,9 +211,10 @@ export function AlertFeed({
       onFilterType: (type: AlertType) => setFilters((current) => ({ ...current, type })),
       onFilterAgency: (agency) => setFilters((current) => ({ ...current, agency })),
       onFilterArea: (area) => setFilters((current) => ({ ...current, area })),
+      renderAside: cardAside,
       renderFooter: cardFooter,
     }),
-    [openJob, cardFooter],
+    [openJob, cardAside, cardFooter],
   );
 
   const handleSearch = (search: string) => {

@@ -26,6 +26,10 @@ export const alertSchema = z.object({
   directions_url: z.string().nullish(),
   job_number: z.string().nullish(),
   group_id: z.number().nullish(),
+  /** Issue 26: a machine or test page (TIMEUPDATE...): never answered, never rung. Absent: false. */
+  is_machine: z.boolean().nullish(),
+  /** Issue 26: the units it was paged to among the viewer's agencies. Absent: none. */
+  units: z.array(z.object({ id: z.union([z.number(), z.string()]), name: z.string() })).nullish(),
 });
 export type Alert = z.infer<typeof alertSchema>;
 

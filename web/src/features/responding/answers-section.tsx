@@ -48,3 +48,22 @@ export function AnswersSection<T extends { responding: number; not_available: nu
     </Box>
   );
 }
+
+/** A job view's answers heading with why the job takes none (machine page, administrative, no job number). */
+export function NotAnswerable({ title, reason }: { title: string; reason: string }) {
+  const headingId = useId();
+  return (
+    <Box
+      component="section"
+      aria-labelledby={headingId}
+      sx={{ mt: 2, pt: 2, borderTop: 1, borderColor: "divider" }}
+    >
+      <Typography id={headingId} component="h3" variant="subtitle1" sx={{ fontWeight: 700, mb: 0.5 }}>
+        {title}
+      </Typography>
+      <Typography variant="body2" sx={{ color: "text.secondary" }}>
+        {reason}
+      </Typography>
+    </Box>
+  );
+}
