@@ -1,9 +1,10 @@
+import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import Button from "@mui/material/Button";
 import { useQueryClient } from "@tanstack/react-query";
 import { canOpenAdminConsole } from "@turnout/domain";
 import { Suspense, useEffect, useState } from "react";
-import { Navigate, useLocation, useNavigate } from "react-router";
+import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import type { SessionUser } from "../api/types";
 import {
   ADMIN_BASE_PATH,
@@ -15,6 +16,7 @@ import {
 import { AlarmMutedButton, AlarmNotices, AlarmSettingsDialog, useAlarm } from "../features/alarm";
 import type { FeedSlots } from "../features/alerts";
 import { AlertFeed } from "../features/alerts/alert-feed";
+import { useAuth } from "../features/auth/auth-provider";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
 import { useServerEnvironment } from "../features/dashboard/use-server-environment";
 import { MyFeedbackDialog, useFeedbackUnread } from "../features/feedback";
@@ -63,6 +65,16 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   const queryClient = useQueryClient();
   const mayOpenConsole = canOpenAdminConsole(user, navigator.userAgent);
   const inConsole = isConsolePath(pathname);
+  const [params] = useSearchParams();
+  const { agency } = useAuth();
+  // An admin with no agency of their own has an empty feed: on a desktop they land in the console
+  // instead (issue 26), once, when the page opens at / without a job to show.
+  const [landInConsole, setLandInConsole] = useState(
+    () => mayOpenConsole && agency === null && pathname === "/" && !params.has("job"),
+  );
+  useEffect(() => {
+    if (landInConsole) setLandInConsole(false);
+  }, [landInConsole]);
 
   // SPEC 6: the system dashboard is fetched as soon as an admin is in, so the monitor opens filled;
   // if that fails (offline, say) the monitor's own loads try again.
@@ -72,13 +84,23 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
 
   // A phone always gets the alerts view, admin or not (SPEC 2).
   if (inConsole && user.is_admin && !mayOpenConsole) return <Navigate to="/" replace />;
+  if (landInConsole) return <Navigate to={adminTabPath(DEFAULT_ADMIN_TAB.slug)} replace />;
 
   const handleBackToAlerts = () => navigate("/");
-  const backButton = (
+  // SPEC 2's admin toggle in the header: to the console from the alerts, and back.
+  const adminToggle = inConsole ? (
     <Button color="inherit" startIcon={<ArrowBackIcon aria-hidden="true" />} onClick={handleBackToAlerts}>
       Back to Alerts
     </Button>
-  );
+  ) : mayOpenConsole ? (
+    <Button
+      color="inherit"
+      startIcon={<AdminPanelSettingsIcon aria-hidden="true" />}
+      onClick={() => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug))}
+    >
+      Admin
+    </Button>
+  ) : null;
 
   return (
     <RespondingProvider userId={user.id}>
@@ -103,7 +125,8 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
               actions={
                 <>
                   <AlarmMutedButton alarm={alarm} onOpen={() => setAlarmOpen(true)} />
-                  {inConsole ? backButton : feed.actions}
+                  {inConsole ? null : feed.actions}
+                  {adminToggle}
                 </>
               }
               onSignOut={feed.signOut}

@@ -23,6 +23,7 @@ export function AlarmNotices({ alarm }: { alarm: AlarmControls }) {
         severity="error"
         variant="filled"
         icon={<NotificationsActiveIcon />}
+        sx={{ pointerEvents: "auto" }}
         action={
           <Button color="inherit" variant="outlined" onClick={alarm.silence} sx={{ fontWeight: 700 }}>
             Silence
@@ -51,6 +52,8 @@ export function AlarmNotices({ alarm }: { alarm: AlarmControls }) {
         transform: "translateX(-50%)",
         width: "min(560px, calc(100% - 16px))",
         zIndex: (theme) => theme.zIndex.snackbar,
+        // A tap on the notice reaches what lies under it (and, being a tap, unlocks the sound).
+        pointerEvents: "none",
       }}
     >
       {notice}

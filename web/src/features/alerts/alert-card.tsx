@@ -155,15 +155,18 @@ export const AlertCard = memo(function AlertCard({
       <Box
         sx={{
           display: "flex",
-          flexWrap: "wrap",
+          // One line on a phone: the agency and area give way (cut with an ellipsis; their buttons'
+          // names and the popup say them whole) before the type, the time or the answers do.
+          flexWrap: { xs: "nowrap", sm: "wrap" },
           alignItems: "center",
-          columnGap: 0.75,
+          columnGap: 0.5,
           rowGap: 0.5,
           px: 1.25,
           pt: 1,
+          "& > *": { flexShrink: 0 },
         }}
       >
-        <TypeBadge type={type} size="small" onClick={() => onFilterType(type)} />
+        <TypeBadge type={type} size="small" compact onClick={() => onFilterType(type)} />
         {agencyName && agencyId ? (
           <Chip
             size="small"
@@ -185,7 +188,7 @@ export const AlertCard = memo(function AlertCard({
             }
             onClick={() => onFilterAgency({ id: agencyId, name: agencyName })}
             aria-label={`Show only ${agencyName} alerts`}
-            sx={touchTarget}
+            sx={{ ...touchTarget, "&&": { flexShrink: 1 }, minWidth: 0 }}
           />
         ) : null}
         {area ? (
@@ -196,7 +199,13 @@ export const AlertCard = memo(function AlertCard({
             label={area}
             onClick={() => onFilterArea(area)}
             aria-label={`Show only alerts in ${area}`}
-            sx={{ ...touchTarget, maxWidth: "10rem" }}
+            sx={{
+              ...touchTarget,
+              "&&": { flexShrink: 2 },
+              minWidth: 0,
+              maxWidth: { xs: "7rem", sm: "10rem" },
+              "& .MuiChip-icon": { display: { xs: "none", sm: "inline-block" } },
+            }}
           />
         ) : null}
         {capcodes.map((capcode) => (
@@ -219,7 +228,7 @@ export const AlertCard = memo(function AlertCard({
             NEW
           </Typography>
         ) : null}
-        <Box sx={{ ml: "auto", display: "flex", alignItems: "center", gap: 0.75 }}>
+        <Box sx={{ ml: "auto", display: "flex", alignItems: "center", gap: 0.5 }}>
           <Typography
             component="time"
             variant="body2"

@@ -2,7 +2,6 @@ import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import CloudOffIcon from "@mui/icons-material/CloudOff";
 import DoNotDisturbOnIcon from "@mui/icons-material/DoNotDisturbOn";
 import ErrorIcon from "@mui/icons-material/Error";
-import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
 import GroupsIcon from "@mui/icons-material/Groups";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -93,7 +92,7 @@ const toggleSx = {
 
 /** The toggle's place while the counts load: as wide as a loaded one, so nothing moves. */
 function LoadingToggle() {
-  return <Skeleton variant="rounded" aria-hidden="true" sx={{ width: 64, height: 32, borderRadius: 4 }} />;
+  return <Skeleton variant="rounded" aria-hidden="true" sx={{ width: 48, height: 32, borderRadius: 4 }} />;
 }
 
 /** What the toggle says of the member's answer, in an icon (the accessible name says it in words). */
@@ -136,11 +135,6 @@ function AnswersToggleButton({
       <GroupsIcon fontSize="small" aria-hidden="true" />
       <span aria-hidden="true">{counts ? counts.responding : "?"}</span>
       {mineIcon(state)}
-      <ExpandMoreIcon
-        fontSize="small"
-        aria-hidden="true"
-        sx={{ transition: "transform 150ms", transform: panel.open ? "rotate(180deg)" : "none" }}
-      />
     </Button>
   );
 }
