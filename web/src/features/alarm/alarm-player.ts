@@ -150,11 +150,13 @@ export class AlarmPlayer {
   }
 
   /**
-   * Sounds `tone` (ending any sound already playing), vibrates and, for the alarm, keeps the screen
-   * awake for `awakeMs`. Resolves to whether the sound started; when the browser blocked it the
+   * Sounds `tone` (ending any sound already playing, except that a soft tone leaves an alarm sounding),
+   * vibrates and, for the alarm, keeps the screen awake for `awakeMs`. Resolves to whether the sound started; when the browser blocked it the
    * state says so (vibration and the wake lock are still tried).
    */
   async ring(tone: AlarmTone, awakeMs: number): Promise<boolean> {
+    // A soft tone never cuts short an alarm still sounding for another job.
+    if (tone === "soft" && this.state.sounding === "alarm") return true;
     this.endSound();
     this.vibrate(tone);
     if (tone === "alarm" && awakeMs > 0) this.keepAwake(awakeMs);

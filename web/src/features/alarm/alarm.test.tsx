@@ -94,6 +94,7 @@ describe("the alarm while the app is open", { timeout: 20_000 }, () => {
       );
     });
     await waitFor(() => expect(audio.started.map((s) => s.wave)).toEqual(["square"]));
+    await user.click(await screen.findByRole("button", { name: "Silence" }));
     // A non-emergency page rings the soft tone.
     act(() =>
       channel.serverEmit(
