@@ -155,8 +155,8 @@ export const AlertCard = memo(function AlertCard({
       <Box
         sx={{
           display: "flex",
-          // One line on a phone: the agency and area give way (cut with an ellipsis; their buttons'
-          // names and the popup say them whole) before the type, the time or the answers do.
+          // One line on a phone: the area gives way (cut with an ellipsis; its button's name and the
+          // popup say it whole) before the type, the agency's code, the time or the answers do.
           flexWrap: { xs: "nowrap", sm: "wrap" },
           alignItems: "center",
           columnGap: 0.5,
@@ -188,7 +188,7 @@ export const AlertCard = memo(function AlertCard({
             }
             onClick={() => onFilterAgency({ id: agencyId, name: agencyName })}
             aria-label={`Show only ${agencyName} alerts`}
-            sx={{ ...touchTarget, "&&": { flexShrink: 1 }, minWidth: 0 }}
+            sx={{ ...touchTarget, minWidth: 0, maxWidth: { xs: "5.5rem", sm: "none" } }}
           />
         ) : null}
         {area ? (
