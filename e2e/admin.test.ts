@@ -53,9 +53,20 @@ describe.skipIf(!chromiumPath)("the admin console in Chromium", () => {
     return { page, errors };
   }
 
-  it("opens the console from the menu for an admin on a desktop, and never on a phone", async () => {
+  it("lands an admin with no agency in the console on a desktop, opens it from the menu and the header, and never on a phone", async () => {
     const desktop = await browser();
+    // This admin (ADMIN_PHONES) belongs to no agency: their feed would be empty, so they land in the console.
     await openSignedIn(desktop.page, server, admin);
+    await desktop.page.getByRole("heading", { name: "Admin Console" }).waitFor();
+    expect(new URL(desktop.page.url()).pathname).toBe("/admin/system");
+    // The header's admin toggle goes back to the alerts, where the admin stays...
+    await desktop.page.getByRole("button", { name: "Back to Alerts" }).click();
+    await desktop.page.getByRole("heading", { name: "Alerts" }).waitFor();
+    expect(new URL(desktop.page.url()).pathname).toBe("/");
+    // ...and to the console again; so does the menu's 'Admin'.
+    await desktop.page.getByRole("banner").getByRole("button", { name: "Admin", exact: true }).click();
+    await desktop.page.getByRole("heading", { name: "Admin Console" }).waitFor();
+    await desktop.page.getByRole("button", { name: "Back to Alerts" }).click();
     const menu = await openUserMenu(desktop.page);
     await menu.getByRole("menuitem", { name: "Admin" }).click();
     await desktop.page.getByRole("heading", { name: "Admin Console" }).waitFor();
@@ -104,7 +115,7 @@ describe.skipIf(!chromiumPath)("the admin console in Chromium", () => {
     expect(errors).toEqual([]);
   });
 
-  it("ends a member's open page within 2 s of an admin deactivating them in the Users tab", async () => {
+  it("ends a member's open page within 2 s of an admin deactivating them, and tells them so at sign-in", async () => {
     const member = await registerActiveAccount(server, "0412 555 311", {
       firstName: "Casey",
       lastName: "Deact",
@@ -125,6 +136,18 @@ describe.skipIf(!chromiumPath)("the admin console in Chromium", () => {
       1,
     );
     await row.getByText(/inactive/i).waitFor();
+
+    // Signing in again, the member is told their account was deactivated, in the server's words.
+    await memberBrowser.page.getByRole("button", { name: "Go to Login" }).click();
+    await memberBrowser.page.getByLabel("Phone number").fill("0412 555 311");
+    await memberBrowser.page.getByRole("button", { name: "Send Code" }).click();
+    const refusal = memberBrowser.page.getByRole("alert").filter({ hasText: "Account deactivated" });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain(
+      "Your account has been deactivated. Please contact your administrator.",
+    );
+    expect(await memberBrowser.page.getByText("Connection problem").count()).toBe(0);
+    expect(await memberBrowser.page.getByRole("heading", { name: "Enter Code" }).count()).toBe(0);
   });
 
   it("delivers a new alert of an agency an admin just added to a member, live on their open feed", async () => {

@@ -133,10 +133,11 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
       const newest = card(own.page, "BACKLOG 060");
       await newest.waitFor();
       const loading = (await newest.boundingBox())?.height;
-      // Its foot is kept greyed, the counts not yet shown.
-      expect(await newest.getByText("No answers yet").isVisible()).toBe(false);
-      expect(await newest.getByRole("button", { name: "Responding" }).count()).toBe(0);
-      await newest.getByText("No answers yet").waitFor();
+      // The header keeps the toggle's place, greyed, the counts not yet shown.
+      const toggle = newest.getByRole("button", { name: /^Who is responding/ });
+      expect(await toggle.count()).toBe(0);
+      await toggle.waitFor();
+      expect(await toggle.getAttribute("aria-label")).toBe("Who is responding: No answers yet");
       expect((await newest.boundingBox())?.height).toBe(loading);
       expect(own.errors).toEqual([]);
     } finally {
@@ -150,7 +151,7 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
     ["dark", "connected"],
     ["dark", "down"],
   ] as const)(
-    "in the %s theme, rings the %s avatar at 3:1 or more against the header",
+    "in the %s theme, rings the %s avatar and shows the not-live pill at 3:1 or more against the header",
     async (mode, state) => {
       const own = await openBrowser({ viewport: { width: 420, height: 700 } });
       try {
@@ -163,16 +164,30 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
         const seen = await button.evaluate((element) => {
           const ring = element.querySelector("[data-connection-ring]") as HTMLElement;
           const header = element.closest("header") as HTMLElement;
+          const pill = header.querySelector("[data-not-live]") as HTMLElement | null;
           return {
             connection: element.getAttribute("data-connection"),
             header: getComputedStyle(header).backgroundColor,
             ring: getComputedStyle(ring).color,
             ringShadow: getComputedStyle(ring).boxShadow,
+            pill: pill
+              ? { background: getComputedStyle(pill).backgroundColor, text: getComputedStyle(pill).color }
+              : null,
+            pillWidth: pill?.getBoundingClientRect().width ?? 0,
           };
         });
         expect(seen.connection === "connected").toBe(state === "connected");
         expect(seen.ringShadow).toMatch(/0px 0px 0px 3px/);
         expect(contrast(seen.ring, seen.header)).toBeGreaterThanOrEqual(3);
+        // Not live: an amber pill stands out from the header (3:1), its icon and word readable on it.
+        if (state === "down") {
+          expect(seen.pill).not.toBeNull();
+          expect(seen.pillWidth).toBeGreaterThanOrEqual(24);
+          expect(contrast(seen.pill!.background, seen.header)).toBeGreaterThanOrEqual(3);
+          expect(contrast(seen.pill!.text, seen.pill!.background)).toBeGreaterThanOrEqual(4.5);
+        } else {
+          expect(seen.pill).toBeNull();
+        }
         expect(own.errors).toEqual([]);
       } finally {
         await own.close();

@@ -21,9 +21,22 @@ const SES_CAPCODE = "1235002";
 const JOB_TEXT = "@@ALERT F251123001 BRAV2 STRUC1 HOUSE FIRE 14 EXAMPLE RD BENDIGO";
 const CARD_TEXT = "HOUSE FIRE 14 EXAMPLE RD";
 
-/** The answers strip of the job's card. */
-const answers = (page: Page) =>
-  page.getByRole("article").filter({ hasText: CARD_TEXT }).getByRole("group", { name: "Who is responding" });
+const SES_JOB_TEXT = "S261127080 SES BENDIGO BUILDING DAMAGE 12 HIGH ST BENDIGO";
+
+/** The card showing `text`. */
+const cardOf = (page: Page, text: string) => page.getByRole("article").filter({ hasText: text });
+
+/** The answer row of the card showing `text`, opened from the card's header toggle when closed. */
+async function openAnswers(page: Page, text = CARD_TEXT) {
+  const card = cardOf(page, text);
+  const toggle = card.getByRole("button", { name: /^Who is responding/ });
+  await toggle.waitFor({ timeout: 20_000 });
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+  return card.getByRole("group", { name: "Who is responding" });
+}
+
+/** The answer row of the job's card (opened by openAnswers). */
+const answers = (page: Page) => cardOf(page, CARD_TEXT).getByRole("group", { name: "Who is responding" });
 
 describe.skipIf(!chromiumPath)("who is responding, in two members' browsers", () => {
   let server: RunningServer;
@@ -69,8 +82,8 @@ describe.skipIf(!chromiumPath)("who is responding, in two members' browsers", ()
   it("an answer on one member's card reaches the other's card and popup live, and another agency sees nothing", async () => {
     const a = await browserFor(alex);
     const b = await browserFor(blair);
-    await answers(a.page).getByText("No answers yet").waitFor({ timeout: 20_000 });
-    await answers(b.page).getByText("No answers yet").waitFor({ timeout: 20_000 });
+    await (await openAnswers(a.page)).getByText("No answers yet").waitFor({ timeout: 20_000 });
+    await (await openAnswers(b.page)).getByText("No answers yet").waitFor({ timeout: 20_000 });
 
     // Alex: one tap on the card.
     await answers(a.page).getByRole("button", { name: "Responding" }).click();
@@ -120,12 +133,50 @@ describe.skipIf(!chromiumPath)("who is responding, in two members' browsers", ()
     for (const browser of [a, b, c]) expect(browser.errors).toEqual([]);
   });
 
+  it("an SES member answers an S-job, a standard page with a job number, on the card and sees it in the popup", async () => {
+    const [sesJobId] = (await ingest(server, INGEST_KEY, [
+      { capcode: SES_CAPCODE, message: SES_JOB_TEXT },
+    ])) as [number];
+    const c = browsers[2]!;
+    await c.page.keyboard.press("Escape");
+    const row = await openAnswers(c.page, "SES BENDIGO BUILDING DAMAGE");
+    expect(await cardOf(c.page, "SES BENDIGO BUILDING DAMAGE").getByText("STANDARD").isVisible()).toBe(true);
+    await row.getByRole("button", { name: "Responding" }).click();
+    await row.getByText(/^You: Responding · /).waitFor();
+    await row.getByText("1 responding").waitFor();
+    // The header says it too, with the row closed.
+    const toggle = cardOf(c.page, "SES BENDIGO BUILDING DAMAGE").getByRole("button", {
+      name: /^Who is responding/,
+    });
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-label")).toBe("Who is responding: 1 responding. You: Responding");
+
+    await c.page.getByRole("button", { name: `Open details of job ${sesJobId}` }).click();
+    const section = c.page
+      .getByRole("dialog", { name: `Job #${sesJobId}` })
+      .getByRole("region", { name: "Who is responding" });
+    await section.getByRole("listitem").filter({ hasText: "Casey Reed" }).waitFor({ timeout: 10_000 });
+    // A page that takes no answers says why in its popup, and asks the server nothing.
+    const asked: string[] = [];
+    c.page.on("request", (r) => {
+      if (r.url().includes("/responses")) asked.push(r.url());
+    });
+    await c.page.keyboard.press("Escape");
+    const treeDown = cardOf(c.page, "SES TREE DOWN");
+    expect(await treeDown.getByRole("button", { name: /^Who is responding/ }).count()).toBe(0);
+    await treeDown.getByRole("button", { name: /^Open details of job / }).click();
+    await c.page.getByText("This page has no job number, so it takes no answers.").waitFor();
+    expect(asked).toEqual([]);
+    expect(c.errors).toEqual([]);
+  });
+
   it("an answer given offline shows as pending and is sent when the network returns", async () => {
     const a = browsers[0]!;
     const b = browsers[1]!;
     await a.page.keyboard.press("Escape");
     await b.page.keyboard.press("Escape");
-    await answers(a.page).getByText("1 responding, 1 not available").waitFor();
+    await (await openAnswers(a.page)).getByText("1 responding, 1 not available").waitFor();
+    await openAnswers(b.page);
 
     await a.context.setOffline(true);
     await answers(a.page).getByRole("button", { name: "Not available" }).click();

@@ -1,4 +1,5 @@
 export * from "./address.js";
+export * from "./alarm.js";
 export * from "./capcode.js";
 export * from "./constants.js";
 export * from "./device.js";

@@ -17,7 +17,7 @@ export const RESPONSE_WINDOW_HOURS_MAX = 72;
 
 /** A page as answerability reads it: its type, its job number, and whether it is a machine page. */
 export type AnswerablePage = {
-  type: string | null | undefined;
+  type?: string | null | undefined;
   job_number?: string | null;
   is_machine?: boolean | null;
 };

@@ -9,6 +9,7 @@ import {
   SMS_UCS2_TWO_SEGMENTS,
   smsLength,
   smsSegmentCount,
+  welcomeSmsText,
 } from "./sms-text.js";
 
 const TURNOUT =
@@ -173,5 +174,20 @@ describe("ruleReviewSmsText", () => {
     expect(ruleAlertSmsText({ ...base, ...tz, pagedAt, receivedAt: new Date("2026-11-22T03:06:00Z") })).toBe(
       "EMERGENCY CFA: STRUC1",
     );
+  });
+});
+
+describe("welcomeSmsText", () => {
+  it("says who added the account and how to sign in, with the public address", () => {
+    expect(welcomeSmsText({ firstName: "Sam", publicUrl: "https://turnout.example.org/" })).toBe(
+      "Turnout: Hi Sam, an administrator has added you. Sign in at https://turnout.example.org with this phone number; we will text you a 6-digit code.",
+    );
+  });
+
+  it("without a public address, says to ask for it; a long name is cut and the text stays within two segments", () => {
+    const text = welcomeSmsText({ firstName: "A".repeat(100), publicUrl: null });
+    expect(text).toContain("ask your administrator for its address");
+    expect(text).toContain(`Hi ${"A".repeat(30)}, `);
+    expect(fitsTwoSegments(text)).toBe(true);
   });
 });

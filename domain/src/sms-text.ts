@@ -139,3 +139,19 @@ export function ruleReviewSmsText(input: {
       );
   }
 }
+
+/**
+ * The SMS an account an admin added receives (issue 26): who added it and how to sign in (the public
+ * address when known, this phone number, the code that will be texted), within one or two segments.
+ */
+export function welcomeSmsText(input: { firstName: string; publicUrl: string | null }): string {
+  const name = input.firstName.replace(/\s+/g, " ").trim();
+  const greeting = name ? `Hi ${name.slice(0, 30).trimEnd()}, ` : "";
+  const where = input.publicUrl
+    ? `at ${input.publicUrl.replace(/\/+$/, "")}`
+    : "to Turnout (ask your administrator for its address)";
+  return fitSms(
+    `Turnout: ${greeting}an administrator has added you. `,
+    `Sign in ${where} with this phone number; we will text you a 6-digit code.`,
+  );
+}

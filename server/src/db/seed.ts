@@ -7,7 +7,9 @@ import { agencies, appSettings, groupingSettings, securityConfig } from "./schem
 /** Settings documents and their first values. */
 export const SETTINGS_DEFAULTS = {
   auto_activation: { enabled: true },
-  admin_notifications: { new_registration_sms: false },
+  // On by default (issue 26): an account waiting for review should not wait unseen. Migration 0024
+  // turns it on where the old default (off) was never changed by an admin.
+  admin_notifications: { enabled: true, admin_ids: [] },
 } as const;
 
 /** Message grouping and duplicate suppression: rows of `grouping_settings`, changeable by admins. */

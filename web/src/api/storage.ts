@@ -11,6 +11,16 @@ const ALERT_CACHE_PREFIX = `${STORAGE_PREFIX}alerts_cache_` as const;
 /** Prefix of the per-user answers to jobs given offline and not yet sent. */
 const PENDING_RESPONSES_PREFIX = `${STORAGE_PREFIX}pending_responses_` as const;
 
+/**
+ * Prefix of the per-user alarm settings of this device (mute, screen-on time, choices per unit). Kept
+ * across sign-outs: a member's choices for their units are not private and should not be lost.
+ */
+const ALARM_SETTINGS_PREFIX = `${STORAGE_PREFIX}alarm_settings_` as const;
+
+function alarmSettingsKey(userId: number | string): StorageKey {
+  return `${ALARM_SETTINGS_PREFIX}${encodeURIComponent(String(userId))}`;
+}
+
 function alertCacheKey(userId: number | string): StorageKey {
   return `${ALERT_CACHE_PREFIX}${encodeURIComponent(String(userId))}`;
 }
@@ -164,6 +174,14 @@ export const storage = {
   setPendingResponses(userId: number | string, value: unknown[]): void {
     if (value.length === 0) remove("local", pendingResponsesKey(userId));
     else writeRaw("local", pendingResponsesKey(userId), JSON.stringify(value));
+  },
+
+  /** The user's alarm settings on this device, read with `schema` (the domain's alarmSettingsSchema). */
+  getAlarmSettings<T>(userId: number | string, schema: z.ZodType<T>): T | null {
+    return readValue(readJson("local", alarmSettingsKey(userId), schemaReader(schema)));
+  },
+  setAlarmSettings(userId: number | string, value: unknown): void {
+    writeRaw("local", alarmSettingsKey(userId), JSON.stringify(value));
   },
 
   getDeviceId(): string | null {

@@ -1,9 +1,10 @@
+import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import Button from "@mui/material/Button";
 import { useQueryClient } from "@tanstack/react-query";
 import { canOpenAdminConsole } from "@turnout/domain";
 import { Suspense, useEffect, useState } from "react";
-import { Navigate, useLocation, useNavigate } from "react-router";
+import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import type { SessionUser } from "../api/types";
 import {
   ADMIN_BASE_PATH,
@@ -12,14 +13,16 @@ import {
   DEFAULT_ADMIN_TAB,
   prefetchSystemDashboard,
 } from "../features/admin";
+import { AlarmMutedButton, AlarmNotices, AlarmSettingsDialog, useAlarm } from "../features/alarm";
 import { alertKeys, type FeedSlots } from "../features/alerts";
 import { AlertFeed } from "../features/alerts/alert-feed";
+import { useAuth } from "../features/auth/auth-provider";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
 import { useServerEnvironment } from "../features/dashboard/use-server-environment";
 import { MyFeedbackDialog, useFeedbackUnread } from "../features/feedback";
 import { InstallBanner } from "../features/install";
 import { PushDialog, usePushMessages } from "../features/push";
-import { CardResponses, JobResponses, RespondingProvider } from "../features/responding";
+import { CardAnswersToggle, CardResponses, JobResponses, RespondingProvider } from "../features/responding";
 import { MyAlertsDialog } from "../features/rules/my-alerts-dialog";
 import { MyUnitsDialog } from "../features/units";
 import { LoadingScreen } from "../ui/loading-screen";
@@ -28,12 +31,18 @@ function isConsolePath(pathname: string): boolean {
   return pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`);
 }
 
-/** Who is responding, on each emergency job's card and in the job popup (issue 15). */
+/**
+ * Who is responding (issues 15 and 26), on each card of a job that takes answers (a toggle in its
+ * header opening the answer row) and in the job popup.
+ */
 const feedSlots: FeedSlots = {
-  cardFooter: (item) => (
-    <CardResponses alertId={item.group.primary_message.id} emergency={item.group.has_emergency} />
+  cardAside: (item, panel) => (
+    <CardAnswersToggle alertId={item.group.primary_message.id} pages={item.group.messages} panel={panel} />
   ),
-  jobExtra: (alert) => <JobResponses alertId={alert.id} />,
+  cardFooter: (item, panel) => (
+    <CardResponses alertId={item.group.primary_message.id} pages={item.group.messages} panel={panel} />
+  ),
+  jobExtra: (alert) => <JobResponses alertId={alert.id} pages={[alert]} />,
 };
 
 /**
@@ -48,6 +57,8 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   const [feedbackOpen, setFeedbackOpen] = useState(false);
   const [pushOpen, setPushOpen] = useState(false);
   const [unitsOpen, setUnitsOpen] = useState(false);
+  const [alarmOpen, setAlarmOpen] = useState(false);
+  const alarm = useAlarm(user.id);
   usePushMessages();
   // Non-admins poll their own unread count; admins follow the console's Feedback tab badge (SPEC 6).
   const feedbackUnread = useFeedbackUnread(!user.is_admin);
@@ -56,6 +67,16 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   const queryClient = useQueryClient();
   const mayOpenConsole = canOpenAdminConsole(user, navigator.userAgent);
   const inConsole = isConsolePath(pathname);
+  const [params] = useSearchParams();
+  const { agency } = useAuth();
+  // An admin with no agency of their own has an empty feed: on a desktop they land in the console
+  // instead (issue 26), once, when the page opens at / without a job to show.
+  const [landInConsole, setLandInConsole] = useState(
+    () => mayOpenConsole && agency === null && pathname === "/" && !params.has("job"),
+  );
+  useEffect(() => {
+    if (landInConsole) setLandInConsole(false);
+  }, [landInConsole]);
 
   // SPEC 6: the system dashboard is fetched as soon as an admin is in, so the monitor opens filled;
   // if that fails (offline, say) the monitor's own loads try again.
@@ -65,13 +86,23 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
 
   // A phone always gets the alerts view, admin or not (SPEC 2).
   if (inConsole && user.is_admin && !mayOpenConsole) return <Navigate to="/" replace />;
+  if (landInConsole) return <Navigate to={adminTabPath(DEFAULT_ADMIN_TAB.slug)} replace />;
 
   const handleBackToAlerts = () => navigate("/");
-  const backButton = (
+  // SPEC 2's admin toggle in the header: to the console from the alerts, and back.
+  const adminToggle = inConsole ? (
     <Button color="inherit" startIcon={<ArrowBackIcon aria-hidden="true" />} onClick={handleBackToAlerts}>
       Back to Alerts
     </Button>
-  );
+  ) : mayOpenConsole ? (
+    <Button
+      color="inherit"
+      startIcon={<AdminPanelSettingsIcon aria-hidden="true" />}
+      onClick={() => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug))}
+    >
+      Admin
+    </Button>
+  ) : null;
 
   return (
     <RespondingProvider userId={user.id}>
@@ -80,6 +111,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
         slots={feedSlots}
         onSignOut={onSignOut}
         joinAdmin={inConsole && mayOpenConsole}
+        onAlertsAdmitted={alarm.handleArrivals}
         view={
           inConsole ? (
             <Suspense fallback={<LoadingScreen label="Loading admin console" />}>
@@ -92,13 +124,20 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
             <DashboardHeader
               user={user}
               connection={feed.connection}
-              actions={inConsole ? backButton : feed.actions}
+              actions={
+                <>
+                  <AlarmMutedButton alarm={alarm} onOpen={() => setAlarmOpen(true)} />
+                  {inConsole ? null : feed.actions}
+                  {adminToggle}
+                </>
+              }
               onSignOut={feed.signOut}
               isDevelopment={isDevelopment}
               slots={{
                 onOpenMyAlerts: () => setMyAlertsOpen(true),
                 onOpenMyUnits: () => setUnitsOpen(true),
                 onOpenPush: () => setPushOpen(true),
+                onOpenAlarm: () => setAlarmOpen(true),
                 // An admin at a desktop answers feedback in the console; anyone else sends their own.
                 onOpenFeedback: () =>
                   mayOpenConsole ? navigate(adminTabPath("feedback")) : setFeedbackOpen(true),
@@ -117,10 +156,12 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
                     // The feed's view chips and first page follow the new units.
                     onSaved={() => void queryClient.invalidateQueries({ queryKey: alertKeys.all })}
                   />
+                  <AlarmSettingsDialog open={alarmOpen} onClose={() => setAlarmOpen(false)} alarm={alarm} />
                 </>
               }
             />
             <InstallBanner user={user} />
+            <AlarmNotices alarm={alarm} />
           </>
         )}
       />

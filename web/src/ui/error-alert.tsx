@@ -16,6 +16,11 @@ const TITLE_BY_TYPE: Record<string, string> = {
   network_error: "Connection problem",
   invalid_code: "Incorrect code",
   code_expired: "Code expired",
+  account_inactive: "Account deactivated",
+  session_limit: "Too many devices",
+  validation_error: "Check what you entered",
+  service_unavailable: "Service unavailable",
+  forbidden: "Not allowed",
 };
 
 /** The MUI severity for an error type: rate_limited red, account_not_activated blue, user_not_found yellow. */

@@ -1,8 +1,9 @@
-import { desc, eq } from "drizzle-orm";
+import { readFileSync } from "node:fs";
+import { desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, readOutbox, signIn, uniquePhone, waitForCode } from "../../../test/factories.js";
-import { securityEvents, systemLogs, users } from "../../db/schema.js";
+import { appSettings, securityEvents, systemLogs, users } from "../../db/schema.js";
 
 let app: TestApp;
 let adminToken: string;
@@ -83,10 +84,10 @@ describe("auto-activation config", () => {
 });
 
 describe("admin notifications", () => {
-  it("starts off with nobody chosen, lists the active admins, and keeps the chosen ones", async () => {
+  it("starts on with nobody chosen (every admin), lists the active admins, and keeps the chosen ones", async () => {
     const start = (await call("GET", "/admin-notifications")).json().data;
     expect(start).toEqual({
-      enabled: false,
+      enabled: true,
       admin_ids: [],
       admins: [
         { id: alex.id, first_name: "Alex", last_name: "Tester" },
@@ -102,6 +103,37 @@ describe("admin notifications", () => {
     expect(again.json().data).toMatchObject({ enabled: true, admin_ids: [blair.id] });
     const [log] = await app.db.select().from(systemLogs).orderBy(desc(systemLogs.id)).limit(1);
     expect(log?.message).toBe("Admin notifications for accounts awaiting review turned on");
+  });
+
+  it("migration 0024 turns on the old default (off, never changed) and keeps an admin's choice", async () => {
+    const migration = readFileSync(
+      new URL("../../../drizzle/0024_admin_notifications_on.sql", import.meta.url),
+      "utf8",
+    );
+    const setting = async () =>
+      (await app.db.select().from(appSettings).where(eq(appSettings.key, "admin_notifications")))[0];
+    const saved = await setting();
+    try {
+      await app.db
+        .update(appSettings)
+        .set({ value: { new_registration_sms: false }, updatedBy: null })
+        .where(eq(appSettings.key, "admin_notifications"));
+      await app.db.execute(sql.raw(migration));
+      expect((await setting())?.value).toEqual({ enabled: true, admin_ids: [] });
+
+      // Turned off by an admin: stays off.
+      await app.db
+        .update(appSettings)
+        .set({ value: { new_registration_sms: false }, updatedBy: alex.id })
+        .where(eq(appSettings.key, "admin_notifications"));
+      await app.db.execute(sql.raw(migration));
+      expect((await setting())?.value).toEqual({ new_registration_sms: false });
+    } finally {
+      await app.db
+        .update(appSettings)
+        .set({ value: saved!.value, updatedBy: saved!.updatedBy })
+        .where(eq(appSettings.key, "admin_notifications"));
+    }
   });
 
   it("refuses ids that are not active admins", async () => {

@@ -1,4 +1,4 @@
-import { maskPhone, UNMAPPED_AGENCY } from "@turnout/domain";
+import { maskPhone, UNMAPPED_AGENCY, welcomeSmsText } from "@turnout/domain";
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, or, type SQL, sql } from "drizzle-orm";
 import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
@@ -235,8 +235,9 @@ export type NewUser = {
 };
 
 /**
- * Adds an active, verified user who can sign in at once. The phone must be normalised.
- * Throws 409 when the phone is taken, 400 for an unknown agency or the UNMAPPED placeholder.
+ * Adds an active, verified user who can sign in at once, and texts them a welcome saying how to sign
+ * in (queued in the same transaction, so only an account that exists is texted). The phone must be
+ * normalised. Throws 409 when the phone is taken, 400 for an unknown agency or the UNMAPPED placeholder.
  */
 export async function createUser(
   ctx: ServiceContext,
@@ -265,6 +266,12 @@ export async function createUser(
     if (agencyIds.length > 0) {
       await tx.insert(userAgencies).values(agencyIds.map((agencyId) => ({ userId: user.id, agencyId })));
     }
+    await enqueueSms(tx, {
+      to: user.phone,
+      body: welcomeSmsText({ firstName: user.firstName, publicUrl: ctx.config.publicUrl }),
+      kind: "account",
+      userId: user.id,
+    });
     await recordAdminAction(tx, actor, meta, {
       type: "admin_user_created",
       text: "created",
@@ -273,6 +280,7 @@ export async function createUser(
     });
     return user;
   });
+  ctx.nudgeSms();
   return getAdminUser(ctx.db, created.id);
 }
 

@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
-import { createUser, signIn, smsCount, waitForCode } from "../../../test/factories.js";
+import { createUser, readOutbox, signIn, smsCount, waitForCode } from "../../../test/factories.js";
 import { agencies, capcodes, securityConfig, systemLogs, userAlertRules, users } from "../../db/schema.js";
 
 const KEY = "users-test-ingest-key-000000";
@@ -257,6 +257,12 @@ describe("creating, changing and deleting users", () => {
       last_activity: null,
       agencies: [{ code: "SES" }],
     });
+    // The new member is told how to sign in, before asking for a code.
+    await expect
+      .poll(() => readOutbox(app).find((m) => m.to === "+61412555101")?.body)
+      .toBe(
+        "Turnout: Hi Kim, an administrator has added you. Sign in to Turnout (ask your administrator for its address) with this phone number; we will text you a 6-digit code.",
+      );
     const token = await signIn(app, "+61412555101");
     expect((await profile(token)).json().agency.code).toBe("SES");
 
@@ -267,6 +273,10 @@ describe("creating, changing and deleting users", () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe("A user with this phone number already exists.");
+    // The refused second account texted nobody.
+    expect(readOutbox(app).filter((m) => m.to === "+61412555101" && /added you/.test(m.body))).toHaveLength(
+      1,
+    );
   });
 
   it("updates names, the phone (normalised) and the admin flag; a taken phone is a 409", async () => {

@@ -15,10 +15,10 @@ import {
   typePresentation,
   UNMAPPED_AGENCY,
 } from "@turnout/domain";
-import { memo, type ReactNode, useId } from "react";
+import { memo, type ReactNode, useCallback, useId, useMemo, useState } from "react";
 import { type Alert, alertTime } from "./alerts-api";
 import type { FeedItem } from "./feed-items";
-import { absoluteTimeLabel, relativeTimeLabel } from "./time-labels";
+import { absoluteTimeLabel, clockTimeLabel, relativeTimeLabel } from "./time-labels";
 import { touchTarget } from "./touch-target";
 import { TypeBadge } from "./type-badge";
 
@@ -49,9 +49,22 @@ export interface AlertCardHandlers {
   onFilterArea: (area: string) => void;
   /** Admin context: offered on a card whose capcode no agency has yet (UNMAPPED). */
   onAssignCapcode?: (alert: Alert) => void;
-  /** What another feature adds at the foot of a card (e.g. who is responding to a job). */
-  renderFooter?: (item: FeedItem) => ReactNode;
+  /** What another feature adds beside the card's time (e.g. a toggle showing who is responding). */
+  renderAside?: (item: FeedItem, panel: CardPanel) => ReactNode;
+  /** What another feature adds at the foot of a card (e.g. the answer row while the panel is open). */
+  renderFooter?: (item: FeedItem, panel: CardPanel) => ReactNode;
 }
+
+/** A card's collapsible panel (the answer row): closed until the member opens it from the header. */
+export interface CardPanel {
+  open: boolean;
+  /** The panel element's id, for the toggle's aria-controls. */
+  id: string;
+  onToggle: () => void;
+}
+
+/** Text past this many lines is cut on the card (the popup has it whole): four cards fit a phone's screen. */
+const CARD_TEXT_LINES = 3;
 
 /** The distinct capcodes a card's messages were paged to, in the order first seen. */
 function capcodesOf(item: FeedItem): string[] {
@@ -63,8 +76,11 @@ function capcodesOf(item: FeedItem): string[] {
 }
 
 /**
- * One card of the feed: type (label, colour, icon), agency (logo when it has one), area, relative
- * time, and the displayed text. A job with several messages is one card that opens them all.
+ * One card of the feed, compact enough that at least four fit a phone's screen (issue 26): type
+ * (label, colour, icon), agency (logo when it has one; its code on a phone), area, relative time and
+ * whatever another feature adds beside it (who is responding), then up to three lines of the displayed
+ * text. A job with several messages is one card that shows its newest message, how many there are and
+ * when the first was paged, and opens them all. The card's panel (the answer row) opens from its header.
  */
 export const AlertCard = memo(function AlertCard({
   item,
@@ -75,6 +91,7 @@ export const AlertCard = memo(function AlertCard({
   onFilterAgency,
   onFilterArea,
   onAssignCapcode,
+  renderAside,
   renderFooter,
   showCapcode = false,
   position,
@@ -90,12 +107,21 @@ export const AlertCard = memo(function AlertCard({
   setSize?: number;
 } & AlertCardHandlers) {
   const textId = useId();
+  const panelId = useId();
+  const [panelOpen, setPanelOpen] = useState(false);
+  const togglePanel = useCallback(() => setPanelOpen((open) => !open), []);
+  const panel = useMemo<CardPanel>(
+    () => ({ open: panelOpen, id: panelId, onToggle: togglePanel }),
+    [panelOpen, panelId, togglePanel],
+  );
   const { group, newest } = item;
   const primary = group.primary_message;
+  const first = group.messages[0] ?? primary;
   const type = group.has_emergency ? "emergency" : normalizeAlertType(primary.type);
   const presentation = typePresentation(type);
   const logo = safeLogoPath(primary.agency_logo_path);
   const agencyName = primary.agency_name?.trim() || null;
+  const agencyCode = primary.agency_code?.trim() || null;
   const agencyId =
     primary.agency_id === null || primary.agency_id === undefined ? null : String(primary.agency_id);
   const area = primary.area?.trim() || null;
@@ -126,17 +152,43 @@ export const AlertCard = memo(function AlertCard({
           : {}),
       }}
     >
-      <Box sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, px: 1.5, pt: 1.5 }}>
-        <TypeBadge type={type} size="small" onClick={() => onFilterType(type)} />
+      <Box
+        sx={{
+          display: "flex",
+          // One line on a phone: the area gives way (cut with an ellipsis; its button's name and the
+          // popup say it whole) before the type, the agency's code, the time or the answers do.
+          flexWrap: { xs: "nowrap", sm: "wrap" },
+          alignItems: "center",
+          columnGap: 0.5,
+          rowGap: 0.5,
+          px: 1.25,
+          pt: 1,
+          "& > *": { flexShrink: 0 },
+        }}
+      >
+        <TypeBadge type={type} size="small" compact onClick={() => onFilterType(type)} />
         {agencyName && agencyId ? (
           <Chip
             size="small"
             variant="outlined"
             avatar={logo ? <Avatar src={logo} alt="" slotProps={{ img: { loading: "lazy" } }} /> : undefined}
-            label={agencyName}
+            label={
+              agencyCode && agencyCode !== agencyName ? (
+                <>
+                  <Box component="span" sx={{ display: { xs: "none", sm: "inline" } }}>
+                    {agencyName}
+                  </Box>
+                  <Box component="span" sx={{ display: { xs: "inline", sm: "none" } }}>
+                    {agencyCode}
+                  </Box>
+                </>
+              ) : (
+                agencyName
+              )
+            }
             onClick={() => onFilterAgency({ id: agencyId, name: agencyName })}
             aria-label={`Show only ${agencyName} alerts`}
-            sx={touchTarget}
+            sx={{ ...touchTarget, minWidth: 0, maxWidth: { xs: "5.5rem", sm: "none" } }}
           />
         ) : null}
         {area ? (
@@ -147,7 +199,13 @@ export const AlertCard = memo(function AlertCard({
             label={area}
             onClick={() => onFilterArea(area)}
             aria-label={`Show only alerts in ${area}`}
-            sx={touchTarget}
+            sx={{
+              ...touchTarget,
+              "&&": { flexShrink: 2 },
+              minWidth: 0,
+              maxWidth: { xs: "7rem", sm: "10rem" },
+              "& .MuiChip-icon": { display: { xs: "none", sm: "inline-block" } },
+            }}
           />
         ) : null}
         {capcodes.map((capcode) => (
@@ -170,23 +228,27 @@ export const AlertCard = memo(function AlertCard({
             NEW
           </Typography>
         ) : null}
-        <Typography
-          component="time"
-          variant="body2"
-          dateTime={alertTime(newest)}
-          title={absoluteTimeLabel(alertTime(newest))}
-          sx={{ ml: "auto", color: "text.secondary", fontWeight: 600, whiteSpace: "nowrap" }}
-        >
-          {relativeTimeLabel(alertTime(newest), now)}
-        </Typography>
+        <Box sx={{ ml: "auto", display: "flex", alignItems: "center", gap: 0.5 }}>
+          <Typography
+            component="time"
+            variant="body2"
+            dateTime={alertTime(newest)}
+            title={absoluteTimeLabel(alertTime(newest))}
+            sx={{ color: "text.secondary", fontWeight: 600, whiteSpace: "nowrap" }}
+          >
+            {relativeTimeLabel(alertTime(newest), now)}
+          </Typography>
+          {renderAside?.(item, panel)}
+        </Box>
       </Box>
       <CardActionArea
         onClick={() => onOpen(item)}
         aria-label={openLabel}
         aria-describedby={textId}
         sx={{
-          px: 1.5,
-          py: 1.25,
+          px: 1.25,
+          pt: 0.75,
+          pb: 1,
           minHeight: 44,
           "&.Mui-focusVisible": {
             outline: "3px solid",
@@ -198,22 +260,34 @@ export const AlertCard = memo(function AlertCard({
         <Typography
           id={textId}
           component="p"
-          sx={{ fontSize: "1.05rem", lineHeight: 1.45, whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}
+          sx={{
+            fontSize: "1.05rem",
+            lineHeight: 1.4,
+            whiteSpace: "pre-wrap",
+            overflowWrap: "anywhere",
+            display: "-webkit-box",
+            WebkitLineClamp: CARD_TEXT_LINES,
+            WebkitBoxOrient: "vertical",
+            overflow: "hidden",
+          }}
         >
-          {displayText(primary.message)}
+          {displayText(newest.message)}
         </Typography>
         {grouped ? (
           <Typography
             component="p"
             variant="body2"
-            sx={{ mt: 0.75, color: "text.secondary", fontWeight: 600 }}
+            sx={{ mt: 0.5, color: "text.secondary", fontWeight: 600 }}
           >
             {group.job_number ? `Job ${group.job_number} · ` : ""}
-            {group.total_count} messages
+            {`${group.total_count} messages · first paged `}
+            <time dateTime={alertTime(first)} title={absoluteTimeLabel(alertTime(first))}>
+              {clockTimeLabel(alertTime(first), now)}
+            </time>
           </Typography>
         ) : null}
       </CardActionArea>
-      {renderFooter?.(item)}
+      {renderFooter?.(item, panel)}
     </Card>
   );
 });

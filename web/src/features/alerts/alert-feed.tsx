@@ -25,7 +25,7 @@ import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
 import { useOnlineStatus } from "../../ui/use-online-status";
-import type { AlertCardHandlers } from "./alert-card";
+import type { AlertCardHandlers, CardPanel } from "./alert-card";
 import { AlertList } from "./alert-list";
 import {
   type Alert as AlertData,
@@ -73,7 +73,10 @@ const visuallyHidden = {
 
 /** What other features add to the feed's cards and its job popup (composed by the dashboard). */
 export interface FeedSlots {
-  cardFooter?: (item: FeedItem) => ReactNode;
+  /** Beside the card's time (e.g. who is responding, as a toggle of the card's panel). */
+  cardAside?: (item: FeedItem, panel: CardPanel) => ReactNode;
+  /** At the foot of the card (e.g. the answer row, while the card's panel is open). */
+  cardFooter?: (item: FeedItem, panel: CardPanel) => ReactNode;
   jobExtra?: (alert: AlertData) => ReactNode;
 }
 
@@ -100,6 +103,7 @@ export function AlertFeed({
   view,
   joinAdmin = false,
   slots = {},
+  onAlertsAdmitted,
 }: {
   user: SessionUser;
   onSignOut: () => Promise<void>;
@@ -107,6 +111,11 @@ export function AlertFeed({
   view?: ReactNode;
   joinAdmin?: boolean;
   slots?: FeedSlots;
+  /**
+   * The pages the feed just admitted (live, or caught up after a reconnect or a burst), with the
+   * agencies its live channel joined (null until known): the alarm's input.
+   */
+  onAlertsAdmitted?: (alerts: AlertData[], viewAgencyIds: readonly string[] | null) => void;
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -120,19 +129,29 @@ export function AlertFeed({
   const [savedNotice, setSavedNotice] = useState(false);
   const [openGroup, setOpenGroup] = useState<AlertGroup | null>(null);
 
-  // The member's units and agencies (issue 26): the view chips, and which live alerts the unit view admits.
+  // The member's units and agencies (issue 26): the view chips, and which live alerts the view admits
+  // (their units' and whole agencies' in the unit view, their agencies' in the agencies view: never
+  // another agency's alert that reached the page through the admin room).
   const memberView = useQuery(memberViewQueryOptions());
   const unitView = useMemo(
     () =>
       memberView.data
         ? unitViewScope(
             memberView.data.agencies.map((a) => a.id),
-            memberView.data.units,
+            filters.view === "units" ? memberView.data.units : [],
           )
         : null,
-    [memberView.data],
+    [memberView.data, filters.view],
   );
-  const feed = useAlertFeed(user.id, filters, { unitView });
+  // The live channel is made after the feed it feeds: its joined agencies reach the callback by ref.
+  const joinedAgencies = useRef<readonly string[] | null>(null);
+  const admitted = useRef(onAlertsAdmitted);
+  admitted.current = onAlertsAdmitted;
+  const handleAdmitted = useCallback(
+    (alerts: AlertData[]) => admitted.current?.(alerts, joinedAgencies.current),
+    [],
+  );
+  const feed = useAlertFeed(user.id, filters, { unitView, onAdmitted: handleAdmitted });
   const live = useLiveChannel(
     user,
     {
@@ -149,6 +168,7 @@ export function AlertFeed({
     },
     { joinAdmin, view: filters.view },
   );
+  joinedAgencies.current = live.joinedAgencyIds;
   const { query } = feed;
 
   // The server joins no agency both for a user nobody assigned and for one whose filters hide every
@@ -216,7 +236,7 @@ export function AlertFeed({
     );
   }, [location.state, navigate, setParams]);
 
-  const { cardFooter, jobExtra } = slots;
+  const { cardAside, cardFooter, jobExtra } = slots;
   const handlers = useMemo<AlertCardHandlers>(
     () => ({
       onOpen: (item: FeedItem) => {
@@ -226,9 +246,10 @@ export function AlertFeed({
       onFilterType: (type: AlertType) => setFilters((current) => ({ ...current, type })),
       onFilterAgency: (agency) => setFilters((current) => ({ ...current, agency })),
       onFilterArea: (area) => setFilters((current) => ({ ...current, area })),
+      renderAside: cardAside,
       renderFooter: cardFooter,
     }),
-    [openJob, cardFooter],
+    [openJob, cardAside, cardFooter],
   );
 
   const handleSearch = (search: string, showMachine?: boolean) => {

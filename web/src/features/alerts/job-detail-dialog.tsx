@@ -10,7 +10,9 @@ import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import Snackbar from "@mui/material/Snackbar";
+import { useTheme } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
 import { useQuery } from "@tanstack/react-query";
 import {
   CLIPBOARD_NOTICE_MS,
@@ -44,21 +46,30 @@ function receivedLate(alert: AlertData): boolean {
   return Date.parse(alert.received_at) - Date.parse(alertTime(alert)) > PAGER_CLOCK_SKEW_MS;
 }
 
-function JobDetails({ alert }: { alert: AlertData }) {
+/**
+ * The job's chips (type, agency, area), between the title and the scrolling text: always in view,
+ * however long the message or however small the screen.
+ */
+function JobChips({ alert }: { alert: AlertData }) {
   const logo = safeLogoPath(alert.agency_logo_path);
   return (
+    <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, px: 3, pb: 1.5 }} data-job-chips="">
+      <TypeBadge type={alert.type} />
+      {alert.agency_name ? (
+        <Chip
+          variant="outlined"
+          label={alert.agency_name}
+          avatar={logo ? <Avatar src={logo} alt="" /> : undefined}
+        />
+      ) : null}
+      {alert.area ? <Chip variant="outlined" label={alert.area} /> : null}
+    </Box>
+  );
+}
+
+function JobDetails({ alert }: { alert: AlertData }) {
+  return (
     <>
-      <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1, mb: 2 }}>
-        <TypeBadge type={alert.type} />
-        {alert.agency_name ? (
-          <Chip
-            variant="outlined"
-            label={alert.agency_name}
-            avatar={logo ? <Avatar src={logo} alt="" /> : undefined}
-          />
-        ) : null}
-        {alert.area ? <Chip variant="outlined" label={alert.area} /> : null}
-      </Box>
       <Typography
         component="p"
         sx={{ fontSize: "1.15rem", lineHeight: 1.5, whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}
@@ -86,6 +97,8 @@ function JobDetails({ alert }: { alert: AlertData }) {
 /**
  * The job detail popup of `/?job={id}` (SPEC 2): type, agency and area, the text, when it was
  * created, directions when the address can be mapped, and share. Failures read as SPEC 8 says.
+ * Full screen on a phone, its type chip under the title, outside the scrolling text, so it stays in
+ * view (issue 26).
  */
 export function JobDetailDialog({
   jobId,
@@ -98,6 +111,8 @@ export function JobDetailDialog({
   renderExtra?: (alert: AlertData) => ReactNode;
 }) {
   const titleId = useId();
+  const theme = useTheme();
+  const fullScreen = useMediaQuery(theme.breakpoints.down("sm"));
   const job = useQuery({ ...jobQueryOptions(jobId ?? ""), enabled: jobId !== null });
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -121,10 +136,19 @@ export function JobDetailDialog({
 
   return (
     <>
-      <Dialog open={jobId !== null} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
+      <Dialog
+        open={jobId !== null}
+        onClose={onClose}
+        aria-labelledby={titleId}
+        fullWidth
+        maxWidth="sm"
+        fullScreen={fullScreen}
+        scroll="paper"
+      >
         <DialogTitleWithClose id={titleId} onClose={onClose}>
           {failed ? MESSAGES.JOB_LOAD_TITLE : `Job #${jobId ?? ""}`}
         </DialogTitleWithClose>
+        {alert && !failed ? <JobChips alert={alert} /> : null}
         <DialogContent dividers>
           {failed ? (
             <Alert severity="error">{jobErrorText(job.error)}</Alert>

@@ -37,3 +37,11 @@ export function relativeTimeLabel(createdAt: string, now: number): string {
   }
   return label;
 }
+
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/** The time of day ("2:05 pm") for a time within the last day, else the full time and date. */
+export function clockTimeLabel(createdAt: string, now: number): string {
+  const label = absoluteTimeLabel(createdAt);
+  return now - Date.parse(createdAt) < DAY_MS ? (label.split(",")[0] ?? label) : label;
+}

@@ -42,18 +42,22 @@ function announcementFor(alert: Alert): string {
 /**
  * The feed's cards: the pages loaded from the server (50 cards each, a job once however many pages
  * it spans) with the cards that arrived live or were caught up after a reconnect placed by time. Live alerts are
- * admitted by the SPEC 5 rule, and in the unit view (issue 26) only when they belong to `unitView`
- * (the member's units and the agencies they read whole; null until known, when the server's rooms
- * alone decide). The leading cards of the unfiltered feed are kept for offline use, except in admin
+ * admitted by the SPEC 5 rule, and only when they belong to `unitView` (issue 26: the member's units
+ * and the agencies they read whole in the unit view, their agencies in the agencies view; null until
+ * known, when the server's rooms alone decide). The leading cards of the unfiltered feed are kept for offline use, except in admin
  * context (every agency's traffic is not the member's offline copy).
  */
 export function useAlertFeed(
   userId: number | string,
   filters: FeedFilters,
-  options: FeedOptions & { unitView?: UnitViewScope | null } = {},
+  options: FeedOptions & {
+    unitView?: UnitViewScope | null;
+    /** Called with the pages the feed just admitted live or by catching up (the alarm listens here). */
+    onAdmitted?: (alerts: Alert[]) => void;
+  } = {},
 ) {
   const adminContext = options.adminContext === true;
-  const unitView = adminContext || filters.view !== "units" ? null : (options.unitView ?? null);
+  const unitView = adminContext ? null : (options.unitView ?? null);
   const query = useInfiniteQuery(feedQueryOptions(userId, filters, { adminContext }));
   const filtersKey = JSON.stringify(filters);
   const [live, setLive] = useState<{ filtersKey: string; items: FeedItem[] }>({ filtersKey, items: [] });
@@ -78,8 +82,18 @@ export function useAlertFeed(
   // alert (paged to two of the user's agencies) arriving in the same tick is still a duplicate.
   const knownIds = useMemo(() => alertIdsOf(items), [items]);
 
-  const latest = useRef({ filters, filtersKey, knownIds, pageItems, query, adminContext, unitView });
-  latest.current = { filters, filtersKey, knownIds, pageItems, query, adminContext, unitView };
+  const { onAdmitted } = options;
+  const latest = useRef({
+    filters,
+    filtersKey,
+    knownIds,
+    pageItems,
+    query,
+    adminContext,
+    unitView,
+    onAdmitted,
+  });
+  latest.current = { filters, filtersKey, knownIds, pageItems, query, adminContext, unitView, onAdmitted };
 
   useEffect(() => {
     if (query.dataUpdatedAt > 0) setLastFreshAt((at) => Math.max(at ?? 0, query.dataUpdatedAt));
@@ -154,6 +168,7 @@ export function useAlertFeed(
       highlight([key]);
       setAnnouncement(announcementFor(alert));
       setArrivals((count) => count + 1);
+      latest.current.onAdmitted?.([alert]);
     },
     [highlight],
   );
@@ -178,6 +193,9 @@ export function useAlertFeed(
         setLastFreshAt(Date.now());
         const missed = missedItems(page.data, latest.current.knownIds);
         if (missed.length === 0) return;
+        const arrived = missed.flatMap((item) =>
+          item.group.messages.filter((message) => !latest.current.knownIds.has(message.id)),
+        );
         const gap = missed.length === page.data.length && page.pagination.has_more;
         if (gap) {
           setLive({ filtersKey: forKey, items: [] });
@@ -187,6 +205,7 @@ export function useAlertFeed(
           for (const message of item.group.messages) latest.current.knownIds.add(message.id);
         if (!gap) addLiveCards(forKey, missed);
         setArrivals((count) => count + missed.length);
+        latest.current.onAdmitted?.(arrived);
         highlight(missed.map((item) => item.key));
         setAnnouncement(
           missed.length === 1

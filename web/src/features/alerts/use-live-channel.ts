@@ -29,10 +29,23 @@ function textField(payload: unknown, field: string): string | null {
   return typeof value === "string" && value.trim() !== "" ? value : null;
 }
 
+/** The ids of `joined-user-agencies`' agencies, or null when the payload lists none readable. */
+function agencyIdsOf(payload: unknown): string[] | null {
+  if (typeof payload !== "object" || payload === null) return null;
+  const agencies = (payload as { agencies?: unknown }).agencies;
+  if (!Array.isArray(agencies)) return null;
+  return agencies.flatMap((agency) => {
+    const id = typeof agency === "object" && agency !== null ? (agency as { id?: unknown }).id : undefined;
+    return typeof id === "number" || typeof id === "string" ? [String(id)] : [];
+  });
+}
+
 export interface LiveChannelState {
   state: LiveConnectionState;
   /** The server's warning on joining (e.g. no agency assigned yet). */
   warning: string | null;
+  /** The agencies the last join covered (their pages reach this feed); null until the server says. */
+  joinedAgencyIds: string[] | null;
   /** The last error the server sent over the channel. */
   serverError: string | null;
   dismissServerError: () => void;
@@ -67,6 +80,7 @@ export function useLiveChannel(
 ): LiveChannelState {
   const [state, setState] = useState<LiveConnectionState>("connecting");
   const [warning, setWarning] = useState<string | null>(null);
+  const [joinedAgencyIds, setJoinedAgencyIds] = useState<string[] | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
   const channelRef = useRef<LiveChannel | null>(null);
   const latest = useRef(callbacks);
@@ -136,6 +150,7 @@ export function useLiveChannel(
         onJoinedUserAgencies: (payload) => {
           setWarning(textField(payload, "warning"));
           latest.current.onJoined?.(payload);
+          setJoinedAgencyIds(agencyIdsOf(payload));
         },
         onError: (payload) => setServerError(textField(payload, "message")),
         onSessionEnded: (payload) => {
@@ -193,5 +208,5 @@ export function useLiveChannel(
   }, []);
   const dismissServerError = useCallback(() => setServerError(null), []);
 
-  return { state, warning, serverError, dismissServerError, reconnect, rejoin, stop };
+  return { state, warning, joinedAgencyIds, serverError, dismissServerError, reconnect, rejoin, stop };
 }

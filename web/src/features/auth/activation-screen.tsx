@@ -14,11 +14,11 @@ import {
   MESSAGES,
 } from "@turnout/domain";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { isApiError } from "../../api/errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
 import { authApi } from "./auth-api";
 import { AUTH_SUBTITLE_ID, AuthLayout } from "./auth-layout";
 import { CodeField } from "./code-field";
+import { authErrorNotice } from "./error-notice";
 
 /** 'Account Verified!': explains what happens next, then goes to login after 8 s. */
 function AccountVerifiedDialog({
@@ -89,10 +89,7 @@ export function ActivationScreen({ phone, onBackToLogin }: { phone: string; onBa
         setVerified(true);
       }
     } catch (caught) {
-      setError({
-        message: (isApiError(caught) && caught.serverMessage) || MESSAGES.ACTIVATION_FAILED,
-        errorType: isApiError(caught) ? caught.errorType : undefined,
-      });
+      setError(authErrorNotice(caught, MESSAGES.ACTIVATION_FAILED));
     } finally {
       setBusy(false);
     }

@@ -232,7 +232,7 @@ describe("login", () => {
   it("reports a failed force-logout inside the dialog", async () => {
     mockApi({
       "POST /sessions/check-limit": { body: { success: true, canCreate: false, maxSessions: 2, sessions } },
-      "POST /sessions/force-logout": { status: 500, body: { success: false, message: "boom" } },
+      "POST /sessions/force-logout": { status: 502 },
     });
     const { user } = renderApp("/");
     await submitPhone(user);
@@ -312,14 +312,53 @@ describe("login", () => {
     expect(alert).not.toHaveTextContent("Something went wrong");
   });
 
-  it("says the code could not be sent when the server fails", async () => {
-    mockApi({
+  it("says the code could not be sent when the server fails without a word, and its own words when it has them", async () => {
+    const server = mockApi({
       "POST /sessions/check-limit": canCreate,
-      "POST /auth/request-otp": { status: 500, body: { success: false, message: "db down" } },
+      // A proxy in front of a dead server: no JSON body.
+      "POST /auth/request-otp": { status: 502 },
     });
     const { user } = renderApp("/");
     await submitPhone(user);
     expect(await screen.findByRole("alert")).toHaveTextContent(MESSAGES.OTP_SEND_FAILED);
+    server.on("POST /auth/request-otp", {
+      status: 503,
+      body: {
+        success: false,
+        message: "The service is temporarily unavailable. Please try again shortly.",
+        errorType: "service_unavailable",
+      },
+    });
+    await user.click(screen.getByRole("button", { name: "Send Code" }));
+    await waitFor(() =>
+      expect(screen.getByRole("alert")).toHaveTextContent(
+        "Service unavailableThe service is temporarily unavailable. Please try again shortly.",
+      ),
+    );
+  });
+
+  it("tells a deactivated member so, in the server's words, not as a connection problem", async () => {
+    const server = mockApi({
+      "POST /sessions/check-limit": canCreate,
+      "POST /auth/request-otp": {
+        status: 403,
+        body: {
+          success: false,
+          message: "Your account has been deactivated. Please contact your administrator.",
+          errorType: "account_inactive",
+        },
+      },
+    });
+    const { user } = renderApp("/");
+    await submitPhone(user);
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Account deactivated");
+    expect(alert).toHaveTextContent("Your account has been deactivated. Please contact your administrator.");
+    expect(alert).not.toHaveTextContent("Connection problem");
+    expect(alert).toHaveAttribute("data-error-type", "account_inactive");
+    // Handled here: not the general 'not authorized' dialog of a signed-in page.
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+    expect(server.callsTo("POST /auth/request-otp")).toHaveLength(1);
   });
 });
 

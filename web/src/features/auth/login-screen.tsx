@@ -9,6 +9,7 @@ import { TextInput } from "../../ui/text-input";
 import { authApi, type DeviceSession, type SignInData } from "./auth-api";
 import { AUTH_SUBTITLE_ID, AuthLayout } from "./auth-layout";
 import { CodeField } from "./code-field";
+import { authErrorNotice } from "./error-notice";
 import { MaxDevicesDialog } from "./max-devices-dialog";
 import { SecurityLockDialog } from "./security-lock-dialog";
 
@@ -80,11 +81,9 @@ export function LoginScreen({
         setError({ message: MESSAGES.USER_NOT_FOUND, errorType: "user_not_found" });
       } else if (caught.status === 400 && caught.errorType === "validation_error") {
         setPhoneError(fieldErrorsFrom(caught.body).phone ?? caught.serverMessage ?? MESSAGES.OTP_SEND_FAILED);
-      } else if (caught.errorType === "account_not_activated" && caught.serverMessage) {
-        // Verified but waiting for an administrator: the server says what happens next.
-        setError({ message: caught.serverMessage, errorType: caught.errorType });
       } else {
-        setError({ message: MESSAGES.OTP_SEND_FAILED, errorType: "network_error" });
+        // Deactivated, waiting for an administrator, unavailable: the server says why, in its words.
+        setError(authErrorNotice(caught, MESSAGES.OTP_SEND_FAILED));
       }
     }
   };
@@ -105,10 +104,8 @@ export function LoginScreen({
         setSessionLimit({ sessions: sessionsFrom(caught.body), maxSessions, resume: "verify-code" });
       } else if (caught.status === 429) {
         showRateLimit(caught.retryAfter, caught.serverMessage);
-      } else if (caught.status >= 400 && caught.status < 500 && caught.serverMessage) {
-        setError({ message: caught.serverMessage, errorType: caught.errorType });
       } else {
-        setError({ message: MESSAGES.OTP_VERIFY_FAILED, errorType: caught.errorType });
+        setError(authErrorNotice(caught, MESSAGES.OTP_VERIFY_FAILED));
       }
     }
   };
@@ -163,8 +160,8 @@ export function LoginScreen({
     setForceLogoutError(null);
     try {
       await authApi.forceLogout(phone, sessionId);
-    } catch {
-      setForceLogoutError(MESSAGES.FORCE_LOGOUT_FAILED);
+    } catch (caught) {
+      setForceLogoutError(authErrorNotice(caught, MESSAGES.FORCE_LOGOUT_FAILED).message);
       setBusy(false);
       return;
     }

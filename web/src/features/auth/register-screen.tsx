@@ -21,6 +21,7 @@ import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
 import { type OfferedUnit, UnitChecklist, unitsApi } from "../units";
 import { authApi } from "./auth-api";
 import { AuthLayout } from "./auth-layout";
+import { authErrorNotice } from "./error-notice";
 import { LocationPickerDialog } from "./location-picker-dialog";
 import { AccountExistsDialog, AccountNeedsVerificationDialog } from "./register-dialogs";
 import { useLocationSearch } from "./use-location-search";
@@ -117,14 +118,9 @@ export function RegisterScreen({
         setModal("exists");
       } else if (caught.status === 429) {
         setError({ message: registerRateLimitMessage(caught.retryAfter), errorType: "rate_limited" });
-      } else if (caught.status === 400) {
-        setFieldErrors(formFieldErrors(caught.body));
-        setError({
-          message: caught.serverMessage || MESSAGES.REGISTRATION_FAILED,
-          errorType: caught.errorType,
-        });
       } else {
-        setError({ message: MESSAGES.REGISTRATION_FAILED, errorType: caught.errorType });
+        if (caught.status === 400) setFieldErrors(formFieldErrors(caught.body));
+        setError(authErrorNotice(caught, MESSAGES.REGISTRATION_FAILED));
       }
     } finally {
       setBusy(false);

@@ -138,6 +138,25 @@ describe("live connection avatar", { timeout: 15_000 }, () => {
   });
 });
 
+describe("not-live pill", () => {
+  it.each([
+    ["connecting", "Connecting"],
+    ["reconnecting", "Reconnecting"],
+    ["disconnected", "Not live"],
+    ["failed", "Not live"],
+  ] as const)("shows an amber '%s' pill in the header while not live", (connection, word) => {
+    renderHeaderInTheme("light", connection);
+    const pill = screen.getByRole("banner").querySelector(`[data-not-live="${connection}"]`) as HTMLElement;
+    expect(pill).toHaveTextContent(word);
+    expect(getComputedStyle(pill).backgroundColor).toBe("rgb(255, 213, 79)");
+  });
+
+  it("shows none while live", () => {
+    renderHeaderInTheme("dark", "connected");
+    expect(screen.getByRole("banner").querySelector("[data-not-live]")).toBeNull();
+  });
+});
+
 describe("development banner", { timeout: 15_000 }, () => {
   it("shows when the server says it runs in development", async () => {
     mockApi({

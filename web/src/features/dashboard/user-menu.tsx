@@ -1,4 +1,5 @@
 import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
+import AlarmIcon from "@mui/icons-material/Alarm";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import FeedbackIcon from "@mui/icons-material/Feedback";
 import GroupsIcon from "@mui/icons-material/Groups";
@@ -38,6 +39,22 @@ export const CONNECTION_LABEL: Record<LiveConnectionState, string> = {
 const CONNECTED_COLOUR = "#2e7d32";
 const NOT_CONNECTED_COLOUR = "#c62828";
 
+/**
+ * The 'not live' pill: amber with black text, at 5:1 against the light theme's red header and 10:1
+ * against the dark theme's grey one (WCAG 1.4.11 asks 3:1; e2e measures it), so a dropped connection
+ * shows in the header, where the red avatar alone melted into the red header.
+ */
+const NOT_LIVE_BACKGROUND = "#ffd54f";
+const NOT_LIVE_TEXT = "#000";
+
+/** The pill's word for each state that is not live. */
+const NOT_LIVE_WORD: Record<Exclude<LiveConnectionState, "connected">, string> = {
+  connecting: "Connecting",
+  reconnecting: "Reconnecting",
+  disconnected: "Not live",
+  failed: "Not live",
+};
+
 /** A shape per state, so the state reads without colour: a tick, turning arrows, arrows with a '!'. */
 const CONNECTION_ICON: Record<LiveConnectionState, typeof CheckCircleIcon> = {
   connected: CheckCircleIcon,
@@ -57,6 +74,7 @@ export interface UserMenuSlots {
   /** 'My units' (issue 26): the member's brigades or units. */
   onOpenMyUnits?: (() => void) | undefined;
   onOpenPush?: (() => void) | undefined;
+  onOpenAlarm?: (() => void) | undefined;
   onOpenFeedback?: (() => void) | undefined;
   /** Unread feedback messages (non-admins): the badge shows 1 to 9, then '9+'. */
   feedbackUnread?: number | undefined;
@@ -104,8 +122,10 @@ function MenuEntry({
 /**
  * The user menu (SPEC 2): avatar with initials, green while the live channel is connected and red
  * otherwise, ringed in the header's text colour, with a state icon and words (tooltip, description)
- * for those who cannot tell the colours apart; name and phone;
- * 'My Alerts', 'My units', 'Push notifications', 'Feedback', 'Admin' (admins on non-mobile devices) and
+ * for those who cannot tell the colours apart, and while not live an amber pill beside it that
+ * stands out from the header in both themes (issue 26); name and phone;
+ * 'My Alerts', 'My units', 'Push notifications', 'Alarm', 'Feedback', 'Admin' (admins on non-mobile
+ * devices) and
  * 'Sign out'.
  */
 export function UserMenu({
@@ -150,6 +170,33 @@ export function UserMenu({
 
   return (
     <>
+      {connection === "connected" ? null : (
+        <Box
+          aria-hidden="true"
+          data-not-live={connection}
+          sx={{
+            display: "inline-flex",
+            alignItems: "center",
+            gap: 0.5,
+            flexShrink: 0,
+            height: 28,
+            minWidth: 28,
+            px: { xs: 0.5, sm: 1 },
+            mr: 0.5,
+            borderRadius: 14,
+            bgcolor: NOT_LIVE_BACKGROUND,
+            color: NOT_LIVE_TEXT,
+            fontSize: "0.8125rem",
+            fontWeight: 700,
+            lineHeight: 1,
+          }}
+        >
+          <StateIcon sx={{ fontSize: 18 }} />
+          <Box component="span" sx={{ display: { xs: "none", sm: "inline" } }}>
+            {NOT_LIVE_WORD[connection]}
+          </Box>
+        </Box>
+      )}
       <Box sx={{ textAlign: "right", display: { xs: "none", sm: "block" }, mr: 0.5 }}>
         <Typography variant="body2" component="p" sx={{ fontWeight: 600 }}>
           {fullName}
@@ -261,6 +308,7 @@ export function UserMenu({
           label="Push notifications"
           onClick={run(slots.onOpenPush)}
         />
+        <MenuEntry icon={<AlarmIcon fontSize="small" />} label="Alarm" onClick={run(slots.onOpenAlarm)} />
         <MenuEntry
           icon={<FeedbackIcon fontSize="small" />}
           label="Feedback"

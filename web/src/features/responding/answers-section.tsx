@@ -6,9 +6,26 @@ import { type ReactNode, useId } from "react";
 import { isApiError } from "../../api/errors";
 import { ResponseCounts } from "./card-responses";
 
+/** A job view's answers part: a section under its own heading, set off from the job's details. */
+function SectionUnderHeading({ title, children }: { title: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <Box
+      component="section"
+      aria-labelledby={headingId}
+      sx={{ mt: 2, pt: 2, borderTop: 1, borderColor: "divider" }}
+    >
+      <Typography id={headingId} component="h3" variant="subtitle1" sx={{ fontWeight: 700, mb: 0.5 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
 /**
  * A job view's answers under a heading: the live counts, then what `children` makes of the job.
- * A refusal (the job takes no answers, or is not the caller's) shows nothing; any other failure says so.
+ * A refusal (the job is not the caller's) shows nothing; any other failure says so.
  */
 export function AnswersSection<T extends { responding: number; not_available: number }>({
   title,
@@ -21,7 +38,6 @@ export function AnswersSection<T extends { responding: number; not_available: nu
   failureText: string;
   children: (job: T) => ReactNode;
 }) {
-  const headingId = useId();
   if (query.isError) {
     if (isApiError(query.error) && query.error.status >= 400 && query.error.status < 500) return null;
     return (
@@ -33,18 +49,22 @@ export function AnswersSection<T extends { responding: number; not_available: nu
   const job = query.data;
   if (!job) return null;
   return (
-    <Box
-      component="section"
-      aria-labelledby={headingId}
-      sx={{ mt: 2, pt: 2, borderTop: 1, borderColor: "divider" }}
-    >
-      <Typography id={headingId} component="h3" variant="subtitle1" sx={{ fontWeight: 700, mb: 0.5 }}>
-        {title}
-      </Typography>
+    <SectionUnderHeading title={title}>
       <Box aria-live="polite">
         <ResponseCounts counts={job} />
       </Box>
       {children(job)}
-    </Box>
+    </SectionUnderHeading>
+  );
+}
+
+/** A job view's answers heading with why the job takes none (machine page, administrative, no job number). */
+export function NotAnswerable({ title, reason }: { title: string; reason: string }) {
+  return (
+    <SectionUnderHeading title={title}>
+      <Typography variant="body2" sx={{ color: "text.secondary" }}>
+        {reason}
+      </Typography>
+    </SectionUnderHeading>
   );
 }

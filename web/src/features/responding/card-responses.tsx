@@ -1,12 +1,17 @@
+import CheckCircleIcon from "@mui/icons-material/CheckCircle";
+import CloudOffIcon from "@mui/icons-material/CloudOff";
+import DoNotDisturbOnIcon from "@mui/icons-material/DoNotDisturbOn";
+import ErrorIcon from "@mui/icons-material/Error";
 import GroupsIcon from "@mui/icons-material/Groups";
 import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
-import { describeResponseCounts } from "@turnout/domain";
+import { type AnswerablePage, describeResponseCounts, jobAnswerability } from "@turnout/domain";
 import { useOnlineStatus } from "../../ui/use-online-status";
 import { AnswerButtons, AnswerNote } from "./answer-controls";
-import { OFFLINE_COUNTS_TEXT } from "./labels";
+import { CLOSED_TEXT, OFFLINE_COUNTS_TEXT, PENDING_TEXT, STATUS_LABELS } from "./labels";
 import { summaryQueryOptions } from "./queries";
 import type { ResponseSummary } from "./responding-api";
 import { type AnswerState, useAnswer } from "./use-answer";
@@ -28,6 +33,33 @@ export function ResponseCounts({
   );
 }
 
+/** The card's answer panel, owned by the card: whether it is open, its element id, and the toggle. */
+export interface CardPanel {
+  open: boolean;
+  id: string;
+  onToggle: () => void;
+}
+
+/** What the card's answers need: the alert it shows and every page of its job. */
+interface CardJob {
+  alertId: number;
+  /** The job's pages: answers are taken when any of them takes them (domain jobAnswerability). */
+  pages: readonly AnswerablePage[];
+  readOnly?: boolean;
+}
+
+/** A card's counts, asked for only when its job takes answers (never a request bound to fail). */
+function useCardSummary(alertId: number, pages: readonly AnswerablePage[]) {
+  const answerable = jobAnswerability(pages).answerable;
+  const summary = useQuery({ ...summaryQueryOptions(alertId), enabled: answerable });
+  return { answerable, summary };
+}
+
+/** A job without counts, as the member may still answer it offline (the server decides later). */
+function offlineSummary(alertId: number) {
+  return { alert_id: alertId, job_alert_id: null, open: true, mine: null } as const;
+}
+
 function CardAnswer({
   summary,
 }: {
@@ -46,70 +78,126 @@ function CardAnswer({
 
 const footSx = { px: 1.5, pb: 1.5, pt: 1, borderTop: 1, borderColor: "divider" } as const;
 
-/** Buttons shown greyed while the counts load: nothing to press yet. */
-const LOADING: AnswerState = {
-  mine: null,
-  pending: false,
-  refused: null,
-  error: null,
-  busy: true,
-  answer: async () => {},
-};
+/** The toggle's size: the header's chips' height, its hit area grown to 44 px without taking room. */
+const toggleSx = {
+  minHeight: 32,
+  minWidth: 0,
+  py: 0,
+  px: 1,
+  gap: 0.5,
+  borderRadius: 4,
+  position: "relative",
+  "&::after": { content: '""', position: "absolute", inset: "-6px 0" },
+} as const;
 
-/**
- * The foot's place while its counts load, as tall as the loaded foot of an unanswered job, so the
- * card does not grow under the reader (cards are measured once, as they scroll into view).
- */
-function LoadingFoot({ readOnly }: { readOnly: boolean }) {
+/** The toggle's place while the counts load: as wide as a loaded one, so nothing moves. */
+function LoadingToggle() {
+  return <Skeleton variant="rounded" aria-hidden="true" sx={{ width: 48, height: 32, borderRadius: 4 }} />;
+}
+
+/** What the toggle says of the member's answer, in an icon (the accessible name says it in words). */
+function mineIcon(state: AnswerState) {
+  if (state.refused || state.error) return <ErrorIcon fontSize="small" aria-hidden="true" />;
+  if (state.pending) return <CloudOffIcon fontSize="small" aria-hidden="true" />;
+  if (state.mine?.status === "responding") return <CheckCircleIcon fontSize="small" aria-hidden="true" />;
+  if (state.mine?.status === "not_available")
+    return <DoNotDisturbOnIcon fontSize="small" aria-hidden="true" />;
+  return null;
+}
+
+function AnswersToggleButton({
+  summary,
+  counts,
+  panel,
+}: {
+  summary: Pick<ResponseSummary, "alert_id" | "open" | "mine"> & { job_alert_id: number | null };
+  counts: Pick<ResponseSummary, "responding" | "not_available"> | null;
+  panel: CardPanel;
+}) {
+  const state = useAnswer({ alertId: summary.alert_id, jobAlertId: summary.job_alert_id }, summary.mine);
+  const parts = [counts ? describeResponseCounts(counts) : OFFLINE_COUNTS_TEXT];
+  if (state.mine)
+    parts.push(`You: ${STATUS_LABELS[state.mine.status]}${state.pending ? ` (${PENDING_TEXT})` : ""}`);
+  if (state.refused) parts.push("Your answer was not sent");
+  if (!summary.open) parts.push(CLOSED_TEXT);
+  const responding = state.mine?.status === "responding";
   return (
-    <Box aria-hidden="true" inert sx={footSx}>
-      <Skeleton variant="text" sx={{ width: "12rem", maxWidth: "100%" }}>
-        <Typography component="p">{"\u00a0"}</Typography>
-      </Skeleton>
-      {readOnly ? null : (
-        <Skeleton variant="rounded" sx={{ mt: 1, maxWidth: "none" }}>
-          <AnswerButtons state={LOADING} open eta={null} jobLabel="" />
-        </Skeleton>
-      )}
-    </Box>
+    <Button
+      size="small"
+      variant={state.mine ? "contained" : "outlined"}
+      color={responding ? "success" : "inherit"}
+      aria-label={`Who is responding: ${parts.join(". ")}`}
+      aria-expanded={panel.open}
+      aria-controls={panel.id}
+      onClick={panel.onToggle}
+      sx={toggleSx}
+    >
+      <GroupsIcon fontSize="small" aria-hidden="true" />
+      <span aria-hidden="true">{counts ? counts.responding : "?"}</span>
+      {mineIcon(state)}
+    </Button>
   );
 }
 
 /**
- * The foot of an emergency job's card: the live counts and, for a member, the one-tap answer buttons
- * with their own answer. Counts of all the cards on screen arrive in one request. Nothing shows for a
- * job that takes no answers. Offline with no counts loaded (the app opened without a network) the
- * buttons still take an answer, kept until the network returns; the server then decides. While the
- * counts load, the foot's place is kept (greyed). `readOnly` (the admin console) shows the counts only.
+ * The answers' place in the card's header (issue 26): a compact toggle with the number responding and
+ * the member's own answer, which opens the answer row below the card's text. The admin console
+ * (`readOnly`) shows the counts there instead. Nothing shows for a job that takes no answers.
  */
-export function CardResponses({
+export function CardAnswersToggle({
   alertId,
-  emergency,
+  pages,
   readOnly = false,
-}: {
-  alertId: number;
-  emergency: boolean;
-  readOnly?: boolean;
-}) {
-  const summary = useQuery({ ...summaryQueryOptions(alertId), enabled: emergency });
+  panel,
+}: CardJob & { panel: CardPanel }) {
+  const { answerable, summary } = useCardSummary(alertId, pages);
   const online = useOnlineStatus();
-  if (!emergency) return null;
+  if (!answerable) return null;
   if (!summary.data) {
-    if (summary.isPending && online) return <LoadingFoot readOnly={readOnly} />;
+    if (summary.isPending && online) return <LoadingToggle />;
     if (online || readOnly || summary.data === null) return null;
+    return <AnswersToggleButton summary={offlineSummary(alertId)} counts={null} panel={panel} />;
+  }
+  if (readOnly) {
     return (
-      <Box aria-label="Who is responding" role="group" sx={footSx}>
+      <Typography
+        component="span"
+        variant="body2"
+        sx={{ display: "inline-flex", alignItems: "center", gap: 0.5, fontWeight: 700 }}
+      >
+        <GroupsIcon fontSize="small" aria-hidden="true" sx={{ color: "success.main" }} />
+        {describeResponseCounts(summary.data)}
+      </Typography>
+    );
+  }
+  return <AnswersToggleButton summary={summary.data} counts={summary.data} panel={panel} />;
+}
+
+/**
+ * The answer row of a card whose job takes answers, shown while its panel is open: the live counts
+ * and the one-tap 'Responding' / 'Not available' buttons with the member's own answer. Counts of all
+ * the cards on screen arrive in one request. Offline with no counts loaded (the app opened without a
+ * network) the buttons still take an answer, kept until the network returns; the server then decides.
+ */
+export function CardResponses({ alertId, pages, readOnly = false, panel }: CardJob & { panel: CardPanel }) {
+  const { answerable, summary } = useCardSummary(alertId, pages);
+  const online = useOnlineStatus();
+  if (!answerable || readOnly || !panel.open) return null;
+  if (!summary.data) {
+    if (online || summary.data === null) return null;
+    return (
+      <Box id={panel.id} aria-label="Who is responding" role="group" sx={footSx}>
         <Typography variant="body2" sx={{ color: "text.secondary" }}>
           {OFFLINE_COUNTS_TEXT}
         </Typography>
-        <CardAnswer summary={{ alert_id: alertId, job_alert_id: null, open: true, mine: null }} />
+        <CardAnswer summary={offlineSummary(alertId)} />
       </Box>
     );
   }
   return (
-    <Box aria-label="Who is responding" role="group" sx={footSx}>
+    <Box id={panel.id} aria-label="Who is responding" role="group" sx={footSx}>
       <ResponseCounts counts={summary.data} />
-      {readOnly ? null : <CardAnswer summary={summary.data} />}
+      <CardAnswer summary={summary.data} />
     </Box>
   );
 }

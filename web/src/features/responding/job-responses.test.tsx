@@ -5,7 +5,6 @@ import { renderApp } from "../../testing/render-app";
 import { storeSession } from "../../testing/session-fixtures";
 import { feedPage, makeAlert } from "../alerts/alert-fixtures";
 import { answerTimeLabel } from "./labels";
-import { respondingKeys } from "./queries";
 import type { Respondent } from "./responding-api";
 import { makeJobResponses } from "./testing/responding-fixtures";
 
@@ -193,21 +192,41 @@ describe("who is responding in the job popup", { timeout: 15_000 }, () => {
     expect(server.callsTo("DELETE /alerts/4711/response")).toHaveLength(1);
   });
 
-  it("shows nothing of responding for a job that takes no answers", async () => {
-    const notice = makeAlert({ id: 4711, type: "non_emergency", message: "Hb TREE DOWN" });
-    const { queryClient } = openPopup(
-      {
-        "GET /alerts/4711/responses": {
-          status: 400,
-          body: { success: false, message: "Responses are taken for emergency jobs only" },
-        },
-      },
-      notice,
-    );
+  it.each([
+    [
+      "a standard page without a job number",
+      { type: "standard", message: "Test page from the brigade" },
+      "This page has no job number, so it takes no answers.",
+    ],
+    [
+      "an administrative page",
+      { type: "administrative", message: "QD F2404711 STATION MEETING", job_number: "F2404711" },
+      "Administrative pages take no answers.",
+    ],
+    [
+      "a machine page",
+      { type: "administrative", is_machine: true, message: "@@)&)E51TIMEUPDATE" },
+      "Machine and test pages take no answers.",
+    ],
+  ])("says why %s takes no answers, without asking the server", async (_name, overrides, reason) => {
+    const page = makeAlert({ id: 4711, job_number: null, ...overrides });
+    const { server } = openPopup({}, page);
     const dialog = await screen.findByRole("dialog", { name: "Job #4711" });
-    await within(dialog).findByText("TREE DOWN");
-    await waitFor(() => expect(queryClient.getQueryState(respondingKeys.job(4711))?.status).toBe("error"));
-    expect(within(dialog).queryByRole("region", { name: "Who is responding" })).not.toBeInTheDocument();
+    const section = await within(dialog).findByRole("region", { name: "Who is responding" });
+    expect(section).toHaveTextContent(reason);
     expect(within(dialog).queryByRole("button", { name: "Responding" })).not.toBeInTheDocument();
+    expect(server.callsTo("GET /alerts/4711/responses")).toEqual([]);
+  });
+
+  it("takes answers for an SES job with a job number but no prefix", async () => {
+    const sesJob = makeAlert({
+      id: 4711,
+      type: "standard",
+      message: "S261127080 SES BENDIGO BUILDING DAMAGE 12 HIGH ST BENDIGO",
+      job_number: "S261127080",
+    });
+    openPopup({ "GET /alerts/4711/responses": { body: makeJobResponses(4711) } }, sesJob);
+    const section = await answersSection();
+    expect(within(section).getByRole("button", { name: "Responding" })).toBeEnabled();
   });
 });

@@ -8,11 +8,17 @@ import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { etaLabel, RESPONSE_ETAS, type ResponseEta } from "@turnout/domain";
+import {
+  type AnswerablePage,
+  etaLabel,
+  jobAnswerability,
+  RESPONSE_ETAS,
+  type ResponseEta,
+} from "@turnout/domain";
 import { useId, useState } from "react";
 import { useOnlineStatus } from "../../ui/use-online-status";
 import { AnswerButtons, AnswerNote } from "./answer-controls";
-import { AnswersSection } from "./answers-section";
+import { AnswersSection, NotAnswerable } from "./answers-section";
 import { answerTimeLabel, STATUS_LABELS } from "./labels";
 import { applyJobResponses, jobResponsesQueryOptions } from "./queries";
 import { type JobResponses as JobResponsesData, type Respondent, respondingApi } from "./responding-api";
@@ -138,10 +144,14 @@ function JobAnswer({ alertId, job }: { alertId: number; job: JobResponsesData })
 /**
  * The popup's "Who is responding": the buttons, an optional ETA, the live counts and the names of
  * the members of the caller's agencies (kept current while the popup is open). A job that takes no
- * answers (not an emergency, not the caller's agency) shows nothing.
+ * answers (domain jobAnswerability over its pages) says why, and nothing is asked of the server; one
+ * that is not the caller's to answer shows nothing.
  */
-export function JobResponses({ alertId }: { alertId: number }) {
-  const query = useQuery(jobResponsesQueryOptions(alertId));
+export function JobResponses({ alertId, pages }: { alertId: number; pages: readonly AnswerablePage[] }) {
+  const answerability = jobAnswerability(pages);
+  const query = useQuery({ ...jobResponsesQueryOptions(alertId), enabled: answerability.answerable });
+  if (!answerability.answerable)
+    return <NotAnswerable title="Who is responding" reason={answerability.reason} />;
   return (
     <AnswersSection title="Who is responding" query={query} failureText="Could not load who is responding.">
       {(job) => (

@@ -1,4 +1,5 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
+import type { UserEvent } from "@testing-library/user-event";
 import { STORAGE_PREFIX } from "@turnout/domain";
 import { type MockRoute, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
@@ -56,9 +57,12 @@ function dashboard(routes: Record<string, MockRoute>) {
   return { server, ...renderApp("/") };
 }
 
-async function fireCard() {
+/** The job's card with its answer row opened from the header (cards start with it closed). */
+async function fireCard(user: UserEvent) {
   await waitFor(() => expect(document.querySelector('[data-alert-id="4711"]')).not.toBeNull());
   const card = document.querySelector('[data-alert-id="4711"]') as HTMLElement;
+  const toggle = await within(card).findByRole("button", { name: /^Who is responding/ });
+  if (toggle.getAttribute("aria-expanded") !== "true") await user.click(toggle);
   await within(card).findByRole("button", { name: "Responding" });
   return card;
 }
@@ -73,7 +77,7 @@ describe("answers given without a network", { timeout: 15_000 }, () => {
   it("keeps an offline answer (across a reload), replaces it with a newer one, and sends that with its time when back online", async () => {
     const put = answering();
     const { unmount, user } = dashboard({ "PUT /alerts/4711/response": put.route });
-    let card = await fireCard();
+    let card = await fireCard(user);
     setOnline(false);
 
     await user.click(within(card).getByRole("button", { name: "Responding" }));
@@ -94,7 +98,7 @@ describe("answers given without a network", { timeout: 15_000 }, () => {
     // A reload while still offline (the feed from its offline copy, no counts): still there, still pending.
     unmount();
     const reloaded = renderApp("/");
-    card = await fireCard();
+    card = await fireCard(reloaded.user);
     expect(within(card).getByText(OFFLINE_COUNTS_TEXT)).toBeInTheDocument();
     expect(await within(card).findByText(PENDING_TEXT)).toBeInTheDocument();
     expect(within(card).getByRole("button", { name: "Not available" })).toHaveAttribute(
@@ -111,9 +115,9 @@ describe("answers given without a network", { timeout: 15_000 }, () => {
     });
     // Back online the feed reads the server again: its card is a new element.
     await waitFor(async () =>
-      expect(within(await fireCard()).getByText("1 not available")).toBeInTheDocument(),
+      expect(within(await fireCard(reloaded.user)).getByText("1 not available")).toBeInTheDocument(),
     );
-    card = await fireCard();
+    card = await fireCard(reloaded.user);
     expect(within(card).queryByText(PENDING_TEXT)).not.toBeInTheDocument();
     expect(within(card).getByRole("button", { name: "Not available" })).toHaveAttribute(
       "aria-pressed",
@@ -132,7 +136,7 @@ describe("answers given without a network", { timeout: 15_000 }, () => {
         return (put.route as (r: typeof request) => ReturnType<typeof defaultReply>)(request);
       },
     });
-    const card = await fireCard();
+    const card = await fireCard(user);
     await user.click(within(card).getByRole("button", { name: "Responding" }));
     expect(await within(card).findByText(PENDING_TEXT)).toBeInTheDocument();
     reachable = true;
@@ -154,7 +158,7 @@ describe("answers given without a network", { timeout: 15_000 }, () => {
       };
     });
     const { user } = dashboard({ "PUT /alerts/4711/response": put.route });
-    const card = await fireCard();
+    const card = await fireCard(user);
     setOnline(false);
     await user.click(within(card).getByRole("button", { name: "Responding" }));
     setOnline(true);
@@ -176,7 +180,7 @@ describe("answers given without a network", { timeout: 15_000 }, () => {
 
   it("drops kept answers when the member signs out", async () => {
     const { user } = dashboard({});
-    const card = await fireCard();
+    const card = await fireCard(user);
     setOnline(false);
     await user.click(within(card).getByRole("button", { name: "Responding" }));
     expect(localStorage.getItem(pendingKey)).not.toBeNull();

@@ -22,7 +22,7 @@ import {
   useAlertFeed,
   useNow,
 } from "../../alerts";
-import { AdminJobResponses, CardResponses } from "../../responding";
+import { AdminJobResponses, CardAnswersToggle } from "../../responding";
 import { type AssignTarget, CapcodeAssignDialog } from "../agencies/capcode-assign-dialog";
 
 /** Relative times on the cards move on once a minute. */
@@ -30,14 +30,14 @@ const CLOCK_TICK_MS = 60_000;
 /** The admin feed's cache key: one per browser, whoever is signed in (admin context ignores personal filters). */
 const ADMIN_FEED_KEY = "admin";
 
-/** The admin's job view lists every member's answer to an emergency job (issue 15). */
-const renderAnswers = (alert: AlertItem) => <AdminJobResponses alertId={alert.id} />;
+/** The admin's job view lists every member's answer to a job that takes answers (issues 15 and 26). */
+const renderAnswers = (alert: AlertItem) => <AdminJobResponses alertId={alert.id} pages={[alert]} />;
 
 /**
  * The Alerts tab of the admin console (SPEC 2): the alert feed in admin context (every agency,
  * UNMAPPED included) with each card's capcode, the search modal and the card filters, and the
- * capcode assignment dialog on cards whose capcode no agency has yet. Emergency jobs show their
- * answer counts, and the job view everyone's answers.
+ * capcode assignment dialog on cards whose capcode no agency has yet. Jobs that take answers show
+ * their counts, and the job view everyone's answers.
  */
 export function AlertsTab() {
   const now = useNow(CLOCK_TICK_MS);
@@ -68,10 +68,11 @@ export function AlertsTab() {
       onAssignCapcode: (alert) => {
         if (alert.capcode) setAssignTarget({ capcode: alert.capcode });
       },
-      renderFooter: (item) => (
-        <CardResponses
+      renderAside: (item, panel) => (
+        <CardAnswersToggle
           alertId={item.group.primary_message.id}
-          emergency={item.group.has_emergency}
+          pages={item.group.messages}
+          panel={panel}
           readOnly
         />
       ),

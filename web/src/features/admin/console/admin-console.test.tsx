@@ -57,6 +57,30 @@ describe("admin console", { timeout: 20_000 }, () => {
     expect(fakeLiveChannels).toHaveLength(1);
   });
 
+  it("lands an admin with no agency in the console, and the header's admin toggle goes both ways", async () => {
+    vi.spyOn(navigator, "userAgent", "get").mockReturnValue(DESKTOP_UA);
+    mockApi(adminRoutes({}));
+    storeSession({ user: adminUser, agency: null });
+    const { user } = renderApp("/");
+    expect(await screen.findByRole("heading", { level: 1, name: "Admin Console" })).toBeInTheDocument();
+    expect(currentLocation.pathname).toBe("/admin/system");
+    await user.click(screen.getByRole("button", { name: "Back to Alerts" }));
+    expect(await screen.findByRole("heading", { name: "Alerts" })).toBeInTheDocument();
+    // Back in the alerts, it stays there; the header's toggle reads 'Admin'.
+    expect(currentLocation.pathname).toBe("/");
+    await user.click(screen.getByRole("button", { name: "Admin" }));
+    expect(await screen.findByRole("heading", { level: 1, name: "Admin Console" })).toBeInTheDocument();
+  });
+
+  it("opens a job's address for an admin with no agency rather than the console", async () => {
+    vi.spyOn(navigator, "userAgent", "get").mockReturnValue(DESKTOP_UA);
+    mockApi(adminRoutes({}));
+    storeSession({ user: adminUser, agency: null });
+    renderApp("/?job=4711");
+    await screen.findByRole("dialog", { name: /^(Job #4711|Unable to Load Message)$/ });
+    expect(currentLocation.pathname).toBe("/");
+  });
+
   it("leaves the console with the header's 'Back to Alerts' button too", async () => {
     const { user } = signedIn("/admin/system");
     await user.click(await screen.findByRole("button", { name: "Back to Alerts" }));
@@ -155,10 +179,27 @@ describe("admin console", { timeout: 20_000 }, () => {
     expect(badge).toHaveClass("MuiBadge-colorWarning");
   });
 
+  it("shows the accounts awaiting review as an orange badge on the Users tab", async () => {
+    const { server } = signedIn("/admin/system", {
+      routes: {
+        "GET /admin/users": (request) =>
+          request.query.get("status") === "pending_review"
+            ? { body: { success: true, data: [], total: 2 } }
+            : { body: { success: true, data: [], total: 0 } },
+      },
+    });
+    const tab = await screen.findByRole("tab", { name: "Users, 2 awaiting review" });
+    expect(tab.querySelector(".MuiBadge-badge")).toHaveTextContent("2");
+    expect(tab.querySelector(".MuiBadge-badge")).toHaveClass("MuiBadge-colorWarning");
+    expect(server.callsTo("GET /admin/users")[0]!.query.get("status")).toBe("pending_review");
+  });
+
   it("shows no User Alerts badge when nothing waits for review, and none on Feedback when all is read", async () => {
     const { server } = signedIn("/admin/system");
     const tab = await screen.findByRole("tab", { name: "User Alerts" });
     expect(tab.querySelector(".MuiBadge-invisible")).not.toBeNull();
+    await waitFor(() => expect(server.callsTo("GET /admin/users")).toHaveLength(1));
+    expect(screen.getByRole("tab", { name: "Users" }).querySelector(".MuiBadge-invisible")).not.toBeNull();
     await waitFor(() => expect(server.callsTo("GET /feedback/admin/unread-count")).toHaveLength(1));
     expect(screen.getByRole("tab", { name: "Feedback" }).querySelector(".MuiBadge-invisible")).not.toBeNull();
     // Admins follow the admin count, never the member one.

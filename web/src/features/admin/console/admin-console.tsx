@@ -20,6 +20,7 @@ import { SmsTab } from "../sms/sms-tab";
 import { MonitorAccessDenied, SystemMonitor } from "../system-monitor/system-monitor";
 import { usePendingRuleCount } from "../user-alerts";
 import { UserAlertsTab } from "../user-alerts/user-alerts-tab";
+import { usePendingReviewCount } from "../users/queries";
 import { UsersTab } from "../users/users-tab";
 import { ADMIN_TABS, type AdminTab, adminTabPath, DEFAULT_ADMIN_TAB, findAdminTab } from "./admin-tabs";
 
@@ -63,8 +64,9 @@ function TabLabel({ label, count }: { label: string; count: string }) {
 
 /**
  * The admin console (SPEC 2): the nine tabs in their order, each at its own address
- * (/admin/{tab}), the System Monitor first and by default. User Alerts carries the pending-rules
- * badge; Feedback the admins' unread feedback count, both live from the admin channel.
+ * (/admin/{tab}), the System Monitor first and by default. Users carries the count of accounts
+ * awaiting review; User Alerts the pending-rules badge; Feedback the admins' unread feedback count,
+ * these two live from the admin channel.
  * A signed-in user who is not an admin gets the SPEC 6 refusal and nothing is asked of the server.
  */
 export function AdminConsole({ isAdmin }: { isAdmin: boolean }) {
@@ -72,6 +74,7 @@ export function AdminConsole({ isAdmin }: { isAdmin: boolean }) {
   const tab = findAdminTab(slug);
   const pending = formatBadgeCount(usePendingRuleCount(isAdmin));
   const unread = formatBadgeCount(useAdminFeedbackUnread(isAdmin));
+  const awaitingReview = formatBadgeCount(usePendingReviewCount(isAdmin) ?? 0);
 
   if (!isAdmin) {
     return (
@@ -85,12 +88,16 @@ export function AdminConsole({ isAdmin }: { isAdmin: boolean }) {
   }
   if (!tab) return <Navigate to={adminTabPath(DEFAULT_ADMIN_TAB.slug)} replace />;
 
-  const countOf = (candidate: AdminTab) =>
-    candidate.slug === "user-alerts" ? pending : candidate.slug === "feedback" ? unread : "";
+  const counts: Record<string, { count: string; meaning: string }> = {
+    users: { count: awaitingReview, meaning: "awaiting review" },
+    "user-alerts": { count: pending, meaning: "pending" },
+    feedback: { count: unread, meaning: "unread" },
+  };
+  const countOf = (candidate: AdminTab) => counts[candidate.slug]?.count ?? "";
   const accessibleName = (candidate: AdminTab) => {
     const count = countOf(candidate);
     if (!count) return candidate.label;
-    return `${candidate.label}, ${count} ${candidate.slug === "feedback" ? "unread" : "pending"}`;
+    return `${candidate.label}, ${count} ${counts[candidate.slug]?.meaning ?? ""}`;
   };
   const content = TAB_CONTENT[tab.slug] ?? ((current: AdminTab) => <PlaceholderTab tab={current} />);
 

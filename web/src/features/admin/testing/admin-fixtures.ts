@@ -167,6 +167,7 @@ export function adminRoutes(overrides: Record<string, MockRoute> = {}): Record<s
       body: { success: true, data: [], pagination: { has_more: false, next_cursor: null } },
     },
     "GET /admin/user-alerts/stats/overview": ok({ overview: { pending_alerts: 0 } }),
+    "GET /admin/users": ok([], { total: 0 }),
     "GET /admin/system/dashboard": ok(makeDashboard()),
     "GET /admin/system/metrics": ok(makeMetrics()),
     "GET /admin/system/sessions": ok(sessionMetrics),

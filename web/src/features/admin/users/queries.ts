@@ -39,9 +39,19 @@ export function useUsers(filter: UserListFilter) {
   return useQuery(usersQueryOptions(filter));
 }
 
-/** How many accounts wait for an admin's review (the filter's badge). */
-export function usePendingReviewCount() {
-  const query = useQuery(usersQueryOptions({ search: "", status: "pending_review" }));
+/** The console asks again this often whether accounts wait for review (there is no live event for it). */
+const PENDING_REVIEW_REFRESH_MS = 60_000;
+
+/**
+ * How many accounts wait for an admin's review: the Users tab's badge and its filter's. Asked again
+ * once a minute and whenever the list changes; null until known.
+ */
+export function usePendingReviewCount(enabled = true) {
+  const query = useQuery({
+    ...usersQueryOptions({ search: "", status: "pending_review" }),
+    enabled,
+    refetchInterval: PENDING_REVIEW_REFRESH_MS,
+  });
   return query.data?.total ?? null;
 }
 
