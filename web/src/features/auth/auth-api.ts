@@ -47,12 +47,6 @@ export interface RegistrationInput {
   state_name: string;
 }
 
-export interface PostcodeMatch {
-  postcode: string;
-  suburb: string;
-  state_abbreviation: string;
-}
-
 /** Sign-in calls answer 401 and 403 themselves: neither means "your session ended" there. */
 const signIn = { ignoreUnauthorized: true, handlesForbidden: true } as const;
 
@@ -96,16 +90,5 @@ export const authApi = {
     agency?: SessionAgency | null;
   }> {
     return api.get("/auth/profile");
-  },
-
-  lookupPostcode(
-    postcode: string,
-    signal?: AbortSignal,
-  ): Promise<{ success: boolean; data: PostcodeMatch[] }> {
-    return api.get(`/postcode/lookup/${encodeURIComponent(postcode)}`, { ...signIn, signal });
-  },
-
-  searchLocations(text: string, signal?: AbortSignal): Promise<{ success: boolean; data: PostcodeMatch[] }> {
-    return api.get(`/postcode/search/${encodeURIComponent(text)}`, { ...signIn, signal });
   },
 };
