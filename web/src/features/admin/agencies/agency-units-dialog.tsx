@@ -35,11 +35,10 @@ const CAPCODES_SHOWN = 4;
 /** What deleting a unit does to its members, in words. */
 function deleteText(unit: AdminUnit, agencyName: string): string {
   const count = unit.member_count ?? 0;
-  const who =
-    count === 0
-      ? "No one belongs to it now; members of a deleted unit go"
-      : `Its ${count} member${count === 1 ? "" : "s"} go`;
-  return `${who} back to the whole agency's view: every ${agencyName} job. Its capcodes stay with the agency.`;
+  const capcodes = "Its capcodes stay with the agency.";
+  if (count === 0) return `No one belongs to it now. ${capcodes}`;
+  const members = count === 1 ? "Its member goes" : `Its ${count} members go`;
+  return `${members} back to the whole agency's view (every ${agencyName} job), unless in another of its units. ${capcodes}`;
 }
 
 function UnitCapcodeChips({ unit }: { unit: AdminUnit }) {

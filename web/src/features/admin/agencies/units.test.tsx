@@ -283,7 +283,7 @@ describe("units of an agency", () => {
     );
     const confirm = await screen.findByRole("alertdialog", { name: "Delete unit Kangaroo Flat?" });
     expect(confirm).toHaveTextContent(
-      "Its 3 members go back to the whole agency's view: every Country Fire Authority job.",
+      "Its 3 members go back to the whole agency's view (every Country Fire Authority job), unless in another of its units.",
     );
     expect(server.callsTo("DELETE /admin/units/10")).toHaveLength(0);
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
