@@ -79,11 +79,12 @@ export interface CapcodeFields {
   area: string | null;
 }
 
-const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+/** The `{ data }` envelope around a schema. */
+export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 const messageSchema = z.object({ message: z.string().nullish() });
 
 /** The server's own words for a change that worked (`message`), or a plain fallback. */
-function messageOf(reply: unknown, fallback: string): string {
+export function messageOf(reply: unknown, fallback: string): string {
   return messageSchema.safeParse(reply).data?.message ?? fallback;
 }
 

@@ -26,6 +26,7 @@ import { AgencyLogoDialog } from "./agency-logo-dialog";
 import { AgencyUnitsDialog } from "./agency-units-dialog";
 import { CapcodeImportDialog } from "./capcode-import-dialog";
 import { errorText } from "./error-text";
+import { LoadError } from "./load-error";
 import { agenciesQueryOptions, agencyAdminKeys } from "./queries";
 import { UnmappedCapcodes } from "./unmapped-capcodes";
 
@@ -208,16 +209,7 @@ export function AgenciesTab() {
           </Alert>
         ) : null}
         {agencies.isError ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" onClick={() => void agencies.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {errorText(agencies.error)}
-          </Alert>
+          <LoadError error={agencies.error} onRetry={() => void agencies.refetch()} />
         ) : !agencies.data ? (
           <CircularProgress size={28} aria-label="Loading agencies" />
         ) : (

@@ -21,6 +21,7 @@ import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { placeLabel } from "../../../ui/location-field";
 import type { AdminAgency } from "./agencies-api";
 import { errorText } from "./error-text";
+import { LoadError } from "./load-error";
 import { agencyAdminKeys, agencyUnitsQueryOptions } from "./queries";
 import { UnitCapcodesDialog } from "./unit-capcodes-dialog";
 import { placeOfUnit, UnitFormDialog } from "./unit-form-dialog";
@@ -98,7 +99,7 @@ export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | n
       variant="contained"
       startIcon={<AddIcon aria-hidden="true" />}
       onClick={() => setForm({ unit: null })}
-      sx={{ alignSelf: "flex-start" }}
+      sx={{ alignSelf: "flex-start", whiteSpace: "nowrap", flexShrink: 0 }}
     >
       Add unit
     </Button>
@@ -107,18 +108,7 @@ export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | n
 
   let list: ReactNode;
   if (units.isError) {
-    list = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => void units.refetch()}>
-            Retry
-          </Button>
-        }
-      >
-        {errorText(units.error)}
-      </Alert>
-    );
+    list = <LoadError error={units.error} onRetry={() => void units.refetch()} />;
   } else if (!units.data) {
     list = <CircularProgress size={24} aria-label="Loading units" />;
   } else if (units.data.length === 0) {

@@ -19,6 +19,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useId, useMemo, useState } from "react";
 import type { Capcode } from "./agencies-api";
 import { errorText } from "./error-text";
+import { LoadError } from "./load-error";
 import { agencyAdminKeys, agencyCapcodesQueryOptions } from "./queries";
 import { type AdminUnit, unitsApi } from "./units-api";
 
@@ -124,18 +125,7 @@ function CapcodeChecklist({
 
   let body: ReactNode;
   if (capcodes.isError) {
-    body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => void capcodes.refetch()}>
-            Retry
-          </Button>
-        }
-      >
-        {errorText(capcodes.error)}
-      </Alert>
-    );
+    body = <LoadError error={capcodes.error} onRetry={() => void capcodes.refetch()} />;
   } else if (!capcodes.data) {
     body = <CircularProgress size={24} aria-label="Loading capcodes" />;
   } else if (capcodes.data.length === 0) {

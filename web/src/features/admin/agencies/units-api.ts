@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { api } from "../../../api/client";
+import { dataOf, messageOf } from "./agencies-api";
 
 const id = z.number();
 
@@ -42,10 +43,6 @@ export interface UnitFields {
   suburb: string | null;
   state: string | null;
 }
-
-const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
-const messageOf = (reply: unknown, fallback: string) =>
-  z.object({ message: z.string().nullish() }).safeParse(reply).data?.message ?? fallback;
 
 export const unitsApi = {
   /** An agency's units by name, each with its capcodes and member count. */
