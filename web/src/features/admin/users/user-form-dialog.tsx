@@ -9,7 +9,12 @@ import FormControlLabel from "@mui/material/FormControlLabel";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
-import { DEFAULT_MAX_DEVICE_SESSIONS, phoneInputSchema, UNMAPPED_AGENCY } from "@turnout/domain";
+import {
+  DEFAULT_MAX_DEVICE_SESSIONS,
+  MAX_UNITS_PER_MEMBER,
+  phoneInputSchema,
+  UNMAPPED_AGENCY,
+} from "@turnout/domain";
 import { type FormEvent, useId, useState } from "react";
 import { isApiError } from "../../../api/errors";
 import { fieldErrorsFrom } from "../../../api/field-errors";
@@ -28,7 +33,7 @@ import type { AdminUser, NewUser, UserAgency } from "./users-api";
 const MAX_SESSIONS_MIN = 1;
 const MAX_SESSIONS_MAX = 20;
 
-type FieldName = "first_name" | "last_name" | "phone" | "max_sessions" | "agency_ids";
+type FieldName = "first_name" | "last_name" | "phone" | "max_sessions" | "agency_ids" | "unit_ids";
 type FieldErrors = Partial<Record<FieldName, string>>;
 
 interface Draft {
@@ -78,7 +83,7 @@ function serverFieldErrors(body: Record<string, unknown> | undefined): FieldErro
   const errors: FieldErrors = {};
   for (const [field, message] of Object.entries(fieldErrorsFrom(body))) {
     const name = field.split(".")[0] as FieldName;
-    if (["first_name", "last_name", "phone", "max_sessions", "agency_ids"].includes(name)) {
+    if (["first_name", "last_name", "phone", "max_sessions", "agency_ids", "unit_ids"].includes(name)) {
       errors[name] ??= message;
     }
   }
@@ -178,6 +183,7 @@ function UserForm({
   };
   const handleUnits = (value: UnitChoice[]) => {
     setChosenUnits(value);
+    if (errors.unit_ids) setErrors((current) => ({ ...current, unit_ids: undefined }));
     const missing = value
       .map((unit) => choices.find((agency) => agency.id === unit.agency_id))
       .filter((agency): agency is UserAgency => agency !== undefined)
@@ -200,8 +206,12 @@ function UserForm({
     event.preventDefault();
     setFailure(null);
     const checked = check(draft);
-    if (!checked.ok) {
-      setErrors(checked.errors);
+    const tooManyUnits = units.length > MAX_UNITS_PER_MEMBER;
+    if (!checked.ok || tooManyUnits) {
+      setErrors({
+        ...(checked.ok ? {} : checked.errors),
+        ...(tooManyUnits ? { unit_ids: `Choose at most ${MAX_UNITS_PER_MEMBER} units` } : {}),
+      });
       return;
     }
     setErrors({});
@@ -304,13 +314,14 @@ function UserForm({
               <TextField
                 {...params}
                 label="Units"
-                error={savedUnits.isError || unitChoices.failed}
+                error={Boolean(errors.unit_ids) || savedUnits.isError || unitChoices.failed}
                 helperText={
-                  savedUnits.isError
+                  errors.unit_ids ??
+                  (savedUnits.isError
                     ? "The user's units could not be loaded; they stay as they are."
                     : unitChoices.failed
                       ? "Some agencies' units could not be loaded."
-                      : "Brigades or units: the member sees their jobs first. A unit's agency is assigned with it."
+                      : "Brigades or units: the member sees their jobs first. A unit's agency is assigned with it.")
                 }
               />
             )}

@@ -159,7 +159,7 @@ describe("a user's units in the Users tab", () => {
   });
 
   it("shows the server's refusal of a unit in the dialog", async () => {
-    const { user } = renderTab({
+    const { server, user } = renderTab({
       "PUT /admin/users/1/units": {
         status: 400,
         body: { success: false, message: "Unknown unit id(s): 11.", errorType: "validation_error" },
@@ -173,6 +173,23 @@ describe("a user's units in the Users tab", () => {
     await user.click(within(dialog).getByRole("button", { name: "Save" }));
     expect(await within(dialog).findByText("Unknown unit id(s): 11.")).toBeInTheDocument();
     expect(screen.getByRole("dialog", { name: "Edit Jane Smith" })).toBeInTheDocument();
+
+    // A refusal naming the field lands under the Units field.
+    server.on("PUT /admin/users/1/units", {
+      status: 400,
+      body: {
+        success: false,
+        message: "Choose at most 20 units",
+        errorType: "validation_error",
+        fields: [{ field: "body.unit_ids", message: "Choose at most 20 units" }],
+      },
+    });
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole("combobox", { name: "Units" })).toHaveAccessibleDescription(
+        "Choose at most 20 units",
+      ),
+    );
   });
 
   it("adds a user with a unit, giving them its agency", async () => {
