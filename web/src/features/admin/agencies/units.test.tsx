@@ -80,6 +80,12 @@ function renderTab(routes: Record<string, MockRoute> = {}) {
 
 type User = ReturnType<typeof userEvent.setup>;
 
+/** Puts text into a field in one input event, as a paste does (typing key by key only costs time here). */
+async function fill(user: User, field: HTMLElement, text: string) {
+  await user.click(field);
+  await user.paste(text);
+}
+
 async function openUnits(user: User, agency = "Country Fire Authority") {
   await user.click(await screen.findByRole("button", { name: `Units of ${agency}` }));
   return screen.findByRole("dialog", { name: `Units of ${agency}` });
@@ -134,10 +140,10 @@ describe("units of an agency", () => {
     await user.click(within(dialog).getByRole("button", { name: "Add unit" }));
 
     const form = await screen.findByRole("dialog", { name: "New unit of Country Fire Authority" });
-    await user.type(within(form).getByRole("textbox", { name: "Name" }), "Kangaroo Flat");
-    await user.type(within(form).getByRole("textbox", { name: "Code" }), "kang");
+    await fill(user, within(form).getByRole("textbox", { name: "Name" }), "Kangaroo Flat");
+    await fill(user, within(form).getByRole("textbox", { name: "Code" }), "kang");
     // The registration screen's search: a postcode with several localities opens the picker.
-    await user.type(within(form).getByRole("textbox", { name: /Place/ }), "3555");
+    await fill(user, within(form).getByRole("textbox", { name: /Place/ }), "3555");
     const picker = await screen.findByRole("dialog", { name: "Select the unit's place" });
     await user.click(within(picker).getByRole("option", { name: /KANGAROO FLAT/ }));
     expect(within(form).getByText("Selected: KANGAROO FLAT, VIC 3555")).toBeInTheDocument();
@@ -182,9 +188,9 @@ describe("units of an agency", () => {
     await unitRow(dialog, "Kangaroo Flat");
     await user.click(within(dialog).getByRole("button", { name: "Add unit" }));
     const form = await screen.findByRole("dialog", { name: "New unit of Country Fire Authority" });
-    await user.type(within(form).getByRole("textbox", { name: "Code" }), "K F");
+    await fill(user, within(form).getByRole("textbox", { name: "Code" }), "K F");
     // Two letters are not searched yet: a place typed but never chosen.
-    await user.type(within(form).getByRole("textbox", { name: /Place/ }), "Ka");
+    await fill(user, within(form).getByRole("textbox", { name: /Place/ }), "Ka");
     await user.click(within(form).getByRole("button", { name: "Add unit" }));
     expect(within(form).getByText("Name is required")).toBeInTheDocument();
     expect(within(form).getByText("Code may hold only letters, digits, '-' and '_'")).toBeInTheDocument();
@@ -195,7 +201,7 @@ describe("units of an agency", () => {
     ).toBeInTheDocument();
     expect(server.callsTo("POST /admin/agencies/2/units")).toHaveLength(0);
 
-    await user.type(within(form).getByRole("textbox", { name: "Name" }), "Kangaroo Flat");
+    await fill(user, within(form).getByRole("textbox", { name: "Name" }), "Kangaroo Flat");
     await user.clear(within(form).getByRole("textbox", { name: "Code" }));
     await user.clear(within(form).getByRole("textbox", { name: /Place/ }));
     await user.click(within(form).getByRole("button", { name: "Add unit" }));
@@ -245,7 +251,7 @@ describe("units of an agency", () => {
     expect(within(form).getByText("Selected: KANGAROO FLAT, VIC 3555")).toBeInTheDocument();
     const name = within(form).getByRole("textbox", { name: "Name" });
     await user.clear(name);
-    await user.type(name, "Kangaroo Flat Fire Brigade");
+    await fill(user, name, "Kangaroo Flat Fire Brigade");
     await user.click(within(form).getByRole("button", { name: "Save" }));
     expect(await within(dialog).findByRole("status")).toHaveTextContent("Unit saved.");
     expect(server.callsTo("PUT /admin/units/10")[0]?.body).toEqual({
@@ -325,7 +331,7 @@ describe("units of an agency", () => {
     expect(within(list).getByRole("checkbox", { name: "7654321 Doveton Pumper" })).not.toBeChecked();
     expect(within(chooser).getByText("2 selected")).toBeInTheDocument();
 
-    await user.type(within(chooser).getByRole("textbox", { name: "Search capcodes" }), "dandenong");
+    await fill(user, within(chooser).getByRole("textbox", { name: "Search capcodes" }), "dandenong");
     expect(within(list).getAllByRole("checkbox")).toHaveLength(1);
     await user.click(within(list).getByRole("checkbox", { name: "7654321 Doveton Pumper" }));
     await user.clear(within(chooser).getByRole("textbox", { name: "Search capcodes" }));
@@ -365,7 +371,7 @@ describe("units of an agency", () => {
         `Showing ${CAPCODE_CHECKLIST_LIMIT} of ${CAPCODE_CHECKLIST_LIMIT + 10}: search to find the others.`,
       ),
     ).toBeInTheDocument();
-    await user.type(within(chooser).getByRole("textbox", { name: "Search capcodes" }), "1000209");
+    await fill(user, within(chooser).getByRole("textbox", { name: "Search capcodes" }), "1000209");
     expect(within(chooser).getByRole("checkbox", { name: "1000209" })).toBeInTheDocument();
     expect(within(chooser).queryByText(/^Showing/)).not.toBeInTheDocument();
   });

@@ -74,6 +74,12 @@ function renderTab(routes: Record<string, MockRoute> = {}) {
 
 type User = ReturnType<typeof userEvent.setup>;
 
+/** Puts text into a field in one input event, as a paste does (typing key by key only costs time here). */
+async function fill(user: User, field: HTMLElement, text: string) {
+  await user.click(field);
+  await user.paste(text);
+}
+
 async function editJane(user: User) {
   await user.click(await screen.findByRole("button", { name: "Edit Jane Smith" }));
   return screen.findByRole("dialog", { name: "Edit Jane Smith" });
@@ -151,7 +157,7 @@ describe("a user's units in the Users tab", () => {
       await within(dialog).findByText("The user's units could not be loaded; they stay as they are."),
     ).toBeInTheDocument();
     expect(within(dialog).getByRole("combobox", { name: "Units" })).toBeDisabled();
-    await user.type(within(dialog).getByRole("textbox", { name: "First name" }), "t");
+    await fill(user, within(dialog).getByRole("textbox", { name: "First name" }), "t");
     await user.click(within(dialog).getByRole("button", { name: "Save" }));
     await screen.findByRole("status");
     expect(server.callsTo("PUT /admin/users/1")[0]?.body).toEqual({ first_name: "Janet" });
@@ -201,9 +207,9 @@ describe("a user's units in the Users tab", () => {
     await screen.findByRole("button", { name: "Edit Jane Smith" });
     await user.click(screen.getByRole("button", { name: "Add User" }));
     const dialog = await screen.findByRole("dialog", { name: "Add User" });
-    await user.type(within(dialog).getByRole("textbox", { name: "First name" }), "Sam");
-    await user.type(within(dialog).getByRole("textbox", { name: "Last name" }), "Lee");
-    await user.type(within(dialog).getByRole("textbox", { name: "Phone" }), "0412 000 111");
+    await fill(user, within(dialog).getByRole("textbox", { name: "First name" }), "Sam");
+    await fill(user, within(dialog).getByRole("textbox", { name: "Last name" }), "Lee");
+    await fill(user, within(dialog).getByRole("textbox", { name: "Phone" }), "0412 000 111");
     await user.click(within(dialog).getByRole("combobox", { name: "Units" }));
     await user.click(await screen.findByRole("option", { name: "Bendigo Unit" }));
     await user.keyboard("{Escape}");
