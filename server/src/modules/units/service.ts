@@ -6,7 +6,7 @@ import {
   unitLocalityGuess,
   unitViewScope,
 } from "@turnout/domain";
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import {
@@ -166,7 +166,8 @@ export async function listAgencyUnits(db: Database, agencyId: number) {
           })
           .from(unitCapcodes)
           .innerJoin(capcodes, eq(capcodes.id, unitCapcodes.capcodeId))
-          .where(inArray(unitCapcodes.unitId, ids))
+          // A deleted capcode's number is gone ('#id'); it keeps serving its units (setUnitCapcodes).
+          .where(and(inArray(unitCapcodes.unitId, ids), isNull(capcodes.deletedAt)))
           .orderBy(asc(capcodes.capcode)),
       ])
     : [[], []];
@@ -263,7 +264,9 @@ export async function deleteUnit(ctx: ServiceContext, actor: Actor, unitId: numb
 
 /**
  * Makes `capcodeIds` the capcodes a unit is paged on. Each must be one of the unit's agency's capcodes
- * (400 naming the others). Members' open pages read their view again.
+ * and not deleted (400 naming the others). A deleted capcode the unit had stays with it, as its
+ * alerts stay with the agency: the admin's list no longer shows it, so it cannot be chosen again.
+ * Members' open pages read their view again.
  */
 export async function setUnitCapcodes(
   ctx: ServiceContext,
@@ -278,13 +281,16 @@ export async function setUnitCapcodes(
     ? await ctx.db
         .select({ id: capcodes.id, agencyId: capcodes.agencyId, capcode: capcodes.capcode })
         .from(capcodes)
-        .where(inArray(capcodes.id, ids))
+        .where(and(inArray(capcodes.id, ids), isNull(capcodes.deletedAt)))
     : [];
   const foreign = ids.filter((id) => found.find((c) => c.id === id)?.agencyId !== unit.agencyId);
   if (foreign.length > 0)
     throw badRequest(`A unit holds only its own agency's capcodes; not capcode id(s) ${foreign.join(", ")}.`);
   const members = await ctx.db.transaction(async (tx) => {
-    await tx.delete(unitCapcodes).where(eq(unitCapcodes.unitId, unitId));
+    const live = tx.select({ id: capcodes.id }).from(capcodes).where(isNull(capcodes.deletedAt));
+    await tx
+      .delete(unitCapcodes)
+      .where(and(eq(unitCapcodes.unitId, unitId), inArray(unitCapcodes.capcodeId, live)));
     if (ids.length) await tx.insert(unitCapcodes).values(ids.map((capcodeId) => ({ unitId, capcodeId })));
     await recordAdminAction(tx, actor, meta.ip, {
       type: "admin_unit_changed",
