@@ -274,9 +274,16 @@ describe("units of an agency", () => {
 
   it("deletes a unit after saying its members go back to the whole agency's view", async () => {
     let deleted = false;
+    let tries = 0;
     const { server, user } = renderTab({
       "GET /admin/agencies/2/units": () => ok(deleted ? [bendigoGroup] : [bendigoGroup, kangarooFlat]),
       "DELETE /admin/units/10": () => {
+        // The first try meets a server that has just lost its database connection.
+        if (++tries === 1)
+          return {
+            status: 503,
+            body: { success: false, message: "Service temporarily unavailable", errorType: "unavailable" },
+          };
         deleted = true;
         return ok(undefined, "Unit deleted.");
       },
@@ -292,6 +299,8 @@ describe("units of an agency", () => {
       "Its 3 members go back to the whole agency's view (every Country Fire Authority job), unless in another of its units.",
     );
     expect(server.callsTo("DELETE /admin/units/10")).toHaveLength(0);
+    await user.click(within(confirm).getByRole("button", { name: "Delete" }));
+    expect(await within(confirm).findByRole("alert")).toHaveTextContent("Service temporarily unavailable");
     await user.click(within(confirm).getByRole("button", { name: "Delete" }));
     expect(await within(dialog).findByRole("status")).toHaveTextContent("Unit Kangaroo Flat deleted.");
     await waitFor(() =>
