@@ -8,6 +8,7 @@ import {
 } from "../server/src/sms/messagemedia-stand-in.js";
 import { registerActiveAccount } from "./support/accounts.js";
 import {
+  agencyIds,
   apiJson,
   ingest,
   mapCapcode,
@@ -182,6 +183,93 @@ describe.skipIf(!chromiumPath)("the admin console's tabs in Chromium, against th
     expect(saved).toMatch(/,0556502,Bendigo Unit,SES,/);
     expect(saved).not.toContain("0556503");
     expect(errors).toEqual([]);
+  });
+
+  it("sets up a brigade: a CFA unit with a place and a capcode, given to a member whose feed then shows only its jobs", async () => {
+    const { CFA: cfaId } = await agencyIds(server);
+    for (const [capcode, alias] of [
+      ["0556601", "Kangaroo Flat Pumper"],
+      ["0556602", "Doveton Pumper"],
+    ]) {
+      await apiJson(server, "POST", "/admin/capcodes", {
+        token: admin.token,
+        body: { capcode, agency_id: cfaId, alias },
+      });
+    }
+    const [ownJob, otherJob] = await ingest(server, INGEST_KEY, [
+      { capcode: "0556601", message: "@@ALERT F261100601 STRUC1 SHED FIRE 14 HIGH ST KANGAROO FLAT" },
+      { capcode: "0556602", message: "@@ALERT F261100602 GRASS1 GRASS FIRE 2 PRINCES HWY DOVETON" },
+    ]);
+    const member = await registerActiveAccount(server, "0412 556 303", {
+      firstName: "Kim",
+      lastName: "Brigade",
+    });
+    const memberBrowser = await openBrowser();
+    browsers.push(memberBrowser);
+    const memberSession = await signInByApi(server, member.phone, "e2e-unit-member");
+    const feed = memberBrowser.page;
+    // Without a unit the member reads all of CFA, as before.
+    await openSignedIn(feed, server, memberSession);
+    await alertCard(feed, ownJob!).waitFor({ timeout: 20_000 });
+    await alertCard(feed, otherJob!).waitFor();
+
+    const { page, errors } = await adminOn("agencies");
+    await page.getByRole("button", { name: "Units of Country Fire Authority" }).click({ timeout: 20_000 });
+    const units = page.getByRole("dialog", { name: "Units of Country Fire Authority" });
+    await units
+      .getByText("Group capcodes into brigades or units so members see their own jobs first.")
+      .waitFor();
+    await units.getByRole("button", { name: "Add unit" }).click();
+    const form = page.getByRole("dialog", { name: "New unit of Country Fire Authority" });
+    await form.getByRole("textbox", { name: "Name", exact: true }).fill("Kangaroo Flat");
+    await form.getByRole("textbox", { name: "Code", exact: true }).fill("kang");
+    // The registration screen's search: postcode 3555 has several localities, so the picker opens.
+    await form.getByRole("textbox", { name: /^Place/ }).fill("3555");
+    await page
+      .getByRole("dialog", { name: "Select the unit's place" })
+      .getByRole("option", { name: /^Kangaroo Flat/i })
+      .click();
+    await form.getByText(/^Selected: Kangaroo Flat, VIC 3555$/i).waitFor();
+    await form.getByRole("button", { name: "Add unit" }).click();
+    await units.getByRole("status").getByText("Unit Kangaroo Flat added.").waitFor();
+    const row = units.getByRole("row", { name: /^Kangaroo Flat/ });
+    expect(await row.getByRole("cell").nth(1).textContent()).toMatch(/^Kangaroo Flat, VIC 3555$/i);
+
+    await row.getByRole("button", { name: "Capcodes of unit Kangaroo Flat" }).click();
+    const chooser = page.getByRole("dialog", { name: "Capcodes of unit Kangaroo Flat" });
+    await chooser.getByLabel("Search capcodes").fill("0556601");
+    await chooser.getByRole("checkbox", { name: "0556601 Kangaroo Flat Pumper" }).check();
+    await chooser.getByRole("button", { name: "Save" }).click();
+    await units.getByRole("status").getByText("Kangaroo Flat is paged on 1 capcode.").waitFor();
+    await row.getByText("0556601 Kangaroo Flat Pumper").waitFor();
+    expect(errors).toEqual([]);
+
+    await adminOn("users");
+    await page.getByLabel("Search users").fill("Brigade");
+    await page.getByRole("button", { name: "Edit Kim Brigade" }).click({ timeout: 20_000 });
+    const edit = page.getByRole("dialog", { name: "Edit Kim Brigade" });
+    await edit.getByRole("combobox", { name: "Units" }).click();
+    await page.getByRole("option", { name: "Kangaroo Flat (KANG)" }).click();
+    await page.keyboard.press("Escape");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("status").getByText("Kim Brigade was saved.").waitFor();
+    expect(
+      await apiJson<{ data: Array<{ name: string }> }>(
+        server,
+        "GET",
+        `/admin/users/${memberSession.user.id}/units`,
+        {
+          token: admin.token,
+        },
+      ),
+    ).toMatchObject({ data: [{ name: "Kangaroo Flat" }] });
+    expect(errors).toEqual([]);
+
+    // The member's feed now opens on their unit: the brigade's job, not the other CFA one.
+    await feed.reload();
+    await alertCard(feed, ownJob!).waitFor({ timeout: 20_000 });
+    expect(await alertCard(feed, otherJob!).count()).toBe(0);
+    expect(memberBrowser.errors).toEqual([]);
   });
 
   it("approves a pending rule in the User Alerts tab: the badge drops and the member is texted", async () => {

@@ -1,12 +1,13 @@
 import {
   MAX_UNITS_PER_AGENCY,
   nearestFirst,
+  UNMAPPED_AGENCY,
   type UnitInput,
   type UnitViewScope,
   unitLocalityGuess,
   unitViewScope,
 } from "@turnout/domain";
-import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import {
@@ -174,7 +175,8 @@ export async function listAgencyUnits(db: Database, agencyId: number) {
           })
           .from(unitCapcodes)
           .innerJoin(capcodes, eq(capcodes.id, unitCapcodes.capcodeId))
-          .where(inArray(unitCapcodes.unitId, ids))
+          // A deleted capcode's number is gone ('#id'); it keeps serving its units (setUnitCapcodes).
+          .where(and(inArray(unitCapcodes.unitId, ids), isNull(capcodes.deletedAt)))
           .orderBy(asc(capcodes.capcode)),
       ])
     : [[], []];
@@ -195,6 +197,9 @@ export async function createUnit(
   meta: RequestMeta,
 ): Promise<UnitRow> {
   const agency = await findAgency(ctx.db, agencyId);
+  // UNMAPPED holds capcodes nobody has placed yet: no brigade is paged on them.
+  if (agency.code === UNMAPPED_AGENCY.code)
+    throw badRequest("Units belong to a real agency, not to UNMAPPED.");
   const place = await unitPlace(ctx.db, input, agencyId);
   const [{ n }] = (await ctx.db.select({ n: count() }).from(units).where(eq(units.agencyId, agencyId))) as [
     { n: number },
@@ -271,7 +276,9 @@ export async function deleteUnit(ctx: ServiceContext, actor: Actor, unitId: numb
 
 /**
  * Makes `capcodeIds` the capcodes a unit is paged on. Each must be one of the unit's agency's capcodes
- * (400 naming the others). Members' open pages read their view again.
+ * and not deleted (400 naming the others). A deleted capcode the unit had stays with it, as its
+ * alerts stay with the agency: the admin's list no longer shows it, so it cannot be chosen again.
+ * Members' open pages read their view again.
  */
 export async function setUnitCapcodes(
   ctx: ServiceContext,
@@ -286,13 +293,16 @@ export async function setUnitCapcodes(
     ? await ctx.db
         .select({ id: capcodes.id, agencyId: capcodes.agencyId, capcode: capcodes.capcode })
         .from(capcodes)
-        .where(inArray(capcodes.id, ids))
+        .where(and(inArray(capcodes.id, ids), isNull(capcodes.deletedAt)))
     : [];
   const foreign = ids.filter((id) => found.find((c) => c.id === id)?.agencyId !== unit.agencyId);
   if (foreign.length > 0)
     throw badRequest(`A unit holds only its own agency's capcodes; not capcode id(s) ${foreign.join(", ")}.`);
   const members = await ctx.db.transaction(async (tx) => {
-    await tx.delete(unitCapcodes).where(eq(unitCapcodes.unitId, unitId));
+    const live = tx.select({ id: capcodes.id }).from(capcodes).where(isNull(capcodes.deletedAt));
+    await tx
+      .delete(unitCapcodes)
+      .where(and(eq(unitCapcodes.unitId, unitId), inArray(unitCapcodes.capcodeId, live)));
     if (ids.length) await tx.insert(unitCapcodes).values(ids.map((capcodeId) => ({ unitId, capcodeId })));
     await recordAdminAction(tx, actor, meta.ip, {
       type: "admin_unit_changed",

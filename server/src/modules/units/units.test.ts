@@ -182,6 +182,38 @@ describe("units, as an admin sets them up", () => {
     ]);
     expect(listed[1].capcodes.map((c: { capcode: string }) => c.capcode)).toEqual([KF1, KF2]);
   });
+  it("hides a deleted capcode from its unit's list, keeps it serving the unit, and refuses it as a new choice", async () => {
+    const [kept, retired] = await app.db
+      .insert(capcodes)
+      .values([
+        { capcode: "1400097", agencyId: agencyId.CFA!, alias: "Spare pager" },
+        { capcode: "1400098", agencyId: agencyId.CFA!, alias: "Retired pager" },
+      ])
+      .returning();
+    const created = await call("POST", `/admin/agencies/${agencyId.CFA}/units`, adminToken, {
+      name: "Retired Pager Test Unit",
+    });
+    const id = created.json().data.id as number;
+    const setTo = (list: number[]) =>
+      call("PUT", `/admin/units/${id}/capcodes`, adminToken, { capcode_ids: list });
+    try {
+      expect((await setTo([kept!.id, retired!.id])).statusCode).toBe(200);
+      expect((await call("DELETE", `/admin/capcodes/${retired!.id}`, adminToken)).statusCode).toBe(200);
+      const listed = (await call("GET", `/admin/agencies/${agencyId.CFA}/units`, adminToken)).json().data;
+      const unit = listed.find((u: { id: number }) => u.id === id);
+      expect(unit.capcodes).toEqual([{ id: kept!.id, capcode: "1400097", alias: "Spare pager" }]);
+
+      // Saving the unit's list as the admin sees it leaves the deleted capcode's earlier alerts to it.
+      expect((await setTo([kept!.id])).statusCode).toBe(200);
+      const rows = await app.db.select().from(unitCapcodes).where(eq(unitCapcodes.unitId, id));
+      expect(rows.map((r) => r.capcodeId).sort()).toEqual([kept!.id, retired!.id].sort());
+      const again = await setTo([retired!.id]);
+      expect(again.statusCode).toBe(400);
+      expect(again.json().message).toContain(String(retired!.id));
+    } finally {
+      await call("DELETE", `/admin/units/${id}`, adminToken);
+    }
+  });
 });
 
 describe("members and their units", () => {

@@ -49,12 +49,6 @@ export interface RegistrationInput {
   unit_ids?: number[];
 }
 
-export interface PostcodeMatch {
-  postcode: string;
-  suburb: string;
-  state_abbreviation: string;
-}
-
 /** Sign-in calls answer 401 and 403 themselves: neither means "your session ended" there. */
 const signIn = { ignoreUnauthorized: true, handlesForbidden: true } as const;
 
@@ -98,16 +92,5 @@ export const authApi = {
     agency?: SessionAgency | null;
   }> {
     return api.get("/auth/profile");
-  },
-
-  lookupPostcode(
-    postcode: string,
-    signal?: AbortSignal,
-  ): Promise<{ success: boolean; data: PostcodeMatch[] }> {
-    return api.get(`/postcode/lookup/${encodeURIComponent(postcode)}`, { ...signIn, signal });
-  },
-
-  searchLocations(text: string, signal?: AbortSignal): Promise<{ success: boolean; data: PostcodeMatch[] }> {
-    return api.get(`/postcode/search/${encodeURIComponent(text)}`, { ...signIn, signal });
   },
 };

@@ -1,7 +1,4 @@
-import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import InputAdornment from "@mui/material/InputAdornment";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { useQuery } from "@tanstack/react-query";
@@ -18,13 +15,13 @@ import { type FormEvent, useRef, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { fieldErrorsFrom } from "../../api/field-errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
+import { LocationField } from "../../ui/location-field";
+import { useLocationSearch } from "../../ui/use-location-search";
 import { type OfferedUnit, UnitChecklist, unitsApi } from "../units";
 import { authApi } from "./auth-api";
 import { AuthLayout } from "./auth-layout";
 import { authErrorNotice } from "./error-notice";
-import { LocationPickerDialog } from "./location-picker-dialog";
 import { AccountExistsDialog, AccountNeedsVerificationDialog } from "./register-dialogs";
-import { useLocationSearch } from "./use-location-search";
 
 type FieldErrors = Partial<Record<"first_name" | "last_name" | "phone" | "user_agency" | "location", string>>;
 
@@ -134,10 +131,6 @@ export function RegisterScreen({
     window.setTimeout(() => phoneRef.current?.focus(), 0);
   };
 
-  const locationHelper = location.chosen
-    ? `Selected: ${location.chosen.suburb}, ${location.chosen.state_abbreviation} ${location.chosen.postcode}`
-    : (location.error ?? fieldErrors.location ?? "Type a 4-digit postcode or at least 3 letters of a suburb");
-
   return (
     <AuthLayout
       title="Create Account"
@@ -196,30 +189,7 @@ export function RegisterScreen({
             </option>
           ))}
         </TextField>
-        <TextField
-          label="Location (postcode or suburb)"
-          value={location.query}
-          onChange={(event) => location.handleQueryChange(event.target.value)}
-          error={Boolean(location.error ?? fieldErrors.location)}
-          helperText={locationHelper}
-          required
-          fullWidth
-          slotProps={{
-            htmlInput: { autoComplete: "off" },
-            input: {
-              endAdornment: location.searching ? (
-                <InputAdornment position="end">
-                  <CircularProgress size={20} aria-label="Searching locations" />
-                </InputAdornment>
-              ) : location.chosen ? (
-                <InputAdornment position="end">
-                  <CheckCircleIcon color="success" aria-label="Location selected" />
-                </InputAdornment>
-              ) : null,
-            },
-            formHelperText: { "aria-live": "polite" } as object,
-          }}
-        />
+        <LocationField search={location} error={fieldErrors.location} required />
         {nearby.data && nearby.data.length > 0 ? (
           <UnitChecklist
             label="Your brigade or unit (optional): your feed and alarms follow it"
@@ -235,11 +205,6 @@ export function RegisterScreen({
           Back to Login
         </Button>
       </Stack>
-      <LocationPickerDialog
-        choices={location.choices}
-        onChoose={location.handleChoose}
-        onClose={location.handleCloseChoices}
-      />
       <AccountExistsDialog
         open={modal === "exists"}
         onUseDifferentNumber={handleUseDifferentNumber}

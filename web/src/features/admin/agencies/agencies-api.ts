@@ -42,7 +42,13 @@ export const capcodeMessageSchema = z.object({
 });
 export type CapcodeMessage = z.infer<typeof capcodeMessageSchema>;
 
-const mappingSchema = z.object({ agency: z.string().nullish(), alias: label, area: label });
+/** A capcode's mapping in an import; `units` only when the import sets them (issue 26). */
+const mappingSchema = z.object({
+  agency: z.string().nullish(),
+  alias: label,
+  area: label,
+  units: z.array(z.string()).nullish(),
+});
 
 /** What a CSV import did, or (dry run) would do, line by line. */
 export const importResultSchema = z.object({
@@ -53,6 +59,11 @@ export const importResultSchema = z.object({
   ),
   unchanged: z.number(),
   refused: z.array(z.object({ line: z.number(), reason: z.string() })),
+  /** Units the import creates (named in a `unit` column, or by aliases). */
+  units_created: z
+    .array(z.object({ agency: z.string(), name: z.string() }))
+    .nullish()
+    .transform((value) => value ?? []),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
 
@@ -68,11 +79,12 @@ export interface CapcodeFields {
   area: string | null;
 }
 
-const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+/** The `{ data }` envelope around a schema. */
+export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 const messageSchema = z.object({ message: z.string().nullish() });
 
 /** The server's own words for a change that worked (`message`), or a plain fallback. */
-function messageOf(reply: unknown, fallback: string): string {
+export function messageOf(reply: unknown, fallback: string): string {
   return messageSchema.safeParse(reply).data?.message ?? fallback;
 }
 
@@ -147,9 +159,13 @@ export const agenciesApi = {
       .parse(reply);
   },
 
-  /** PagerMon's capcode CSV; `dry_run` writes nothing and says what applying would do. */
-  async importCapcodes(csv: string, dryRun: boolean): Promise<ImportResult> {
-    const reply = await api.post("/admin/capcodes/import", { csv, dry_run: dryRun });
+  /**
+   * PagerMon's capcode CSV; `dry_run` writes nothing and says what applying would do. With
+   * `unitsFromAlias` (a CSV without a `unit` column) each capcode joins the unit its alias names.
+   */
+  async importCapcodes(csv: string, dryRun: boolean, unitsFromAlias = false): Promise<ImportResult> {
+    const body = { csv, dry_run: dryRun, ...(unitsFromAlias ? { units_from_alias: true } : {}) };
+    const reply = await api.post("/admin/capcodes/import", body);
     return dataOf(importResultSchema).parse(reply).data;
   },
 

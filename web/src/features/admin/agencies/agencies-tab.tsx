@@ -23,8 +23,10 @@ import { type AdminAgency, agenciesApi } from "./agencies-api";
 import { AgencyCapcodesDialog } from "./agency-capcodes-dialog";
 import { AgencyFormDialog } from "./agency-form-dialog";
 import { AgencyLogoDialog } from "./agency-logo-dialog";
+import { AgencyUnitsDialog } from "./agency-units-dialog";
 import { CapcodeImportDialog } from "./capcode-import-dialog";
 import { errorText } from "./error-text";
+import { LoadError } from "./load-error";
 import { agenciesQueryOptions, agencyAdminKeys } from "./queries";
 import { UnmappedCapcodes } from "./unmapped-capcodes";
 
@@ -46,12 +48,14 @@ function saveCsv(text: string): void {
 function AgencyTable({
   agencies,
   onCapcodes,
+  onUnits,
   onEdit,
   onLogo,
   onDelete,
 }: {
   agencies: AdminAgency[];
   onCapcodes: (agency: AdminAgency) => void;
+  onUnits: (agency: AdminAgency) => void;
   onEdit: (agency: AdminAgency) => void;
   onLogo: (agency: AdminAgency) => void;
   onDelete: (agency: AdminAgency) => void;
@@ -102,6 +106,9 @@ function AgencyTable({
                   >
                     Capcodes
                   </Button>
+                  <Button size="small" onClick={() => onUnits(agency)} aria-label={`Units of ${agency.name}`}>
+                    Units
+                  </Button>
                   <Button size="small" onClick={() => onEdit(agency)} aria-label={`Edit ${agency.name}`}>
                     Edit
                   </Button>
@@ -127,8 +134,9 @@ function AgencyTable({
 }
 
 /**
- * The Agencies tab of the admin console: agencies with their logos and capcodes, the capcodes no
- * agency has yet, and PagerMon's capcode CSV in (with a dry-run preview) and out.
+ * The Agencies tab of the admin console: agencies with their logos, capcodes and units (brigades,
+ * SES units, groups), the capcodes no agency has yet, and PagerMon's capcode CSV in (with a dry-run
+ * preview) and out.
  */
 export function AgenciesTab() {
   const queryClient = useQueryClient();
@@ -136,6 +144,7 @@ export function AgenciesTab() {
   const [formOpen, setFormOpen] = useState(false);
   const [editing, setEditing] = useState<AdminAgency | null>(null);
   const [capcodesOf, setCapcodesOf] = useState<AdminAgency | null>(null);
+  const [unitsOf, setUnitsOf] = useState<AdminAgency | null>(null);
   const [logoOf, setLogoOf] = useState<AdminAgency | null>(null);
   const [deleting, setDeleting] = useState<AdminAgency | null>(null);
   const [importOpen, setImportOpen] = useState(false);
@@ -200,22 +209,14 @@ export function AgenciesTab() {
           </Alert>
         ) : null}
         {agencies.isError ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" onClick={() => void agencies.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {errorText(agencies.error)}
-          </Alert>
+          <LoadError error={agencies.error} onRetry={() => void agencies.refetch()} />
         ) : !agencies.data ? (
           <CircularProgress size={28} aria-label="Loading agencies" />
         ) : (
           <AgencyTable
             agencies={listed}
             onCapcodes={setCapcodesOf}
+            onUnits={setUnitsOf}
             onEdit={(agency) => {
               setEditing(agency);
               setFormOpen(true);
@@ -236,6 +237,7 @@ export function AgenciesTab() {
       </Box>
       <AgencyFormDialog open={formOpen} agency={fresh(editing)} onClose={() => setFormOpen(false)} />
       <AgencyCapcodesDialog agency={fresh(capcodesOf)} onClose={() => setCapcodesOf(null)} />
+      <AgencyUnitsDialog agency={fresh(unitsOf)} onClose={() => setUnitsOf(null)} />
       <AgencyLogoDialog agency={fresh(logoOf)} onClose={() => setLogoOf(null)} />
       <CapcodeImportDialog open={importOpen} onClose={() => setImportOpen(false)} />
       <ConfirmDialog

@@ -1,10 +1,12 @@
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
+import Checkbox from "@mui/material/Checkbox";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
+import FormControlLabel from "@mui/material/FormControlLabel";
 import List from "@mui/material/List";
 import ListItem from "@mui/material/ListItem";
 import ListItemText from "@mui/material/ListItemText";
@@ -30,12 +32,31 @@ function readText(file: File): Promise<string> {
   });
 }
 
-type Mapping = { agency?: string | null; alias?: string | null; area?: string | null };
+/**
+ * The column names of a CSV's header row (its first line with any text), trimmed and lower-cased as
+ * the server reads them: enough to tell whether it has a `unit` or `alias` column.
+ */
+export function csvColumns(csv: string): string[] {
+  const header = csv
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .find((line) => line.replace(/[",\s]/g, "") !== "");
+  return (header ?? "").split(",").map((name) => name.trim().replace(/^"|"$/g, "").trim().toLowerCase());
+}
+
+type Mapping = {
+  agency?: string | null;
+  alias?: string | null;
+  area?: string | null;
+  units?: string[] | null;
+};
 
 function describe(mapping: Mapping): string {
   const parts = [mapping.agency ?? "?"];
   if (mapping.alias) parts.push(mapping.alias);
   if (mapping.area) parts.push(mapping.area);
+  // Only when the import sets units: an empty list takes the capcode out of every unit.
+  if (mapping.units) parts.push(mapping.units.length > 0 ? `units: ${mapping.units.join(", ")}` : "no unit");
   return parts.join(" · ");
 }
 
@@ -63,7 +84,17 @@ function ImportSummary({ result }: { result: ImportResult }) {
         {result.applied
           ? `Imported: ${result.created.length} created, ${result.changed.length} changed, ${result.unchanged} unchanged, ${result.refused.length} refused.`
           : `Preview (nothing saved yet): ${result.created.length} to create, ${result.changed.length} to change, ${result.unchanged} unchanged, ${result.refused.length} refused.`}
+        {result.units_created.length > 0
+          ? ` ${result.units_created.length} new unit${result.units_created.length === 1 ? "" : "s"}.`
+          : ""}
       </Alert>
+      <ResultSection
+        title={result.applied ? "Units created" : "Units to create"}
+        lines={result.units_created.map((unit) => ({
+          key: `u${unit.agency}:${unit.name}`,
+          text: `${unit.agency} · ${unit.name}`,
+        }))}
+      />
       <ResultSection
         title={result.applied ? "Created" : "Will be created"}
         lines={result.created.map((row) => ({
@@ -91,7 +122,9 @@ function ImportSummary({ result }: { result: ImportResult }) {
 
 /**
  * Import capcodes from PagerMon's capcode CSV (address, alias, agency, … ; Turnout's export adds
- * area): a dry run first lists what will be created, changed and refused, then 'Apply' saves it.
+ * area and unit): a dry run first lists what will be created, changed and refused, and the units it
+ * creates, then 'Apply' saves it. A CSV without a `unit` column may put each capcode in the unit its
+ * alias names (PagerMon aliases are often the brigade's name).
  */
 export function CapcodeImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const titleId = useId();
@@ -99,15 +132,23 @@ export function CapcodeImportDialog({ open, onClose }: { open: boolean; onClose:
   const [csv, setCsv] = useState("");
   const [fileError, setFileError] = useState<string | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
-  /** The text the preview was made from: applying anything else would apply something unseen. */
-  const [previewed, setPreviewed] = useState<string | null>(null);
+  const [aliasUnits, setAliasUnits] = useState(false);
+  /** What the preview was made from: applying anything else would apply something unseen. */
+  const [previewed, setPreviewed] = useState<{ text: string; unitsFromAlias: boolean } | null>(null);
 
   const run = useMutation({
-    mutationFn: ({ text, dryRun }: { text: string; dryRun: boolean }) =>
-      agenciesApi.importCapcodes(text, dryRun),
-    onSuccess: (reply, { text, dryRun }) => {
+    mutationFn: ({
+      text,
+      dryRun,
+      unitsFromAlias,
+    }: {
+      text: string;
+      dryRun: boolean;
+      unitsFromAlias: boolean;
+    }) => agenciesApi.importCapcodes(text, dryRun, unitsFromAlias),
+    onSuccess: (reply, { text, dryRun, unitsFromAlias }) => {
       setResult(reply);
-      setPreviewed(dryRun ? text : null);
+      setPreviewed(dryRun ? { text, unitsFromAlias } : null);
       if (!dryRun) {
         void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
         void queryClient.invalidateQueries({ queryKey: alertKeys.feeds() });
@@ -118,6 +159,7 @@ export function CapcodeImportDialog({ open, onClose }: { open: boolean; onClose:
   useEffect(() => {
     if (!open) return;
     setCsv("");
+    setAliasUnits(false);
     setFileError(null);
     setResult(null);
     setPreviewed(null);
@@ -146,7 +188,16 @@ export function CapcodeImportDialog({ open, onClose }: { open: boolean; onClose:
     }
   };
 
-  const canApply = previewed !== null && previewed === csv && result !== null && !result.applied;
+  const columns = csvColumns(csv);
+  // The option only means something for a CSV with aliases and without its own unit column.
+  const offerAliasUnits = csv.trim() !== "" && columns.includes("alias") && !columns.includes("unit");
+  const unitsFromAlias = offerAliasUnits && aliasUnits;
+  const canApply =
+    previewed !== null &&
+    previewed.text === csv &&
+    previewed.unitsFromAlias === unitsFromAlias &&
+    result !== null &&
+    !result.applied;
   const hasChanges = result !== null && result.created.length + result.changed.length > 0;
 
   return (
@@ -155,8 +206,8 @@ export function CapcodeImportDialog({ open, onClose }: { open: boolean; onClose:
       <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
         <Typography variant="body2" color="text.secondary">
           PagerMon's capcode export works as it is: a header row, then address, alias, agency and its other
-          columns; an area column is read when present. Agencies are named by code or name and must exist
-          already.
+          columns; area and unit columns are read when present (a capcode's units separated by ";"). Agencies
+          are named by code or name and must exist already; missing units are created.
         </Typography>
         <Box>
           <Button component="label" variant="outlined">
@@ -179,6 +230,21 @@ export function CapcodeImportDialog({ open, onClose }: { open: boolean; onClose:
           fullWidth
           slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: "monospace" } } }}
         />
+        {offerAliasUnits ? (
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={aliasUnits}
+                onChange={(event) => {
+                  setAliasUnits(event.target.checked);
+                  setResult(null);
+                  setPreviewed(null);
+                }}
+              />
+            }
+            label="Capcodes join the unit their alias names (units missing in the agency are created)"
+          />
+        ) : null}
         {fileError || run.isError ? (
           <Alert severity="error" role="alert">
             {fileError ?? errorText(run.error)}
@@ -191,14 +257,14 @@ export function CapcodeImportDialog({ open, onClose }: { open: boolean; onClose:
         <Button
           variant="outlined"
           disabled={!csv.trim() || run.isPending}
-          onClick={() => run.mutate({ text: csv, dryRun: true })}
+          onClick={() => run.mutate({ text: csv, dryRun: true, unitsFromAlias })}
         >
           Preview
         </Button>
         <Button
           variant="contained"
           disabled={!canApply || !hasChanges || run.isPending}
-          onClick={() => run.mutate({ text: csv, dryRun: false })}
+          onClick={() => run.mutate({ text: csv, dryRun: false, unitsFromAlias })}
         >
           Apply
         </Button>

@@ -1,11 +1,13 @@
 import { queryOptions } from "@tanstack/react-query";
 import { agenciesApi } from "./agencies-api";
+import { unitsApi } from "./units-api";
 
 /** Query keys of the admin's agencies and capcodes; a change to any capcode invalidates `all`. */
 export const agencyAdminKeys = {
   all: ["admin", "agencies"] as const,
   list: () => [...agencyAdminKeys.all, "list"] as const,
   capcodes: (agencyId: number) => [...agencyAdminKeys.all, "capcodes", agencyId] as const,
+  units: (agencyId: number) => [...agencyAdminKeys.all, "units", agencyId] as const,
   unmapped: () => [...agencyAdminKeys.all, "unmapped"] as const,
   messages: (capcodeId: number) => [...agencyAdminKeys.all, "messages", capcodeId] as const,
 };
@@ -39,5 +41,13 @@ export function capcodeMessagesQueryOptions(capcodeId: number) {
   return queryOptions({
     queryKey: agencyAdminKeys.messages(capcodeId),
     queryFn: ({ signal }) => agenciesApi.listCapcodeMessages(capcodeId, signal),
+  });
+}
+
+/** One agency's units with their capcodes and member counts (under `all`: a capcode change reloads them). */
+export function agencyUnitsQueryOptions(agencyId: number) {
+  return queryOptions({
+    queryKey: agencyAdminKeys.units(agencyId),
+    queryFn: ({ signal }) => unitsApi.listAgencyUnits(agencyId, signal),
   });
 }

@@ -1,4 +1,14 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQueries,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
+import { UNMAPPED_AGENCY } from "@turnout/domain";
+import { agencyAdminKeys, agencyUnitsQueryOptions } from "../agencies/queries";
+import { type UserUnit, unitsApi } from "../agencies/units-api";
 import {
   type AdminUser,
   type NewUser,
@@ -13,6 +23,7 @@ export const userKeys = {
   lists: () => [...userKeys.all, "list"] as const,
   list: (filter: UserListFilter) => [...userKeys.lists(), filter] as const,
   sessions: (id: number) => [...userKeys.all, "sessions", id] as const,
+  units: (id: number) => [...userKeys.all, "units", id] as const,
   agencies: () => ["admin", "agencies", "choices"] as const,
 };
 
@@ -55,6 +66,44 @@ export function usePendingReviewCount(enabled = true) {
   return query.data?.total ?? null;
 }
 
+/** A user's units (issue 26), fetched while `id` is set. */
+export function useUserUnits(id: number | null) {
+  return useQuery({
+    queryKey: userKeys.units(id ?? 0),
+    queryFn: ({ signal }) => unitsApi.listUserUnits(id ?? 0, signal),
+    enabled: id !== null,
+  });
+}
+
+/** A unit a user can be given, with its agency's name (the chooser groups by it). */
+export type UnitChoice = Pick<UserUnit, "id" | "name" | "agency_id" | "agency_name"> & {
+  code?: string | null;
+};
+
+/**
+ * The units of every agency (UNMAPPED aside), by agency then name, loaded once `enabled` (when the
+ * chooser first opens: most edits never need them).
+ */
+export function useUnitChoices(agencies: { id: number; name: string; code: string }[], enabled: boolean) {
+  const assignable = agencies.filter((agency) => agency.code !== UNMAPPED_AGENCY.code);
+  return useQueries({
+    queries: assignable.map((agency) => ({ ...agencyUnitsQueryOptions(agency.id), enabled })),
+    combine: (results) => ({
+      choices: results.flatMap((result, index): UnitChoice[] =>
+        (result.data ?? []).map((unit) => ({
+          id: unit.id,
+          name: unit.name,
+          code: unit.code,
+          agency_id: unit.agency_id,
+          agency_name: assignable[index]?.name ?? "",
+        })),
+      ),
+      loading: results.some((result) => result.isPending && result.fetchStatus === "fetching"),
+      failed: results.some((result) => result.isError),
+    }),
+  });
+}
+
 /** A user's device sessions, fetched while `id` is set. */
 export function useUserSessions(id: number | null) {
   return useQuery({ ...userSessionsQueryOptions(id ?? 0), enabled: id !== null });
@@ -71,25 +120,58 @@ function useInvalidateUsers() {
   return () => queryClient.invalidateQueries({ queryKey: userKeys.all });
 }
 
+/** A change to a user's units also changes the units' member counts in the Agencies tab. */
+function useInvalidateUsersAndUnits() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: userKeys.all }),
+      queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all }),
+    ]);
+}
+
+/** Adds a user, then gives them their units when any were chosen. */
 export function useCreateUser() {
-  const invalidate = useInvalidateUsers();
-  return useMutation({ mutationFn: (input: NewUser) => usersApi.create(input), onSettled: invalidate });
+  const invalidate = useInvalidateUsersAndUnits();
+  return useMutation({
+    mutationFn: async ({ input, unitIds = [] }: { input: NewUser; unitIds?: number[] }) => {
+      const created = await usersApi.create(input);
+      if (unitIds.length === 0) return created;
+      try {
+        await unitsApi.setUserUnits(created.id, unitIds);
+      } catch (error) {
+        // The account exists now: saying so keeps the admin from adding it a second time.
+        const reason = error instanceof Error ? error.message : "unknown error";
+        throw new Error(
+          `${created.first_name} ${created.last_name} was added, but their units were not saved (${reason}). Close this and edit the user to choose them again.`,
+        );
+      }
+      return created;
+    },
+    onSettled: invalidate,
+  });
 }
 
 /** What the edit form changed; absent parts stay as they are. */
 export interface UserEdit {
   changes: UserChanges;
   agencyIds?: number[];
+  /** The user's units from now on (their agencies are assigned with them). */
+  unitIds?: number[];
   maxSessions?: number | null;
 }
 
-/** Saves an edit: the user's fields, then agencies, then the session limit, each only when changed. */
+/**
+ * Saves an edit: the user's fields, then agencies, then units (after the agencies, which may have
+ * taken some away), then the session limit, each only when changed.
+ */
 export function useUpdateUser() {
-  const invalidate = useInvalidateUsers();
+  const invalidate = useInvalidateUsersAndUnits();
   return useMutation({
     mutationFn: async ({ user, edit }: { user: AdminUser; edit: UserEdit }) => {
       if (Object.keys(edit.changes).length > 0) await usersApi.update(user.id, edit.changes);
       if (edit.agencyIds) await usersApi.setAgencies(user.id, edit.agencyIds);
+      if (edit.unitIds) await unitsApi.setUserUnits(user.id, edit.unitIds);
       if (edit.maxSessions !== undefined) await usersApi.setSessionLimit(user.id, edit.maxSessions);
     },
     onSettled: invalidate,

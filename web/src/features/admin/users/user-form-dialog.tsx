@@ -9,18 +9,31 @@ import FormControlLabel from "@mui/material/FormControlLabel";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
-import { DEFAULT_MAX_DEVICE_SESSIONS, phoneInputSchema, UNMAPPED_AGENCY } from "@turnout/domain";
+import {
+  DEFAULT_MAX_DEVICE_SESSIONS,
+  MAX_UNITS_PER_MEMBER,
+  phoneInputSchema,
+  UNMAPPED_AGENCY,
+} from "@turnout/domain";
 import { type FormEvent, useId, useState } from "react";
 import { isApiError } from "../../../api/errors";
 import { fieldErrorsFrom } from "../../../api/field-errors";
-import { type UserEdit, useAgencyChoices, useCreateUser, useUpdateUser } from "./queries";
+import {
+  type UnitChoice,
+  type UserEdit,
+  useAgencyChoices,
+  useCreateUser,
+  useUnitChoices,
+  useUpdateUser,
+  useUserUnits,
+} from "./queries";
 import type { AdminUser, NewUser, UserAgency } from "./users-api";
 
 /** The contract's bounds of a per-user session limit. */
 const MAX_SESSIONS_MIN = 1;
 const MAX_SESSIONS_MAX = 20;
 
-type FieldName = "first_name" | "last_name" | "phone" | "max_sessions" | "agency_ids";
+type FieldName = "first_name" | "last_name" | "phone" | "max_sessions" | "agency_ids" | "unit_ids";
 type FieldErrors = Partial<Record<FieldName, string>>;
 
 interface Draft {
@@ -70,21 +83,26 @@ function serverFieldErrors(body: Record<string, unknown> | undefined): FieldErro
   const errors: FieldErrors = {};
   for (const [field, message] of Object.entries(fieldErrorsFrom(body))) {
     const name = field.split(".")[0] as FieldName;
-    if (["first_name", "last_name", "phone", "max_sessions", "agency_ids"].includes(name)) {
+    if (["first_name", "last_name", "phone", "max_sessions", "agency_ids", "unit_ids"].includes(name)) {
       errors[name] ??= message;
     }
   }
   return errors;
 }
 
-function sameIds(a: UserAgency[], b: UserAgency[]): boolean {
-  const left = a.map((agency) => agency.id).sort((x, y) => x - y);
-  const right = b.map((agency) => agency.id).sort((x, y) => x - y);
+function sameIds(a: { id: number }[], b: { id: number }[]): boolean {
+  const left = a.map((item) => item.id).sort((x, y) => x - y);
+  const right = b.map((item) => item.id).sort((x, y) => x - y);
   return left.length === right.length && left.every((id, index) => id === right[index]);
 }
 
 /** Only what the admin changed is sent: an unchanged phone is not re-checked, a list not rewritten. */
-function editOf(user: AdminUser, draft: Draft, checked: Extract<Checked, { ok: true }>): UserEdit {
+function editOf(
+  user: AdminUser,
+  draft: Draft,
+  checked: Extract<Checked, { ok: true }>,
+  units: { saved: UnitChoice[]; chosen: UnitChoice[] | null },
+): UserEdit {
   const changes: UserEdit["changes"] = {};
   if (checked.first_name !== user.first_name) changes.first_name = checked.first_name;
   if (checked.last_name !== user.last_name) changes.last_name = checked.last_name;
@@ -92,13 +110,14 @@ function editOf(user: AdminUser, draft: Draft, checked: Extract<Checked, { ok: t
   if (draft.is_admin !== user.is_admin) changes.is_admin = draft.is_admin;
   const edit: UserEdit = { changes };
   if (!sameIds(draft.agencies, user.agencies)) edit.agencyIds = draft.agencies.map((agency) => agency.id);
+  if (units.chosen && !sameIds(units.chosen, units.saved)) edit.unitIds = units.chosen.map((unit) => unit.id);
   if (checked.max_sessions !== user.max_sessions) edit.maxSessions = checked.max_sessions;
   return edit;
 }
 
 /**
  * Add User (no user) or Edit User: names, phone (normalised as the domain says), admin, session
- * limit and agencies. Field errors from the server's 400 land under their fields.
+ * limit, agencies and units (issue 26). Field errors from the server's 400 land under their fields.
  */
 export function UserFormDialog({
   open,
@@ -134,6 +153,11 @@ function UserForm({
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const agencies = useAgencyChoices();
+  const savedUnits = useUserUnits(user?.id ?? null);
+  /** The units the admin chose; null until they touch the list (the saved ones show meanwhile). */
+  const [chosenUnits, setChosenUnits] = useState<UnitChoice[] | null>(null);
+  const [unitsWanted, setUnitsWanted] = useState(false);
+  const unitChoices = useUnitChoices(agencies.data ?? [], unitsWanted);
   const createUser = useCreateUser();
   const updateUser = useUpdateUser();
   const busy = createUser.isPending || updateUser.isPending;
@@ -145,6 +169,33 @@ function UserForm({
     if (key in errors) setErrors((current) => ({ ...current, [key]: undefined }));
   };
 
+  const saved: UnitChoice[] = user === null ? [] : (savedUnits.data ?? []);
+  const units = chosenUnits ?? saved;
+  // An existing user's units are only rewritten once known: a failed load leaves them untouched.
+  const unitsReady = user === null || savedUnits.isSuccess;
+
+  // The server assigns a unit's agency with it, and leaving an agency leaves its units: the form
+  // shows both as they will be.
+  const handleAgencies = (value: UserAgency[]) => {
+    set("agencies", value);
+    const kept = units.filter((unit) => value.some((agency) => agency.id === unit.agency_id));
+    if (kept.length !== units.length) setChosenUnits(kept);
+  };
+  const handleUnits = (value: UnitChoice[]) => {
+    setChosenUnits(value);
+    if (errors.unit_ids) setErrors((current) => ({ ...current, unit_ids: undefined }));
+    const missing = value
+      .map((unit) => choices.find((agency) => agency.id === unit.agency_id))
+      .filter((agency): agency is UserAgency => agency !== undefined)
+      .filter((agency, index, all) => all.indexOf(agency) === index)
+      .filter((agency) => !draft.agencies.some((mine) => mine.id === agency.id));
+    if (missing.length > 0) set("agencies", [...draft.agencies, ...missing]);
+  };
+  const unitOptions = [
+    ...unitChoices.choices,
+    ...units.filter((u) => !unitChoices.choices.some((c) => c.id === u.id)),
+  ].sort((a, b) => a.agency_name.localeCompare(b.agency_name) || a.name.localeCompare(b.name));
+
   const handleFailure = (error: unknown) => {
     const fields = isApiError(error) && error.status === 400 ? serverFieldErrors(error.body) : {};
     setErrors(fields);
@@ -155,8 +206,12 @@ function UserForm({
     event.preventDefault();
     setFailure(null);
     const checked = check(draft);
-    if (!checked.ok) {
-      setErrors(checked.errors);
+    const tooManyUnits = units.length > MAX_UNITS_PER_MEMBER;
+    if (!checked.ok || tooManyUnits) {
+      setErrors({
+        ...(checked.ok ? {} : checked.errors),
+        ...(tooManyUnits ? { unit_ids: `Choose at most ${MAX_UNITS_PER_MEMBER} units` } : {}),
+      });
       return;
     }
     setErrors({});
@@ -170,14 +225,18 @@ function UserForm({
         agency_ids: draft.agencies.map((agency) => agency.id),
       };
       if (checked.max_sessions !== null) input.max_sessions = checked.max_sessions;
-      createUser.mutate(input, {
-        onSuccess: () => onSaved(`${name} was added and can sign in now.`),
-        onError: handleFailure,
-      });
+      const unitIds = units.map((unit) => unit.id);
+      createUser.mutate(
+        { input, unitIds },
+        {
+          onSuccess: () => onSaved(`${name} was added and can sign in now.`),
+          onError: handleFailure,
+        },
+      );
       return;
     }
     updateUser.mutate(
-      { user, edit: editOf(user, draft, checked) },
+      { user, edit: editOf(user, draft, checked, { saved, chosen: unitsReady ? chosenUnits : null }) },
       { onSuccess: () => onSaved(`${name} was saved.`), onError: handleFailure },
     );
   };
@@ -224,7 +283,7 @@ function UserForm({
             disableCloseOnSelect
             options={choices}
             value={draft.agencies}
-            onChange={(_event, value) => set("agencies", value)}
+            onChange={(_event, value) => handleAgencies(value)}
             getOptionLabel={(agency) => `${agency.name} (${agency.code})`}
             isOptionEqualToValue={(option, value) => option.id === value.id}
             loading={agencies.isPending}
@@ -235,6 +294,34 @@ function UserForm({
                 error={Boolean(errors.agency_ids) || agencies.isError}
                 helperText={
                   errors.agency_ids ?? (agencies.isError ? "The agencies could not be loaded." : undefined)
+                }
+              />
+            )}
+          />
+          <Autocomplete
+            multiple
+            disableCloseOnSelect
+            options={unitOptions}
+            value={units}
+            onChange={(_event, value) => handleUnits(value)}
+            onOpen={() => setUnitsWanted(true)}
+            groupBy={(unit) => unit.agency_name}
+            getOptionLabel={(unit) => (unit.code ? `${unit.name} (${unit.code})` : unit.name)}
+            isOptionEqualToValue={(option, value) => option.id === value.id}
+            loading={unitChoices.loading || (user !== null && savedUnits.isPending)}
+            disabled={!unitsReady}
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                label="Units"
+                error={Boolean(errors.unit_ids) || savedUnits.isError || unitChoices.failed}
+                helperText={
+                  errors.unit_ids ??
+                  (savedUnits.isError
+                    ? "The user's units could not be loaded; they stay as they are."
+                    : unitChoices.failed
+                      ? "Some agencies' units could not be loaded."
+                      : "Brigades or units: the member sees their jobs first. A unit's agency is assigned with it.")
                 }
               />
             )}

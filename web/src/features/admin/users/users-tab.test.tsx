@@ -86,7 +86,8 @@ function fakeServer(initial: FakeUser[]): MockApi {
       const limit = Number(request.query.get("limit"));
       return { body: { success: true, data: matching.slice(0, limit), total: matching.length } };
     },
-    "GET /admin/users/*": () => ok(sessions),
+    "GET /admin/users/*": (request) => ok(request.path.endsWith("/units") ? [] : sessions),
+    "GET /admin/agencies/*": ok([]),
     "POST /admin/users": (request) => {
       const body = request.body as Record<string, unknown>;
       const created = makeUser(100, { ...body, agencies: [] });

@@ -1,7 +1,7 @@
 import { classifyLocationQuery, LOCATION_SEARCH_DEBOUNCE_MS, MESSAGES } from "@turnout/domain";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { isApiError } from "../../api/errors";
-import { authApi, type PostcodeMatch } from "./auth-api";
+import { isApiError } from "../api/errors";
+import { type PostcodeMatch, placesApi } from "../api/places";
 
 export interface LocationSearch {
   query: string;
@@ -16,13 +16,14 @@ export interface LocationSearch {
 }
 
 /**
- * The register form's location field (SPEC 5): under 2 characters nothing; digits are looked up
- * only at exactly 4; text of 3+ characters is searched after a 300 ms pause. One match is chosen
- * at once, several open the picker, none shows the server's error. Any edit clears the choice.
+ * A location field's search (SPEC 5; registration and the admin's unit places): under 2 characters
+ * nothing; digits are looked up only at exactly 4; text of 3+ characters is searched after a 300 ms
+ * pause. One match is chosen at once, several open the picker, none shows the server's error. Any
+ * edit clears the choice. `initial` starts with a place already chosen (editing a saved one).
  */
-export function useLocationSearch(): LocationSearch {
-  const [query, setQuery] = useState("");
-  const [chosen, setChosen] = useState<PostcodeMatch | null>(null);
+export function useLocationSearch(initial: PostcodeMatch | null = null): LocationSearch {
+  const [query, setQuery] = useState(initial?.suburb ?? "");
+  const [chosen, setChosen] = useState<PostcodeMatch | null>(initial);
   const [choices, setChoices] = useState<PostcodeMatch[] | null>(null);
   const [searching, setSearching] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -44,8 +45,8 @@ export function useLocationSearch(): LocationSearch {
     try {
       const reply =
         kind === "postcode"
-          ? await authApi.lookupPostcode(text, controller.signal)
-          : await authApi.searchLocations(text, controller.signal);
+          ? await placesApi.lookupPostcode(text, controller.signal)
+          : await placesApi.searchLocations(text, controller.signal);
       if (controller.signal.aborted) return;
       const matches = reply.data ?? [];
       const [only] = matches;
