@@ -1,9 +1,9 @@
 import path from "node:path";
-import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import type { Server as SocketServer } from "socket.io";
+import { registerApiRequestGuard } from "./api-request-guard.js";
 import { type Cache, openCache } from "./cache/cache.js";
 import type { Config } from "./config.js";
 import type { ServiceContext } from "./context.js";
@@ -178,10 +178,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate("routeTable", routeTable);
   registerErrorHandling(app);
+  // Before the sign-in check: a cross-site or form request is refused without a database lookup.
+  registerApiRequestGuard(app);
   registerAuthGuard(app);
   registerInputGuard(app);
   await registerSecurityHeaders(app);
-  await app.register(formbody);
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(authRoutes, { prefix: "/api" });
   await app.register(sessionRoutes, { prefix: "/api" });
