@@ -42,7 +42,9 @@ describe("exceededSmsBudget", () => {
 
 describe("budget texts", () => {
   it("tell a stranger when to come back and that a known device still signs in", () => {
-    expect(smsBudgetMessage("unauth_hour", 1700)).toMatch(/paused.*try again in 29 minutes.*signed in on before/);
+    expect(smsBudgetMessage("unauth_hour", 1700)).toMatch(
+      /paused.*try again in 29 minutes.*signed in on before/,
+    );
     expect(smsBudgetMessage("phone_day", 60)).toMatch(/This number .* 1 minute\./);
     expect(smsBudgetHealthIssue("global_day")).toContain("daily SMS budget");
   });

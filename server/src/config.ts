@@ -85,7 +85,14 @@ const envSchema = z
       .optional(),
     SMS_ALLOWED_COUNTRIES: z
       .string()
-      .transform((v) => [...new Set(v.split(",").map((c) => c.trim().toUpperCase()).filter(Boolean))])
+      .transform((v) => [
+        ...new Set(
+          v
+            .split(",")
+            .map((c) => c.trim().toUpperCase())
+            .filter(Boolean),
+        ),
+      ])
       .refine(
         (codes) => codes.length > 0 && codes.every(isKnownCountry),
         "SMS_ALLOWED_COUNTRIES must list ISO 3166 country codes separated by commas, e.g. AU,NZ",
