@@ -28,4 +28,4 @@ CREATE TABLE "recovery_redemptions" (
 --> statement-breakpoint
 -- The ceiling on one phone's code requests from all strangers together drops from 20 to 6 per window
 -- (the owner's device no longer shares it); an admin's own value is kept.
-UPDATE "security_config" SET "value" = '6' WHERE "key" = 'otp_requests_per_phone_all' AND "value" = '20';
+UPDATE "security_config" SET "value" = '6' WHERE "key" = 'otp_requests_per_phone_all' AND "value" = '20' AND "updated_by" IS NULL;

@@ -32,6 +32,7 @@ import { respondingRoutes } from "./modules/responding/routes.js";
 import { RuleMatcher } from "./modules/rules/matcher.js";
 import { adminUserAlertRoutes, userAlertRoutes } from "./modules/rules/routes.js";
 import { securityRoutes } from "./modules/security/routes.js";
+import { countSentSms } from "./modules/security/sms-budget.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
 import { smsAdminRoutes } from "./modules/sms-admin/routes.js";
 import { systemRoutes } from "./modules/system/routes.js";
@@ -106,7 +107,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("cache", cache);
 
   const sms = createSmsProvider(config, logger);
-  const smsWorker = new SmsWorker({ db: database.db, provider: sms.provider, logger });
+  const smsWorker: SmsWorker = new SmsWorker({
+    db: database.db,
+    provider: sms.provider,
+    logger,
+    allowedCountries: config.smsAllowedCountries,
+    onSent: () => countSentSms({ db: database.db, cache, nudgeSms: () => smsWorker.nudge() }),
+  });
   app.decorate("smsWorker", smsWorker);
   app.decorate("sms", sms);
   const vapidKeys = await loadVapidKeys(config, database.db, database.kind);

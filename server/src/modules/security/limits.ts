@@ -29,7 +29,7 @@ export function tooManyAttempts(retryAfterSeconds: number): string {
 export const FAILURE_MEMORY_SECONDS = 86_400;
 
 /** What a `brute_force_locks` row counts wrong codes for. */
-export type LockKind = "phone" | "ip" | "ip_phone";
+export type LockKind = "phone" | "ip" | "ip_phone" | "credential";
 
 /** The row counting wrong codes for a phone from every address (its daily ceiling). */
 export const phoneLockKey = (phone: string) => `phone:${phone}`;
@@ -37,6 +37,19 @@ export const phoneLockKey = (phone: string) => `phone:${phone}`;
 export const addressLockKey = (ip: string) => `ip:${ip}`;
 /** The row counting wrong codes from one client address for one phone. */
 export const addressPhoneLockKey = (ip: string, phone: string) => `ip-phone:${ip}|${phone}`;
+
+/** The row counting wrong codes from one recognised device (its credential). */
+export const credentialLockKey = (credentialId: string) => `cred:${credentialId}`;
+
+/** Wrong codes counted for `identifier` in its memory (a day after the last), 0 when none. */
+export async function failureCount(db: Database, identifier: string): Promise<number> {
+  const forgetBefore = new Date(Date.now() - FAILURE_MEMORY_SECONDS * 1000);
+  const [row] = await db
+    .select({ failures: bruteForceLocks.failures, updatedAt: bruteForceLocks.updatedAt })
+    .from(bruteForceLocks)
+    .where(eq(bruteForceLocks.identifier, identifier));
+  return row && row.updatedAt > forgetBefore ? row.failures : 0;
+}
 
 /** Seconds until the longest lockout among `identifiers` ends, or 0 when none is locked. */
 export async function lockoutRemaining(db: Database, ...identifiers: string[]): Promise<number> {
