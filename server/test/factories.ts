@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { agencies, userAgencies, users } from "../src/db/schema.js";
 import type { TestApp } from "./build-app.js";
+import { sendWithProofOfWork } from "./proof-of-work.js";
 
 let phoneCounter = 0;
 
@@ -89,22 +90,27 @@ export async function signInDevice(
     : {};
   const from = options.remoteAddress ? { remoteAddress: options.remoteAddress } : {};
   const before = smsCount(app, phone);
-  const req = await app.inject({
-    method: "POST",
-    url: "/api/auth/request-otp",
-    headers,
-    payload: { phone },
-    ...from,
-  });
+  // Like the app, it solves a proof of work when the server asks for one (a phone under attack).
+  const { res: req } = await sendWithProofOfWork((pow) =>
+    app.inject({
+      method: "POST",
+      url: "/api/auth/request-otp",
+      headers: { ...headers, ...pow },
+      payload: { phone },
+      ...from,
+    }),
+  );
   if (req.statusCode !== 200) throw new Error(`request-otp: ${req.statusCode} ${req.body}`);
   const code = await waitForCode(app, phone, before);
-  const res = await app.inject({
-    method: "POST",
-    url: "/api/auth/verify-otp",
-    headers: { ...headers, "x-device-id": deviceId },
-    payload: { phone, otp_code: code },
-    ...from,
-  });
+  const { res } = await sendWithProofOfWork((pow) =>
+    app.inject({
+      method: "POST",
+      url: "/api/auth/verify-otp",
+      headers: { ...headers, ...pow, "x-device-id": deviceId },
+      payload: { phone, otp_code: code },
+      ...from,
+    }),
+  );
   if (res.statusCode !== 200) throw new Error(`verify-otp: ${res.statusCode} ${res.body}`);
   const data = res.json().data as { token: string; device_credential: string };
   return { token: data.token, credential: data.device_credential };
