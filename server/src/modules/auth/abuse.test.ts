@@ -1,5 +1,4 @@
 import { execFile } from "node:child_process";
-import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
