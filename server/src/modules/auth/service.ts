@@ -31,9 +31,12 @@ import {
   consumeRateLimit,
   credentialLockKey,
   FAILURE_MEMORY_SECONDS,
-  failureCount,
+  failureState,
+  guardedRequestsKey,
   lockoutRemaining,
   phoneLockKey,
+  phoneRequestsKey,
+  rateLimitCount,
   recordFailure,
   tooManyAttempts,
 } from "../security/limits.js";
@@ -329,11 +332,12 @@ async function proofOfWorkUnderAttack(
   settings: SecuritySettings,
 ): Promise<void> {
   const count = async (key: string) => Number(await ctx.cache.get(key)) || 0;
+  const phoneState = await failureState(ctx.db, phoneLockKey(phone));
   const attack = underAttack(
     {
-      phoneRequests: await count(`rl:otp:phone:${phone}`),
-      phoneFailures: await failureCount(ctx.db, phoneLockKey(phone)),
-      phoneGuarded: await isGuarded(ctx.db, phone),
+      phoneRequests: await rateLimitCount(ctx.cache, phoneRequestsKey(phone)),
+      phoneFailures: phoneState.failures,
+      phoneGuarded: phoneState.locked,
       serviceUnauthSms: await strangerSmsThisHour(ctx.cache),
       serviceFailures: await count(SERVICE_FAILURES_KEY),
       serviceBudgetReached: (await smsBudgetsReached(ctx.cache)).some((n) => SERVICE_SMS_BUDGETS.has(n)),
@@ -768,11 +772,11 @@ async function consumeCodeRequest(
   try {
     await consumeRateLimit(ctx.cache, `otp:ip:${ip}`, settings.otp_requests_per_ip, window);
     await consumeRateLimit(ctx.cache, `otp:ip-phone:${ip}|${phone}`, settings.otp_requests_per_phone, window);
-    await consumeRateLimit(ctx.cache, `otp:phone:${phone}`, settings.otp_requests_per_phone_all, window);
+    await consumeRateLimit(ctx.cache, phoneRequestsKey(phone), settings.otp_requests_per_phone_all, window);
     if (await isGuarded(ctx.db, phone)) {
       await consumeRateLimit(
         ctx.cache,
-        `otp:guarded:${phone}`,
+        guardedRequestsKey(phone),
         settings.otp_guarded_requests_per_phone,
         window,
       );

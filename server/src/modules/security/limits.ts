@@ -20,6 +20,21 @@ export async function consumeRateLimit(
   if (count > limit) throw rateLimited(message(ttlSeconds), ttlSeconds);
 }
 
+/** How many hits `key` has in its current window (consumeRateLimit's count), 0 when none. */
+export async function rateLimitCount(cache: Cache, key: string): Promise<number> {
+  return Number(await cache.get(`rl:${key}`)) || 0;
+}
+
+/** Forgets `key`'s window (an admin's or the operator's reset). */
+export async function forgetRateLimit(cache: Cache, key: string): Promise<void> {
+  await cache.del(`rl:${key}`);
+}
+
+/** The window count of code requests for a phone from strangers together. */
+export const phoneRequestsKey = (phone: string) => `otp:phone:${phone}`;
+/** The window count of code requests for a guarded phone. */
+export const guardedRequestsKey = (phone: string) => `otp:guarded:${phone}`;
+
 export function tooManyAttempts(retryAfterSeconds: number): string {
   const minutes = retryAfterMinutes(retryAfterSeconds);
   return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} before trying again.`;
@@ -41,14 +56,27 @@ export const addressPhoneLockKey = (ip: string, phone: string) => `ip-phone:${ip
 /** The row counting wrong codes from one recognised device (its credential). */
 export const credentialLockKey = (credentialId: string) => `cred:${credentialId}`;
 
-/** Wrong codes counted for `identifier` in its memory (a day after the last), 0 when none. */
-export async function failureCount(db: Database, identifier: string): Promise<number> {
+/**
+ * Wrong codes counted for `identifier` in its memory (a day after the last; 0 when none), and whether
+ * it is locked now: one read for both.
+ */
+export async function failureState(
+  db: Database,
+  identifier: string,
+): Promise<{ failures: number; locked: boolean }> {
   const forgetBefore = new Date(Date.now() - FAILURE_MEMORY_SECONDS * 1000);
   const [row] = await db
-    .select({ failures: bruteForceLocks.failures, updatedAt: bruteForceLocks.updatedAt })
+    .select({
+      failures: bruteForceLocks.failures,
+      updatedAt: bruteForceLocks.updatedAt,
+      lockedUntil: bruteForceLocks.lockedUntil,
+    })
     .from(bruteForceLocks)
     .where(eq(bruteForceLocks.identifier, identifier));
-  return row && row.updatedAt > forgetBefore ? row.failures : 0;
+  return {
+    failures: row && row.updatedAt > forgetBefore ? row.failures : 0,
+    locked: (row?.lockedUntil?.getTime() ?? 0) > Date.now(),
+  };
 }
 
 /** Seconds until the longest lockout among `identifiers` ends, or 0 when none is locked. */

@@ -17,6 +17,7 @@ import { AppError } from "../../errors.js";
 import { queueDevicePush } from "../../push/queue.js";
 import { enqueueSms } from "../../sms/queue.js";
 import { recordSecurityEvent } from "./events.js";
+import { forgetRateLimit, guardedRequestsKey, phoneRequestsKey } from "./limits.js";
 import { getSecuritySettings, type SecuritySettings } from "./settings.js";
 
 /**
@@ -129,8 +130,8 @@ export async function countSentSms(ctx: BudgetContext): Promise<void> {
 /** Forgets a phone's daily count of strangers' SMS (the operator's recovery of that phone). */
 export async function clearPhoneSmsBudget(cache: Cache, phone: string): Promise<void> {
   await cache.del(keys.phone(phone));
-  await cache.del(`rl:otp:phone:${phone}`);
-  await cache.del(`rl:otp:guarded:${phone}`);
+  await forgetRateLimit(cache, phoneRequestsKey(phone));
+  await forgetRateLimit(cache, guardedRequestsKey(phone));
 }
 
 /** How many SMS strangers caused in the current hour (a proof-of-work signal). */
