@@ -417,15 +417,7 @@ export async function verifyLoginCode(
 
   const { session, endedSessionIds, credential } = await ctx.db.transaction(async (tx) => {
     if (!(await consumeLatestCode(tx, user.id, "login", channel))) throw codeError("invalid");
-    const opened = await openSession(tx, {
-      userId: user.id,
-      deviceId: meta.deviceId,
-      deviceInfo: meta.deviceInfo,
-      userAgent: meta.userAgent,
-      ip: meta.ip,
-      ttlDays: settings.session_ttl_days,
-    });
-    await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+    const opened = await openDeviceSession(ctx, tx, user, meta, settings);
     await recordOtpAttempt(tx, { kind: "verify", phone, userId: user.id, ip: meta.ip, success: true });
     await recordSecurityEvent(tx, {
       type: "login_success",
@@ -434,10 +426,7 @@ export async function verifyLoginCode(
       ip: meta.ip,
       details: { sessionId: opened.session.id, device: device ? "recognised" : "new" },
     });
-    return {
-      ...opened,
-      credential: await issueDeviceCredential(tx, ctx.config.jwtSecret, credentialFor(user, meta, settings)),
-    };
+    return opened;
   });
   ctx.live.sessionsEnded(endedSessionIds, "terminated");
   // Failures from this address no longer count (NIST SP 800-63B 5.2.2); the phone's daily count
@@ -471,15 +460,35 @@ async function signedIn(
   };
 }
 
-function credentialFor(user: UserRow, meta: DeviceMeta, settings: SecuritySettings) {
-  return {
+/**
+ * Opens the device's session, records the sign-in time and gives the device a new credential (its
+ * previous one is replaced). Run inside the sign-in transaction.
+ */
+async function openDeviceSession(
+  ctx: ServiceContext,
+  tx: Database,
+  user: UserRow,
+  meta: DeviceMeta,
+  settings: SecuritySettings,
+) {
+  const opened = await openSession(tx, {
+    userId: user.id,
+    deviceId: meta.deviceId,
+    deviceInfo: meta.deviceInfo,
+    userAgent: meta.userAgent,
+    ip: meta.ip,
+    ttlDays: settings.session_ttl_days,
+  });
+  await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+  const credential = await issueDeviceCredential(tx, ctx.config.jwtSecret, {
     userId: user.id,
     phone: user.phone,
     deviceId: meta.deviceId,
     deviceInfo: meta.deviceInfo,
     userAgent: meta.userAgent,
     days: settings.device_credential_days,
-  };
+  });
+  return { ...opened, credential };
 }
 
 /**
@@ -515,15 +524,7 @@ export async function recoverSignIn(ctx: ServiceContext, token: string, meta: De
       const leastUsed = [...limit.sessions].sort((a, b) => +a.lastActivity - +b.lastActivity)[0];
       if (leastUsed && (await endSession(tx, leastUsed.id, "force_logout"))) ended.push(leastUsed.id);
     }
-    const opened = await openSession(tx, {
-      userId: user.id,
-      deviceId: meta.deviceId,
-      deviceInfo: meta.deviceInfo,
-      userAgent: meta.userAgent,
-      ip: meta.ip,
-      ttlDays: settings.session_ttl_days,
-    });
-    await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+    const opened = await openDeviceSession(ctx, tx, user, meta, settings);
     await voidOpenCodes(tx, user.id);
     await recordSecurityEvent(tx, {
       type: "recovery_sign_in",
@@ -533,8 +534,7 @@ export async function recoverSignIn(ctx: ServiceContext, token: string, meta: De
       ip: meta.ip,
       details: { sessionId: opened.session.id, endedSessionIds: ended },
     });
-    const issued = await issueDeviceCredential(tx, ctx.config.jwtSecret, credentialFor(user, meta, settings));
-    return { ...opened, endedSessionIds: [...ended, ...opened.endedSessionIds], credential: issued };
+    return { ...opened, endedSessionIds: [...ended, ...opened.endedSessionIds] };
   });
   await clearPhoneFailures(ctx.db, user.phone);
   await clearPhoneSmsBudget(ctx.cache, user.phone);
