@@ -2,13 +2,14 @@ import { lazy, Suspense, useState } from "react";
 import { LoadingScreen } from "../../ui/loading-screen";
 import { useAuth } from "./auth-provider";
 import { LoginScreen } from "./login-screen";
-import { RecoveryScreen, recoveryTokenFromLocation } from "./recovery-screen";
+import { recoveryTokenFromLocation } from "./recovery-link";
 
 // Only the login screen is in the first download; the others load when someone needs them.
 const RegisterScreen = lazy(() => import("./register-screen").then((m) => ({ default: m.RegisterScreen })));
 const ActivationScreen = lazy(() =>
   import("./activation-screen").then((m) => ({ default: m.ActivationScreen })),
 );
+const RecoveryScreen = lazy(() => import("./recovery-screen").then((m) => ({ default: m.RecoveryScreen })));
 
 type View =
   | { name: "recover"; token: string }
@@ -29,7 +30,11 @@ export function AuthScreens() {
 
   switch (view.name) {
     case "recover":
-      return <RecoveryScreen token={view.token} onSignedIn={completeSignIn} onDone={() => goToLogin()} />;
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <RecoveryScreen token={view.token} onSignedIn={completeSignIn} onDone={() => goToLogin()} />
+        </Suspense>
+      );
     case "register":
       return (
         <Suspense fallback={<LoadingScreen />}>

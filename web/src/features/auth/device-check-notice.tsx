@@ -1,5 +1,4 @@
 import Alert from "@mui/material/Alert";
-import CircularProgress from "@mui/material/CircularProgress";
 import { useEffect, useState } from "react";
 import { onDeviceCheck } from "../../api/proof-of-work";
 
@@ -15,13 +14,7 @@ export function DeviceCheckNotice() {
   useEffect(() => onDeviceCheck(setChecking), []);
   if (!checking) return null;
   return (
-    <Alert
-      severity="info"
-      icon={<CircularProgress size={18} aria-hidden />}
-      role="status"
-      aria-live="polite"
-      sx={{ mb: 2 }}
-    >
+    <Alert severity="info" role="status" aria-live="polite" sx={{ mb: 2 }}>
       {DEVICE_CHECK_TEXT}
     </Alert>
   );

@@ -7,12 +7,6 @@ import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
 import { authApi, type SignInData } from "./auth-api";
 import { AuthLayout } from "./auth-layout";
 
-/** The token of an operator's recovery link (`/#recover=...`), if the page was opened with one. */
-export function recoveryTokenFromLocation(hash: string): string | null {
-  const match = /^#recover=([A-Za-z0-9_.-]{20,2048})$/.exec(hash);
-  return match?.[1] ?? null;
-}
-
 /**
  * Signs in with the operator's one-time recovery link (issue 27, `npm run admin -- recover`), for an
  * admin locked out of SMS sign-in. The token leaves the address bar at once, so it is never bookmarked
