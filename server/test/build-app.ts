@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { DestinationStream } from "pino";
 import { buildApp } from "../src/app.js";
 import { type Cache, openCache } from "../src/cache/cache.js";
@@ -92,14 +92,14 @@ export const RELAXED_ABUSE_LIMITS: Record<string, number> = {
   pow_max_tries: 20,
 };
 
-/** Sets security settings (rows of security_config) as an admin's PUT would. */
+/** Sets security settings (rows of security_config) as an admin's PUT would, in one statement. */
 export async function setSecuritySettings(app: Pick<TestApp, "db">, values: Record<string, number>) {
-  for (const [key, value] of Object.entries(values)) {
-    await app.db
-      .update(securityConfig)
-      .set({ value: String(value) })
-      .where(eq(securityConfig.key, key));
-  }
+  const rows = Object.entries(values).map(([key, value]) => sql`(${key}, ${String(value)})`);
+  if (rows.length === 0) return;
+  await app.db.execute(
+    sql`UPDATE ${securityConfig} SET value = v.value FROM (VALUES ${sql.join(rows, sql`, `)}) AS v(key, value)
+        WHERE ${securityConfig.key} = v.key`,
+  );
 }
 
 /** Builds the real app on a fresh database and cache; `cleanup` closes it and removes its data. */
