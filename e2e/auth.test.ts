@@ -166,19 +166,21 @@ describe.skipIf(!chromiumPath)("accounts in Chromium", () => {
     await signInWithCode(second.page, server, phone, phone);
     await expectSignedIn(second.page, "Casey Ng");
 
+    // A device that never signed in hears of the limit only once its code is right (issue 27): the
+    // sessions it may choose from are shown to the phone's holder, not to anyone who knows the number.
     const third = await browser();
     await third.page.goto(server.url);
     await third.page.getByLabel("Phone number").fill(phone);
+    const next = sent(server, phone);
     await third.page.getByRole("button", { name: "Send Code" }).click();
+    await third.page.getByRole("heading", { name: "Enter Code" }).waitFor();
+    await third.page.getByLabel("Verification code").fill(await codeFrom(server, phone, next));
+    await third.page.getByRole("button", { name: "Verify Code" }).click();
     const dialog = third.page.getByRole("dialog", { name: "Maximum Devices Reached" });
     await dialog.waitFor();
     expect(await dialog.getByText(/IP address:/).count()).toBe(2);
     await dialog.getByRole("radio").first().check();
     await dialog.getByRole("button", { name: "Logout Selected Device & Continue" }).click();
-    await third.page.getByRole("heading", { name: "Enter Code" }).waitFor();
-    const before = sent(server, phone) - 1;
-    await third.page.getByLabel("Verification code").fill(await codeFrom(server, phone, before));
-    await third.page.getByRole("button", { name: "Verify Code" }).click();
     await expectSignedIn(third.page, "Casey Ng");
 
     // The first device was chosen (oldest first): its next check ends its session.

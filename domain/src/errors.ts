@@ -18,6 +18,8 @@ export const ERROR_TYPES = [
   "network_error",
   "internal_error",
   "service_unavailable",
+  "sms_budget_exceeded",
+  "proof_of_work_required",
 ] as const;
 /** An error type. */
 export type ErrorType = (typeof ERROR_TYPES)[number];

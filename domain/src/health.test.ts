@@ -28,6 +28,14 @@ describe("computeHealth", () => {
     expect(critical.warnings).toEqual([]);
   });
 
+  it("is critical while an SMS budget reached within the hour holds strangers' SMS back", () => {
+    const held = computeHealth({ ...ok, smsBudgetsReached: ["unauth_hour"] });
+    expect(held.overall).toBe("critical");
+    expect(held.issues).toEqual([
+      "SMS budget reached: the hourly budget for sign-in and registration SMS (sign-in codes for new devices are held back)",
+    ]);
+  });
+
   it("warns above 80% CPU", () => {
     expect(computeHealth({ ...ok, cpuPercent: 80 }).overall).toBe("healthy");
     const busy = computeHealth({ ...ok, cpuPercent: 81 });

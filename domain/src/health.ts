@@ -1,3 +1,5 @@
+import { type SmsBudgetName, smsBudgetHealthIssue } from "./abuse.js";
+
 /** Overall system health as the monitor shows it. */
 export type HealthStatus = "healthy" | "warning" | "critical";
 /** Colour of a monitor bar or figure (MUI palette names). */
@@ -22,7 +24,8 @@ export const VIDEO_CONVERSION_UNAVAILABLE_TEXT = "Video conversion is unavailabl
  * Derives overall health, critical issues and warnings from metrics (SPEC 9 thresholds); missing numbers
  * are skipped. A cache store that is not configured (`cacheNotConfigured`) is a warning, not critical:
  * one server runs correctly on the in-process fallback. No ffmpeg (`videoConversionUnavailable`) is a
- * warning too: everything works except converting feedback videos.
+ * warning too: everything works except converting feedback videos. An SMS budget reached within the
+ * hour (`smsBudgetsReached`, issue 27) is a critical issue: strangers' sign-in SMS are held back.
  */
 export function computeHealth(m: {
   memoryPercent?: number | null;
@@ -31,10 +34,12 @@ export function computeHealth(m: {
   cacheConnected: boolean;
   cacheNotConfigured?: boolean;
   videoConversionUnavailable?: boolean;
+  smsBudgetsReached?: readonly SmsBudgetName[];
 }): { overall: HealthStatus; issues: string[]; warnings: string[] } {
   const issues: string[] = [];
   const warnings: string[] = [];
   if (!m.databaseConnected) issues.push("Database is not connected");
+  for (const name of m.smsBudgetsReached ?? []) issues.push(smsBudgetHealthIssue(name));
   if (m.cacheNotConfigured) warnings.push(CACHE_NOT_CONFIGURED_TEXT);
   else if (!m.cacheConnected) issues.push("Cache store is not connected");
   if (m.videoConversionUnavailable) warnings.push(VIDEO_CONVERSION_UNAVAILABLE_TEXT);

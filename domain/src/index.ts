@@ -1,3 +1,4 @@
+export * from "./abuse.js";
 export * from "./address.js";
 export * from "./alarm.js";
 export * from "./capcode.js";
@@ -24,6 +25,7 @@ export * from "./retry.js";
 export * from "./rule-match.js";
 export * from "./session.js";
 export * from "./share.js";
+export * from "./sms-destination.js";
 export * from "./sms-text.js";
 export * from "./storable-text.js";
 export * from "./time.js";

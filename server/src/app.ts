@@ -1,9 +1,9 @@
 import path from "node:path";
-import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Logger } from "pino";
 import type { Server as SocketServer } from "socket.io";
+import { registerApiRequestGuard } from "./api-request-guard.js";
 import { type Cache, openCache } from "./cache/cache.js";
 import type { Config } from "./config.js";
 import type { ServiceContext } from "./context.js";
@@ -32,6 +32,7 @@ import { respondingRoutes } from "./modules/responding/routes.js";
 import { RuleMatcher } from "./modules/rules/matcher.js";
 import { adminUserAlertRoutes, userAlertRoutes } from "./modules/rules/routes.js";
 import { securityRoutes } from "./modules/security/routes.js";
+import { countSentSms } from "./modules/security/sms-budget.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
 import { smsAdminRoutes } from "./modules/sms-admin/routes.js";
 import { systemRoutes } from "./modules/system/routes.js";
@@ -107,7 +108,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("cache", cache);
 
   const sms = createSmsProvider(config, logger);
-  const smsWorker = new SmsWorker({ db: database.db, provider: sms.provider, logger });
+  const smsWorker: SmsWorker = new SmsWorker({
+    db: database.db,
+    provider: sms.provider,
+    logger,
+    allowedCountries: config.smsAllowedCountries,
+    onSent: () => countSentSms({ db: database.db, cache, nudgeSms: () => smsWorker.nudge() }),
+  });
   app.decorate("smsWorker", smsWorker);
   app.decorate("sms", sms);
   const vapidKeys = await loadVapidKeys(config, database.db, database.kind);
@@ -179,10 +186,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorate("routeTable", routeTable);
   registerErrorHandling(app);
+  // Before the sign-in check: a cross-site or form request is refused without a database lookup.
+  registerApiRequestGuard(app);
   registerAuthGuard(app);
   registerInputGuard(app);
   await registerSecurityHeaders(app);
-  await app.register(formbody);
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(authRoutes, { prefix: "/api" });
   await app.register(sessionRoutes, { prefix: "/api" });

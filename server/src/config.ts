@@ -3,6 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   DEFAULT_RESPONSE_WINDOW_HOURS,
+  DEFAULT_SMS_COUNTRIES,
+  isKnownCountry,
   normalizePhone,
   RESPONSE_WINDOW_HOURS_MAX,
   RESPONSE_WINDOW_HOURS_MIN,
@@ -27,6 +29,8 @@ export type Config = {
   smsHttp: { baseUrl: string; apiKey: string; apiSecret: string; timeoutMs: number } | null;
   /** Sender shown on phones (alpha tag or registered number); null: the account's default. */
   smsSender: string | null;
+  /** ISO country codes whose mobile numbers may receive SMS (issue 27): Australia unless listed. */
+  smsAllowedCountries: string[];
   appEnv: "development" | "production";
   publicUrl: string | null;
   webDistDir: string;
@@ -77,6 +81,21 @@ const envSchema = z
       .regex(
         /^(\+[1-9]\d{6,14}|[A-Za-z0-9][A-Za-z0-9 ]{0,10})$/,
         "SMS_SENDER must be an alpha tag of at most 11 letters or digits, or a number in +61... form",
+      )
+      .optional(),
+    SMS_ALLOWED_COUNTRIES: z
+      .string()
+      .transform((v) => [
+        ...new Set(
+          v
+            .split(",")
+            .map((c) => c.trim().toUpperCase())
+            .filter(Boolean),
+        ),
+      ])
+      .refine(
+        (codes) => codes.length > 0 && codes.every(isKnownCountry),
+        "SMS_ALLOWED_COUNTRIES must list ISO 3166 country codes separated by commas, e.g. AU,NZ",
       )
       .optional(),
     APP_ENV: z.enum(["development", "production"]).default("production"),
@@ -167,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     smsSender: e.SMS_SENDER ?? null,
+    smsAllowedCountries: e.SMS_ALLOWED_COUNTRIES ?? [...DEFAULT_SMS_COUNTRIES],
     appEnv: e.APP_ENV,
     publicUrl: e.PUBLIC_URL ?? null,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, "web/dist")),

@@ -20,4 +20,8 @@ export type ServiceContext = {
 export type RequestMeta = {
   ip: string | null;
   userAgent: string | null;
+  /** The device credential the caller presented (sign-in calls; issue 27), unchecked. */
+  credential?: string | null;
+  /** The proof-of-work solution the caller presented (`X-Altcha`), unchecked. */
+  proofOfWork?: string | null;
 };

@@ -2,11 +2,22 @@ import { maskPhone } from "@turnout/domain";
 import pino, { type DestinationStream, type Logger } from "pino";
 
 // Phone numbers and codes are personal data: they never reach the logs in full.
-const PHONE_IN_TEXT = /\+?\d[\d\s-]{6,}\d/g;
+// A phone however it is written: an optional +, then 8 to 15 digits that spaces, dots, dashes, slashes
+// or brackets may separate ('0411.000.009', '(04) 1100 0009', '+61-411-000-009').
+const PHONE_IN_TEXT = /\+?\(?\d(?:[\s./()-]{0,2}\d){7,14}/g;
+// Runs that look like a phone but are not one: an IPv4 address, a date, a time of day.
+const NOT_A_PHONE = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\d{4}-\d{2}-\d{2}.*|\d{2}:\d{2}.*)$/;
+// A one-time code: six digits standing alone (not part of a longer number, id or decimal).
+const CODE_IN_TEXT = /(?<![\d.])\d{6}(?![\d])/g;
 
-/** Replaces anything that looks like a phone number in free text with its masked form. */
+/**
+ * Replaces anything that looks like a phone number in free text, however it is written, with its
+ * masked form, and every six-digit run (a one-time code's shape) with dots.
+ */
 export function maskPhonesInText(text: string): string {
-  return text.replace(PHONE_IN_TEXT, (m) => maskPhone(m.replace(/[\s-]/g, "")));
+  return text
+    .replace(PHONE_IN_TEXT, (m) => (NOT_A_PHONE.test(m) ? m : maskPhone(m.replace(/[^\d+]/g, ""))))
+    .replace(CODE_IN_TEXT, "••••••");
 }
 
 /**
@@ -19,7 +30,8 @@ export function maskDataInText(text: string): string {
     text
       .replace(/\bKey (\([^)]*\))=\(.*\)/g, "Key $1=([redacted])")
       .replace(/Failing row contains \([\s\S]*\)/g, "Failing row contains ([redacted])")
-      .replace(/: "(?:[^"]|"")*"/g, ': "[redacted]"'),
+      .replace(/: "(?:[^"]|"")*"/g, ': "[redacted]"')
+      .replace(/\bvalue "(?:[^"]|"")*"/g, 'value "[redacted]"'),
   );
 }
 
@@ -65,16 +77,50 @@ export function serializeError(err: unknown, depth = 0): unknown {
   return out;
 }
 
-/** The one logger: JSON lines, with credentials, phones and codes redacted, and errors masked. */
+const MAX_MASK_DEPTH = 6;
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Every string in a log line's plain fields masked (maskDataInText), to a bounded depth. Errors and
+ * other objects are left to their serializers (serializeError, req), which pino runs after this.
+ */
+export function maskLogFields(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return maskDataInText(value);
+  if (depth >= MAX_MASK_DEPTH || typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map((v) => maskLogFields(v, depth + 1));
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = maskLogFields(v, depth + 1);
+  return out;
+}
+
+/**
+ * The one logger: JSON lines, with credentials, phones and codes redacted, and errors masked. Every
+ * message and every string field passes the phone and code masks, so a number written any way, or a
+ * code quoted anywhere, never reaches the log (issue 27).
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
       level,
+      hooks: {
+        logMethod(args, method) {
+          const masked = args.map((a) => (typeof a === "string" ? maskDataInText(a) : a));
+          return method.apply(this, masked as Parameters<typeof method>);
+        },
+      },
+      formatters: { log: (fields) => maskLogFields(fields) as Record<string, unknown> },
       redact: {
         paths: [
           "req.headers.authorization",
           "req.headers.cookie",
           'req.headers["x-api-key"]',
+          'req.headers["x-device-credential"]',
+          'req.headers["x-altcha"]',
           "req.headers.apikey",
           "*.phone",
           "*.otp_code",

@@ -2,11 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import type { DestinationStream } from "pino";
 import { buildApp } from "../src/app.js";
 import { type Cache, openCache } from "../src/cache/cache.js";
 import { type Config, loadConfig } from "../src/config.js";
 import { type DatabaseHandle, dumpMemoryDatabase, openDatabase } from "../src/db/client.js";
+import { securityConfig } from "../src/db/schema.js";
 import { createLogger } from "../src/logger.js";
 import { createScratchDatabase } from "./scratch-database.js";
 
@@ -69,10 +71,41 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>> & { cleanup: () => Promise<void> };
 
+/**
+ * The SMS budgets and proof-of-work thresholds (issue 27) are sized for a real service's hour; a test
+ * file sends more codes than that from one address in seconds. buildTestApp lifts them out of the way
+ * unless asked not to (`abuseLimits: "defaults"`); the tests of those limits set their own values.
+ */
+export const RELAXED_ABUSE_LIMITS: Record<string, number> = {
+  sms_budget_per_hour: 1_000_000,
+  sms_budget_per_day: 10_000_000,
+  sms_unauth_budget_per_hour: 100_000,
+  sms_unauth_budget_per_day: 1_000_000,
+  sms_prefix_budget_per_hour: 100_000,
+  sms_phone_budget_per_day: 1_000,
+  pow_phone_requests: 10_000,
+  pow_phone_failures: 10_000,
+  pow_service_unauth_sms_per_hour: 1_000_000,
+  pow_service_failures_per_window: 1_000_000,
+  // A test's proof of work takes a few hashes, not a phone's second or two.
+  pow_cost: 10,
+  pow_max_tries: 20,
+};
+
+/** Sets security settings (rows of security_config) as an admin's PUT would, in one statement. */
+export async function setSecuritySettings(app: Pick<TestApp, "db">, values: Record<string, number>) {
+  const rows = Object.entries(values).map(([key, value]) => sql`(${key}, ${String(value)})`);
+  if (rows.length === 0) return;
+  await app.db.execute(
+    sql`UPDATE ${securityConfig} SET value = v.value FROM (VALUES ${sql.join(rows, sql`, `)}) AS v(key, value)
+        WHERE ${securityConfig.key} = v.key`,
+  );
+}
+
 /** Builds the real app on a fresh database and cache; `cleanup` closes it and removes its data. */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { logStream?: DestinationStream } = {},
+  options: { logStream?: DestinationStream; abuseLimits?: "relaxed" | "defaults" } = {},
 ): Promise<TestApp> {
   const config = testConfig(env);
   const database = await openTestDatabase();
@@ -82,6 +115,7 @@ export async function buildTestApp(
     cache,
     logger: createLogger(config.logLevel, options.logStream),
   });
+  if (options.abuseLimits !== "defaults") await setSecuritySettings(app, RELAXED_ABUSE_LIMITS);
   return Object.assign(app, {
     cleanup: async () => {
       await app.close();

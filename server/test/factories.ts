@@ -2,13 +2,15 @@ import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { agencies, userAgencies, users } from "../src/db/schema.js";
 import type { TestApp } from "./build-app.js";
+import { sendWithProofOfWork } from "./proof-of-work.js";
 
 let phoneCounter = 0;
 
 /** A fresh, plausible Australian mobile number for each call. */
 export function uniquePhone(): string {
   phoneCounter += 1;
-  return `+614${String(10_000_000 + ((process.pid * 7919 + phoneCounter * 104_729) % 89_999_999)).padStart(8, "0")}`;
+  // +6140 then 7 digits: a range libphonenumber knows as Australian mobiles (issue 27 checks it).
+  return `+6140${String((process.pid * 7919 + phoneCounter * 104_729) % 10_000_000).padStart(7, "0")}`;
 }
 
 /** Inserts an active, verified user assigned to the given agencies (codes). */
@@ -70,16 +72,46 @@ export function smsCount(app: TestApp, to: string): number {
 
 /** Signs a user in through the real endpoints and returns the token. */
 export async function signIn(app: TestApp, phone: string, deviceId = "device-a"): Promise<string> {
+  return (await signInDevice(app, phone, deviceId)).token;
+}
+
+/**
+ * Signs a user in on a device, as the app does: with the device's credential when it has one (issue
+ * 27), from `remoteAddress` when given. Returns the session token and the device's new credential.
+ */
+export async function signInDevice(
+  app: TestApp,
+  phone: string,
+  deviceId: string,
+  options: { credential?: string; remoteAddress?: string } = {},
+): Promise<{ token: string; credential: string }> {
+  const headers: Record<string, string> = options.credential
+    ? { "x-device-credential": options.credential }
+    : {};
+  const from = options.remoteAddress ? { remoteAddress: options.remoteAddress } : {};
   const before = smsCount(app, phone);
-  const req = await app.inject({ method: "POST", url: "/api/auth/request-otp", payload: { phone } });
+  // Like the app, it solves a proof of work when the server asks for one (a phone under attack).
+  const { res: req } = await sendWithProofOfWork((pow) =>
+    app.inject({
+      method: "POST",
+      url: "/api/auth/request-otp",
+      headers: { ...headers, ...pow },
+      payload: { phone },
+      ...from,
+    }),
+  );
   if (req.statusCode !== 200) throw new Error(`request-otp: ${req.statusCode} ${req.body}`);
   const code = await waitForCode(app, phone, before);
-  const res = await app.inject({
-    method: "POST",
-    url: "/api/auth/verify-otp",
-    headers: { "x-device-id": deviceId },
-    payload: { phone, otp_code: code },
-  });
+  const { res } = await sendWithProofOfWork((pow) =>
+    app.inject({
+      method: "POST",
+      url: "/api/auth/verify-otp",
+      headers: { ...headers, ...pow, "x-device-id": deviceId },
+      payload: { phone, otp_code: code },
+      ...from,
+    }),
+  );
   if (res.statusCode !== 200) throw new Error(`verify-otp: ${res.statusCode} ${res.body}`);
-  return res.json().data.token as string;
+  const data = res.json().data as { token: string; device_credential: string };
+  return { token: data.token, credential: data.device_credential };
 }

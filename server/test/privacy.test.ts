@@ -138,4 +138,24 @@ describe("personal data in logs", () => {
     const log = lines.slice(from).join("");
     for (const leak of ["466321789", "Perpetua"]) expect(log).not.toContain(leak);
   });
+
+  it("masks phones written any way and codes anywhere in log text, keeping addresses and dates", async () => {
+    const from = lines.length;
+    app.log.warn(
+      { note: "caller 0411.000.009 or (04) 1100 0009 said code 482913", nested: { said: "+61-411-000-009" } },
+      "code 482913 for 0411.000.009 from 203.0.113.7 on 2026-11-27",
+    );
+    const error = await app.db.execute(sql`select ${"99999999999"}::integer`).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    app.log.error({ err: error }, "query failed");
+    const log = lines.slice(from).join("");
+    for (const leak of ["411.000.009", "1100 0009", "411-000-009", "482913", "99999999999"]) {
+      expect(log).not.toContain(leak);
+    }
+    expect(log).toContain("203.0.113.7");
+    expect(log).toContain("2026-11-27");
+    expect(JSON.parse(lines[from]!).msg).toMatch(/^code •••••• for 04•+009 from/);
+  });
 });

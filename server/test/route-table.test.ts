@@ -318,6 +318,61 @@ describe("the route table", () => {
     expect(failures).toEqual([]);
   });
 
+  it("refuses cross-site requests, and bodies other than JSON, on every state-changing route", async () => {
+    const changing = routes.filter((r) => r.method !== "GET");
+    expect(changing.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(["POST /api/auth/request-otp", "POST /api/auth/register", "POST /api/messages"]),
+    );
+    const failures: string[] = [];
+    for (const r of changing) {
+      const url = fill(r.url, "1");
+      // The ingest routes read a bearer token as their key: they get only the key.
+      const credentials = /^\/api\/(ingest|messages)/.test(r.url)
+        ? { "x-api-key": INGEST_KEY }
+        : { authorization: `Bearer ${adminToken}` };
+      const declared = (r.route.config as { bodyTypes?: string[] } | undefined)?.bodyTypes ?? [];
+      const crossSite = await app.inject({
+        method: r.method,
+        url,
+        remoteAddress: FUZZ_ADDRESS,
+        headers: {
+          "sec-fetch-site": "cross-site",
+          "content-type": "application/json",
+          ...credentials,
+        },
+        payload: "{}",
+      });
+      if (crossSite.statusCode !== 403)
+        failures.push(
+          `${r.method} ${r.url} cross-site: ${crossSite.statusCode} ${crossSite.body.slice(0, 100)}`,
+        );
+      for (const type of [
+        "application/x-www-form-urlencoded",
+        "text/plain",
+        "multipart/form-data; boundary=b",
+      ]) {
+        if (declared.includes(type.split(";")[0]!)) continue;
+        const res = await app.inject({
+          method: r.method,
+          url,
+          remoteAddress: FUZZ_ADDRESS,
+          headers: {
+            "content-type": type,
+            "sec-fetch-site": "same-origin",
+            ...credentials,
+          },
+          payload: type.startsWith("multipart") ? "--b\r\n\r\n--b--\r\n" : '{"phone":"0412345678"}',
+        });
+        if (res.statusCode !== 415 || res.json().errorType !== "validation_error")
+          failures.push(`${r.method} ${r.url} ${type}: ${res.statusCode} ${res.body.slice(0, 100)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // PagerMon's readers still post forms to their endpoint.
+    const pagermon = app.routeTable.find((r) => r.url === "/api/messages");
+    expect(pagermon?.config).toMatchObject({ bodyTypes: ["application/x-www-form-urlencoded"] });
+  });
+
   it("answers every malformed request on every route with a 4xx, never a 5xx, and stays healthy", async () => {
     const failures: string[] = [];
     let sent = 0;

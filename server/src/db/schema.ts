@@ -174,6 +174,39 @@ export const pendingSessionEvictions = pgTable(
 );
 
 /** One-time sign-in codes and activation codes: stored hashed, single use, expiring. */
+/**
+ * A device that has signed in (issue 27): it presents a signed credential naming this row, and is then
+ * served by its own code allowance, which strangers cannot use up. Bound to the phone it signed in
+ * with; revoked by the user, an admin, or when the phone changes.
+ */
+export const deviceCredentials = pgTable(
+  "device_credentials",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    phone: varchar("phone", { length: 20 }).notNull(),
+    deviceId: varchar("device_id", { length: 128 }).notNull(),
+    deviceInfo: jsonb("device_info").notNull().default({}),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** user | admin | replaced */
+    revokedBy: varchar("revoked_by", { length: 16 }),
+  },
+  (t) => [index("device_credentials_user_idx").on(t.userId).where(sql`${t.revokedAt} IS NULL`)],
+);
+
+/** Recovery links (the operator's `npm run admin -- recover`) already used: each works once. */
+export const recoveryRedemptions = pgTable("recovery_redemptions", {
+  tokenId: varchar("token_id", { length: 64 }).primaryKey(),
+  userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+  redeemedAt: timestamp("redeemed_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const verificationCodes = pgTable(
   "verification_codes",
   {
@@ -188,6 +221,8 @@ export const verificationCodes = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     consumedAt: timestamp("consumed_at", { withTimezone: true }),
     createdAt: createdAt(),
+    /** The device credential that asked for the code (its owner's own), or null: asked for anonymously. */
+    credentialId: uuid("credential_id").references(() => deviceCredentials.id, { onDelete: "cascade" }),
   },
   (t) => [index("verification_codes_user_purpose_idx").on(t.userId, t.purpose, t.createdAt)],
 );

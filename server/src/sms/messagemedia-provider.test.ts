@@ -184,4 +184,17 @@ describe("SMS_PROVIDER configuration", () => {
     expect(() => loadConfig({ ...http, SMS_HTTP_TIMEOUT_MS: "600000" })).toThrow(/SMS_HTTP_TIMEOUT_MS/);
     expect(() => loadConfig({ ...base, SMS_PROVIDER: "carrier-pigeon" })).toThrow(/'outbox' or 'http'/);
   });
+
+  it("texts Australian mobiles only, unless SMS_ALLOWED_COUNTRIES lists others by ISO code", () => {
+    const base = { DATA_DIR: "/tmp/turnout-config-test", JWT_SECRET: "x".repeat(40) };
+    expect(loadConfig(base).smsAllowedCountries).toEqual(["AU"]);
+    expect(loadConfig({ ...base, SMS_ALLOWED_COUNTRIES: " au, NZ ,AU" }).smsAllowedCountries).toEqual([
+      "AU",
+      "NZ",
+    ]);
+    expect(() => loadConfig({ ...base, SMS_ALLOWED_COUNTRIES: "AU,Narnia" })).toThrow(
+      /SMS_ALLOWED_COUNTRIES/,
+    );
+    expect(() => loadConfig({ ...base, SMS_ALLOWED_COUNTRIES: " , " })).toThrow(/SMS_ALLOWED_COUNTRIES/);
+  });
 });

@@ -1,4 +1,4 @@
-import { maskPhone } from "@turnout/domain";
+import { checkSmsDestination, DEFAULT_SMS_COUNTRIES, maskPhone } from "@turnout/domain";
 import { and, count, desc, eq, inArray, lt, notInArray, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/client.js";
@@ -116,6 +116,13 @@ export type SmsWorkerOptions = {
    * while it sends; a claim whose worker died (no renewal) expires, and any worker takes the row again.
    */
   leaseMs?: number;
+  /**
+   * Countries whose mobiles may receive SMS (issue 27): any other destination fails at once, whatever
+   * queued it. Absent: Australia only.
+   */
+  allowedCountries?: readonly string[];
+  /** Called after each message the provider accepted (the service's SMS counts); its errors are logged. */
+  onSent?: (kind: string) => Promise<void>;
 };
 
 /** The default lease: a message claimed by an instance that dies goes out from another within it (plus a poll). */
@@ -159,6 +166,8 @@ export class SmsWorker {
   private readonly pollMs: number;
   private readonly batchSize: number;
   private readonly leaseMs: number;
+  private readonly allowedCountries: readonly string[];
+  private readonly onSent: ((kind: string) => Promise<void>) | undefined;
 
   private readonly loop: PollingLoop;
 
@@ -169,6 +178,8 @@ export class SmsWorker {
     this.pollMs = options.pollMs ?? 1000;
     this.batchSize = options.batchSize ?? 10;
     this.leaseMs = options.leaseMs ?? SMS_LEASE_MS;
+    this.allowedCountries = options.allowedCountries ?? DEFAULT_SMS_COUNTRIES;
+    this.onSent = options.onSent;
     this.loop = new PollingLoop({
       pollMs: this.pollMs,
       logger: this.logger,
@@ -312,6 +323,15 @@ export class SmsWorker {
       await this.recordFailure(row, new Error("Interrupted while sending (worker stopped or crashed)"), true);
       return false;
     }
+    const destination = checkSmsDestination(row.toPhone, this.allowedCountries);
+    if (!destination.ok) {
+      // Whatever queued it (an account created before the rule, a number an admin typed): never sent.
+      const refusal = new SmsSendError(`Destination not allowed: ${destination.message}`, {
+        retryable: false,
+      });
+      await this.recordFailure(row, refusal, true);
+      return false;
+    }
     let providerMessageId: string | null;
     try {
       const result = await this.provider.send(message);
@@ -322,6 +342,9 @@ export class SmsWorker {
     }
     await this.recordSent(row, providerMessageId);
     this.logger.info({ smsId: row.id, kind: row.kind, to: maskPhone(row.toPhone) }, "sms sent");
+    await this.onSent?.(row.kind).catch((error: unknown) => {
+      this.logger.warn({ smsId: row.id, err: error }, "sms not counted in the budget");
+    });
     return true;
   }
 

@@ -2,6 +2,7 @@ import { MESSAGES, parseRetryAfterHeader, REQUEST_TIMEOUT_MS } from "@turnout/do
 import { config } from "../config";
 import { collectDeviceInfo, getDeviceId } from "./device";
 import { ApiError, CLIENT_ERROR_TYPES } from "./errors";
+import { isProofOfWorkRequest, PROOF_OF_WORK_HEADER, solveProofOfWork } from "./proof-of-work";
 import { emitSessionNotice, type SessionNotice } from "./session-events";
 import { storage } from "./storage";
 
@@ -19,6 +20,8 @@ export interface RequestOptions {
   handlesForbidden?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Extra headers for this call (a sign-in call's device credential). */
+  headers?: Record<string, string>;
 }
 
 const TIMEOUT_MESSAGE = "The request timed out. Please check your connection and try again.";
@@ -164,6 +167,20 @@ export function networkFailure(): ApiError {
  * non-2xx turned into an ApiError (401 and 403 also notify the app, see RequestOptions).
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  try {
+    return await sendRequest<T>(path, options);
+  } catch (error) {
+    // Under attack the server asks anonymous callers to prove some work first (issue 27): solve, resend.
+    if (!(error instanceof ApiError) || !isProofOfWorkRequest(error.status, error.body)) throw error;
+    const solution = await solveProofOfWork(error.body.challenge, options.signal);
+    return sendRequest<T>(path, {
+      ...options,
+      headers: { ...options.headers, [PROOF_OF_WORK_HEADER]: solution },
+    });
+  }
+}
+
+async function sendRequest<T>(path: string, options: RequestOptions): Promise<T> {
   const { method = "GET", body, query, signal, timeoutMs = REQUEST_TIMEOUT_MS } = options;
   const controller = new AbortController();
   let timedOut = false;
@@ -179,6 +196,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   let parsed: unknown;
   try {
     const headers = await buildHeaders(body);
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
     response = await fetch(buildUrl(path, query), {
       method,
       headers,

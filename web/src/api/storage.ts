@@ -29,6 +29,18 @@ function pendingResponsesKey(userId: number | string): StorageKey {
   return `${PENDING_RESPONSES_PREFIX}${encodeURIComponent(String(userId))}`;
 }
 
+/** Device credentials by phone (issue 27). */
+const DEVICE_CREDENTIALS_KEY: StorageKey = `${STORAGE_PREFIX}device_credentials`;
+const MAX_DEVICE_CREDENTIALS = 8;
+
+function credentialMap(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value).filter(
+    (e): e is [string, string] => typeof e[1] === "string" && e[1].length < 2048,
+  );
+  return Object.fromEntries(entries);
+}
+
 /** Every per-user copy: the offline feeds and the unsent answers. */
 function removeUserCopies(): void {
   try {
@@ -182,6 +194,24 @@ export const storage = {
   },
   setAlarmSettings(userId: number | string, value: unknown): void {
     writeRaw("local", alarmSettingsKey(userId), JSON.stringify(value));
+  },
+
+  /**
+   * The credential this device was given when it last signed in with `phone` (issue 27). It outlives
+   * sign-out on purpose: it is what lets the owner in first while strangers hammer the phone.
+   */
+  getDeviceCredential(phone: string): string | null {
+    const all = readJson("local", DEVICE_CREDENTIALS_KEY, credentialMap);
+    const value = readValue(all)?.[phone];
+    return typeof value === "string" ? value : null;
+  },
+
+  setDeviceCredential(phone: string, credential: string): void {
+    const all = { ...(readValue(readJson("local", DEVICE_CREDENTIALS_KEY, credentialMap)) ?? {}) };
+    all[phone] = credential;
+    // A shared station tablet may serve a few members: keep the most recent few.
+    const kept = Object.fromEntries(Object.entries(all).slice(-MAX_DEVICE_CREDENTIALS));
+    writeRaw("local", DEVICE_CREDENTIALS_KEY, JSON.stringify(kept));
   },
 
   getDeviceId(): string | null {

@@ -98,6 +98,7 @@ export async function agencyRoutes(app: FastifyInstance): Promise<void> {
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const byId = { schema: { params: idParamsSchema } };
+  const MULTIPART = { bodyTypes: ["multipart/form-data"] } as const;
 
   r.get("/admin/agencies", async () => {
     const rows = await listAgencies(app.db);
@@ -130,7 +131,7 @@ export async function agencyRoutes(app: FastifyInstance): Promise<void> {
     return { success: true, message: `${agency.name} deleted.` };
   });
 
-  r.post("/admin/agencies/:id/logo", byId, async (request) => {
+  r.post("/admin/agencies/:id/logo", { ...byId, config: MULTIPART }, async (request) => {
     const logo = await readLogoUpload(app, request);
     const agency = await setAgencyLogo(app.db, logos, request.params.id, logo);
     return { success: true, message: "Logo uploaded.", data: presentAdminAgency(agency) };

@@ -10,6 +10,7 @@ import {
   uniquePhone,
   waitForCode,
 } from "../../../test/factories.js";
+import { sendWithProofOfWork } from "../../../test/proof-of-work.js";
 import {
   agencies,
   appSettings,
@@ -63,18 +64,35 @@ beforeEach(async () => {
   await setSecurity("otp_guarded_requests_per_phone", 1);
 });
 
-/** Sign-in calls made from one client address. */
+/**
+ * Sign-in calls made from one client address, solving a proof of work when one is asked for (as the
+ * app does, and as a determined attacker would).
+ */
 const from = (ip: string) => ({
-  request: (phone: string) =>
-    app.inject({ method: "POST", url: "/api/auth/request-otp", payload: { phone }, remoteAddress: ip }),
-  verify: (phone: string, otp_code: string) =>
-    app.inject({
-      method: "POST",
-      url: "/api/auth/verify-otp",
-      payload: { phone, otp_code },
-      headers: { "x-device-id": `device-${ip}` },
-      remoteAddress: ip,
-    }),
+  request: async (phone: string) =>
+    (
+      await sendWithProofOfWork((headers) =>
+        app.inject({
+          method: "POST",
+          url: "/api/auth/request-otp",
+          headers,
+          payload: { phone },
+          remoteAddress: ip,
+        }),
+      )
+    ).res,
+  verify: async (phone: string, otp_code: string) =>
+    (
+      await sendWithProofOfWork((headers) =>
+        app.inject({
+          method: "POST",
+          url: "/api/auth/verify-otp",
+          payload: { phone, otp_code },
+          headers: { ...headers, "x-device-id": `device-${ip}` },
+          remoteAddress: ip,
+        }),
+      )
+    ).res,
 });
 
 const wrongFor = (code: string) => (code === "123456" ? "654321" : "123456");

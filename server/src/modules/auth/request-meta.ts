@@ -2,11 +2,23 @@ import { deviceInfoSchema, findUnstorableText } from "@turnout/domain";
 import type { FastifyRequest } from "fastify";
 import type { RequestMeta } from "../../context.js";
 import { badRequest } from "../../errors.js";
+import { DEVICE_CREDENTIAL_HEADER } from "./device-credentials.js";
+import { PROOF_OF_WORK_HEADER } from "./proof-of-work.js";
 import type { DeviceMeta } from "./service.js";
 
-/** The caller's address and user agent. */
+function header(request: FastifyRequest, name: string): string | null {
+  const value = request.headers[name];
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+/** The caller's address and user agent, and the device credential and proof of work it presented. */
 export function requestMeta(request: FastifyRequest): RequestMeta {
-  return { ip: request.ip ?? null, userAgent: request.headers["user-agent"]?.slice(0, 500) ?? null };
+  return {
+    ip: request.ip ?? null,
+    userAgent: request.headers["user-agent"]?.slice(0, 500) ?? null,
+    credential: header(request, DEVICE_CREDENTIAL_HEADER),
+    proofOfWork: header(request, PROOF_OF_WORK_HEADER),
+  };
 }
 
 /**

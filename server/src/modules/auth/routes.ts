@@ -1,18 +1,36 @@
-import { codeInputSchema, phoneInputSchema, registrationSchema } from "@turnout/domain";
+import { checkSmsDestination, codeInputSchema, phoneInputSchema, registrationSchema } from "@turnout/domain";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { recordSecurityEvent } from "../security/events.js";
 import { endSession } from "../sessions/service.js";
+import {
+  listDeviceCredentials,
+  presentDeviceCredential,
+  revokeDeviceCredentials,
+} from "./device-credentials.js";
 import { actorOf, bearerToken, resolveActor } from "./guard.js";
 import { deviceMeta, requestMeta } from "./request-meta.js";
 import {
   activateAccount,
   getProfile,
   listSignupAgencies,
+  recoverSignIn,
   registerUser,
   requestLoginCode,
   verifyLoginCode,
 } from "./service.js";
+
+/**
+ * A phone that a code will be texted to: as phoneInputSchema, and a mobile of an allowed country
+ * (issue 27), else a 400 on the field saying which numbers Turnout texts.
+ */
+export function smsPhoneSchema(allowedCountries: readonly string[]) {
+  return phoneInputSchema.superRefine((phone, ctx) => {
+    const checked = checkSmsDestination(phone, allowedCountries);
+    if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.message });
+  });
+}
 
 const verifyBody = z.object({
   phone: phoneInputSchema,
@@ -26,10 +44,11 @@ const PUBLIC = { access: "public" } as const;
 /** SPEC 7 'Auth': registration, activation, one-time codes, sign-in, sign-out, profile. */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const smsPhone = smsPhoneSchema(app.config.smsAllowedCountries);
 
   r.post(
     "/auth/register",
-    { config: PUBLIC, schema: { body: registrationSchema } },
+    { config: PUBLIC, schema: { body: registrationSchema.extend({ phone: smsPhone }) } },
     async (request, reply) => {
       const result = await registerUser(app.services, request.body, requestMeta(request));
       return reply.status(201).send(result);
@@ -52,8 +71,43 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     "/auth/request-otp",
-    { config: PUBLIC, schema: { body: z.object({ phone: phoneInputSchema }) } },
+    { config: PUBLIC, schema: { body: z.object({ phone: smsPhone }) } },
     async (request) => requestLoginCode(app.services, request.body, requestMeta(request)),
+  );
+
+  // The link the operator's recovery command prints (README 'Signing in'): one sign-in, once.
+  r.post(
+    "/auth/recover",
+    {
+      config: PUBLIC,
+      schema: {
+        body: z.object({ token: z.string().trim().min(1).max(2048), deviceId: z.string().optional() }),
+      },
+    },
+    async (request) =>
+      recoverSignIn(app.services, request.body.token, deviceMeta(request, request.body.deviceId)),
+  );
+
+  // The user's recognised devices (issue 27): each keeps its own sign-in allowance until revoked.
+  r.get("/auth/devices", async (request) => {
+    const rows = await listDeviceCredentials(app.db, actorOf(request).userId);
+    return { success: true, data: rows.map(presentDeviceCredential) };
+  });
+
+  r.delete(
+    "/auth/devices/:id",
+    { schema: { params: z.object({ id: z.string().uuid("Unknown device") }) } },
+    async (request) => {
+      const actor = actorOf(request);
+      await revokeDeviceCredentials(app.db, actor.userId, "user", request.params.id);
+      await recordSecurityEvent(app.db, {
+        type: "device_credential_revoked",
+        userId: actor.userId,
+        ip: request.ip,
+        details: { credential_id: request.params.id, by: "user" },
+      });
+      return { success: true, message: "Device removed: it signs in as a new device next time." };
+    },
   );
 
   const verify = async (request: { body: z.infer<typeof verifyBody> } & Parameters<typeof deviceMeta>[0]) =>

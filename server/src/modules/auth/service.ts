@@ -4,12 +4,21 @@ import {
   MESSAGES,
   normalizePhone,
   type RegistrationInput,
+  SERVICE_SMS_BUDGETS,
   UNMAPPED_AGENCY,
+  underAttack,
 } from "@turnout/domain";
 import { and, asc, desc, eq, isNull, lt, ne, sql } from "drizzle-orm";
 import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
-import { agencies, appSettings, userAgencies, users, verificationCodes } from "../../db/schema.js";
+import {
+  agencies,
+  appSettings,
+  recoveryRedemptions,
+  userAgencies,
+  users,
+  verificationCodes,
+} from "../../db/schema.js";
 import { AppError, conflict, rateLimited } from "../../errors.js";
 import { enqueueSms } from "../../sms/queue.js";
 import { notifyAdminsOfPendingAccount } from "../auto-activation/service.js";
@@ -18,19 +27,33 @@ import {
   addressLockKey,
   addressPhoneLockKey,
   clearFailures,
+  clearPhoneFailures,
   consumeRateLimit,
+  credentialLockKey,
   FAILURE_MEMORY_SECONDS,
+  failureState,
+  guardedRequestsKey,
   lockoutRemaining,
   phoneLockKey,
+  phoneRequestsKey,
+  rateLimitCount,
   recordFailure,
   tooManyAttempts,
 } from "../security/limits.js";
 import { getSecuritySettings, type SecuritySettings } from "../security/settings.js";
-import { openSession, presentSession, sessionLimitState } from "../sessions/service.js";
+import {
+  clearPhoneSmsBudget,
+  reserveStrangerSms,
+  smsBudgetsReached,
+  strangerSmsThisHour,
+} from "../security/sms-budget.js";
+import { endSession, openSession, presentSession, sessionLimitState } from "../sessions/service.js";
 import { unitsOfUser, writeUserUnits } from "../units/service.js";
 import { codeMatches, generateCode, hashCode } from "./codes.js";
+import { issueDeviceCredential, type TrustedDevice, verifyDeviceCredential } from "./device-credentials.js";
 import { presentAgency, presentProfileUser, presentUser } from "./present.js";
-import { signSessionToken } from "./tokens.js";
+import { requireProofOfWork } from "./proof-of-work.js";
+import { signEvictionToken, signSessionToken, verifyRecoveryToken } from "./tokens.js";
 
 type Purpose = "login" | "activation";
 type UserRow = typeof users.$inferSelect;
@@ -59,10 +82,12 @@ export async function registerUser(ctx: ServiceContext, input: RegistrationInput
     settings.registrations_per_ip,
     settings.otp_request_window_seconds,
   );
+  await proofOfWorkUnderAttack(ctx, input.phone, meta, settings);
   const existing = await findUserByPhone(ctx.db, input.phone);
   if (existing?.isVerified) throw conflict("A user with this phone number already exists.");
   if (existing) {
     await consumeCodeRequest(ctx, existing.phone, meta, settings);
+    await reserveStrangerSms(ctx, existing.phone, settings);
     await ctx.db.transaction((tx) => issueCode(ctx, tx, existing, "activation", settings));
     ctx.nudgeSms();
     throw new AppError(
@@ -73,6 +98,7 @@ export async function registerUser(ctx: ServiceContext, input: RegistrationInput
     );
   }
 
+  await reserveStrangerSms(ctx, input.phone, settings);
   await ctx.db.transaction(async (tx) => {
     const [agency] = await tx.select().from(agencies).where(eq(agencies.code, input.user_agency));
     const inserted = await tx
@@ -124,6 +150,7 @@ export async function activateAccount(
   const phone = normalizePhone(input.phone);
   const settings = await getSecuritySettings(ctx.db);
   await assertAddressNotLocked(ctx.db, addressOf(meta), phone);
+  await proofOfWorkUnderAttack(ctx, phone, meta, settings);
   const user = await findUserByPhone(ctx.db, phone);
   if (user?.isVerified) throw conflict("This account is already verified. Please sign in.");
   const allowance = await guessAllowance(ctx.db, phone, settings);
@@ -134,7 +161,7 @@ export async function activateAccount(
 
   const autoActivate = await isAutoActivationEnabled(ctx.db);
   await ctx.db.transaction(async (tx) => {
-    if (!(await consumeLatestCode(tx, user.id, "activation"))) throw codeError("invalid");
+    if (!(await consumeLatestCode(tx, user.id, "activation", null))) throw codeError("invalid");
     await tx
       .update(users)
       .set({
@@ -184,11 +211,17 @@ export function accountReadySms(ctx: Pick<ServiceContext, "config">): string {
  * for an account an admin deactivated (account_not_activated for one still awaiting review), and 429 when this
  * address asks too often or is locked out of the phone, or the phone is asked for too often from
  * everywhere. An unverified account gets a fresh activation code instead and `needsVerification`.
+ * A device that signed in before with this phone (its credential in `meta`) asks on its own allowance
+ * and gets a code of its own; anyone else needs a proof of work while the phone or the service is
+ * under attack (428), and fits the SMS budgets (429 sms_budget_exceeded).
  */
 export async function requestLoginCode(ctx: ServiceContext, input: { phone: string }, meta: RequestMeta) {
   const phone = normalizePhone(input.phone);
   const settings = await getSecuritySettings(ctx.db);
+  const device = await trustedDevice(ctx, meta, phone);
+  if (device) return requestOwnCode(ctx, phone, device, meta, settings);
   await assertAddressNotLocked(ctx.db, addressOf(meta), phone);
+  await proofOfWorkUnderAttack(ctx, phone, meta, settings);
   await consumeCodeRequest(ctx, phone, meta, settings);
   const user = await findUserByPhone(ctx.db, phone);
   if (!user) {
@@ -202,6 +235,7 @@ export async function requestLoginCode(ctx: ServiceContext, input: { phone: stri
     throw new AppError(404, "user_not_found", MESSAGES.USER_NOT_FOUND);
   }
   if (!user.isVerified) {
+    await reserveStrangerSms(ctx, phone, settings);
     await ctx.db.transaction((tx) => issueCode(ctx, tx, user, "activation", settings));
     ctx.nudgeSms();
     return {
@@ -230,6 +264,7 @@ export async function requestLoginCode(ctx: ServiceContext, input: { phone: stri
       "Your account is waiting for an administrator to activate it. You will receive an SMS when it is ready.",
     );
   }
+  await reserveStrangerSms(ctx, phone, settings);
   await ctx.db.transaction(async (tx) => {
     await issueCode(ctx, tx, user, "login", settings);
     await recordOtpAttempt(tx, { kind: "request", phone, userId: user.id, ip: meta.ip, success: true });
@@ -237,6 +272,90 @@ export async function requestLoginCode(ctx: ServiceContext, input: { phone: stri
   });
   ctx.nudgeSms();
   return { success: true as const, message: "We have sent a 6-digit code to your phone." };
+}
+
+/**
+ * A code for a device that signed in before: counted on the device's own allowance only (no address,
+ * phone-wide or guarded ceiling, no SMS budget, no proof of work), and bound to the device, so no
+ * other request can replace it and no guess from elsewhere can void it. Throws 429 when the device
+ * itself asks too often, 403 when the account was deactivated.
+ */
+async function requestOwnCode(
+  ctx: ServiceContext,
+  phone: string,
+  device: TrustedDevice,
+  meta: RequestMeta,
+  settings: SecuritySettings,
+) {
+  await consumeRateLimit(
+    ctx.cache,
+    `otp:device:${device.credentialId}`,
+    settings.device_code_requests_per_window,
+    settings.otp_request_window_seconds,
+  );
+  const user = await findUserByPhone(ctx.db, phone);
+  if (!user || user.id !== device.userId) throw new AppError(404, "user_not_found", MESSAGES.USER_NOT_FOUND);
+  if (!user.isActive) throw new AppError(403, "account_inactive", ACCOUNT_DEACTIVATED_MESSAGE);
+  await ctx.db.transaction(async (tx) => {
+    await issueCode(ctx, tx, user, "login", settings, device.credentialId);
+    await recordOtpAttempt(tx, { kind: "request", phone, userId: user.id, ip: meta.ip, success: true });
+    await recordSecurityEvent(tx, {
+      type: "otp_requested",
+      userId: user.id,
+      phone,
+      ip: meta.ip,
+      details: { device: "recognised" },
+    });
+  });
+  ctx.nudgeSms();
+  return { success: true as const, message: "We have sent a 6-digit code to your phone." };
+}
+
+/**
+ * The device a request's credential proves for `phone`, unless that device has made too many wrong
+ * guesses today (it is then served as a stranger until its next sign-in).
+ */
+async function trustedDevice(ctx: ServiceContext, meta: RequestMeta, phone: string) {
+  const device = await verifyDeviceCredential(ctx.db, ctx.config.jwtSecret, meta.credential, phone);
+  if (!device) return null;
+  return (await lockoutRemaining(ctx.db, credentialLockKey(device.credentialId))) > 0 ? null : device;
+}
+
+/** The wrong codes for any phone in the current window (a signal that the service is under attack). */
+const SERVICE_FAILURES_KEY = "otp:failures:all";
+
+/**
+ * Requires a solved proof of work (428 with a challenge otherwise) while the phone or the whole
+ * service is under attack: strangers' requests or wrong codes for the phone, or for every phone,
+ * past the thresholds in the security settings, or a service SMS budget reached.
+ */
+async function proofOfWorkUnderAttack(
+  ctx: ServiceContext,
+  phone: string,
+  meta: RequestMeta,
+  settings: SecuritySettings,
+): Promise<void> {
+  const count = async (key: string) => Number(await ctx.cache.get(key)) || 0;
+  const phoneState = await failureState(ctx.db, phoneLockKey(phone));
+  const attack = underAttack(
+    {
+      phoneRequests: await rateLimitCount(ctx.cache, phoneRequestsKey(phone)),
+      phoneFailures: phoneState.failures,
+      phoneGuarded: phoneState.locked,
+      serviceUnauthSms: await strangerSmsThisHour(ctx.cache),
+      serviceFailures: await count(SERVICE_FAILURES_KEY),
+      serviceBudgetReached: (await smsBudgetsReached(ctx.cache)).some((n) => SERVICE_SMS_BUDGETS.has(n)),
+    },
+    {
+      phoneRequests: settings.pow_phone_requests,
+      phoneFailures: settings.pow_phone_failures,
+      serviceUnauthSms: settings.pow_service_unauth_sms_per_hour,
+      serviceFailures: settings.pow_service_failures_per_window,
+    },
+  );
+  if (attack.phone || attack.service) {
+    await requireProofOfWork(ctx, meta.proofOfWork ?? null, settings, addressOf(meta));
+  }
 }
 
 export type DeviceMeta = RequestMeta & { deviceId: string; deviceInfo: Partial<DeviceInfo> };
@@ -256,21 +375,30 @@ export async function verifyLoginCode(
 ) {
   const phone = normalizePhone(input.phone);
   const settings = await getSecuritySettings(ctx.db);
-  await assertAddressNotLocked(ctx.db, addressOf(meta), phone);
-  await consumeRateLimit(
-    ctx.cache,
-    `verify:ip:${addressOf(meta)}`,
-    settings.otp_requests_per_ip * 2,
-    settings.otp_request_window_seconds,
-  );
+  const device = await trustedDevice(ctx, meta, phone);
+  const channel = device?.credentialId ?? null;
+  if (!device) {
+    // A recognised device is never held up by what others did from its address.
+    await assertAddressNotLocked(ctx.db, addressOf(meta), phone);
+    await proofOfWorkUnderAttack(ctx, phone, meta, settings);
+    await consumeRateLimit(
+      ctx.cache,
+      `verify:ip:${addressOf(meta)}`,
+      settings.otp_requests_per_ip * 2,
+      settings.otp_request_window_seconds,
+    );
+  }
   const user = await findUserByPhone(ctx.db, phone);
   // A code sent before an admin deactivated the account: say so rather than 'wrong code'.
   if (user && !user.isActive && user.activatedAt) {
     throw new AppError(403, "account_inactive", ACCOUNT_DEACTIVATED_MESSAGE);
   }
-  const allowance = await guessAllowance(ctx.db, phone, settings);
-  const checked = user?.isActive ? await checkCode(ctx, user, "login", input.code, allowance) : "invalid";
+  const allowance = device ? settings.otp_max_failed_attempts : await guessAllowance(ctx.db, phone, settings);
+  const checked = user?.isActive
+    ? await checkCode(ctx, user, "login", input.code, allowance, channel)
+    : "invalid";
   if (!user || checked !== "ok") {
+    if (device) return failOwnAttempt(ctx, { phone, user, device, meta, settings, reason: checked });
     return failAttempt(ctx, { kind: "verify", phone, user, meta, settings, reason: checked });
   }
 
@@ -285,28 +413,22 @@ export async function verifyLoginCode(
       {
         sessions: limit.sessions.map((s) => presentSession(s, { maskIp: true })),
         maxSessions: max,
+        // The code was right: this device may now choose a session to sign out (force-logout).
+        eviction_token: await signEvictionToken(ctx.config.jwtSecret, user.id, meta.deviceId),
       },
     );
   }
 
-  const { session, endedSessionIds } = await ctx.db.transaction(async (tx) => {
-    if (!(await consumeLatestCode(tx, user.id, "login"))) throw codeError("invalid");
-    const opened = await openSession(tx, {
-      userId: user.id,
-      deviceId: meta.deviceId,
-      deviceInfo: meta.deviceInfo,
-      userAgent: meta.userAgent,
-      ip: meta.ip,
-      ttlDays: settings.session_ttl_days,
-    });
-    await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+  const { session, endedSessionIds, credential } = await ctx.db.transaction(async (tx) => {
+    if (!(await consumeLatestCode(tx, user.id, "login", channel))) throw codeError("invalid");
+    const opened = await openDeviceSession(ctx, tx, user, meta, settings);
     await recordOtpAttempt(tx, { kind: "verify", phone, userId: user.id, ip: meta.ip, success: true });
     await recordSecurityEvent(tx, {
       type: "login_success",
       userId: user.id,
       phone,
       ip: meta.ip,
-      details: { sessionId: opened.session.id },
+      details: { sessionId: opened.session.id, device: device ? "recognised" : "new" },
     });
     return opened;
   });
@@ -314,6 +436,17 @@ export async function verifyLoginCode(
   // Failures from this address no longer count (NIST SP 800-63B 5.2.2); the phone's daily count
   // stays, so a sign-in cannot hand a guesser elsewhere a fresh allowance.
   await clearFailures(ctx.db, addressPhoneLockKey(addressOf(meta), phone));
+  if (device) await clearFailures(ctx.db, credentialLockKey(device.credentialId));
+  return signedIn(ctx, user, session, credential);
+}
+
+/** What a device that has just signed in is given: the session token and its new device credential. */
+async function signedIn(
+  ctx: ServiceContext,
+  user: UserRow,
+  session: { id: string; expiresAt: Date },
+  credential: string,
+) {
   const token = await signSessionToken(ctx.config.jwtSecret, {
     userId: user.id,
     sessionId: session.id,
@@ -322,8 +455,95 @@ export async function verifyLoginCode(
   return {
     success: true as const,
     message: "Signed in.",
-    data: { token, user: presentUser(user), agency: await primaryAgency(ctx.db, user.id) },
+    data: {
+      token,
+      user: presentUser(user),
+      agency: await primaryAgency(ctx.db, user.id),
+      device_credential: credential,
+    },
   };
+}
+
+/**
+ * Opens the device's session, records the sign-in time and gives the device a new credential (its
+ * previous one is replaced). Run inside the sign-in transaction.
+ */
+async function openDeviceSession(
+  ctx: ServiceContext,
+  tx: Database,
+  user: UserRow,
+  meta: DeviceMeta,
+  settings: SecuritySettings,
+) {
+  const opened = await openSession(tx, {
+    userId: user.id,
+    deviceId: meta.deviceId,
+    deviceInfo: meta.deviceInfo,
+    userAgent: meta.userAgent,
+    ip: meta.ip,
+    ttlDays: settings.session_ttl_days,
+  });
+  await tx.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, user.id));
+  const credential = await issueDeviceCredential(tx, ctx.config.jwtSecret, {
+    userId: user.id,
+    phone: user.phone,
+    deviceId: meta.deviceId,
+    deviceInfo: meta.deviceInfo,
+    userAgent: meta.userAgent,
+    days: settings.device_credential_days,
+  });
+  return { ...opened, credential };
+}
+
+/**
+ * Signs in with a recovery link made by the operator's command (`npm run admin -- recover <phone>`),
+ * for the day an admin is locked out: it lifts the phone's guard and every lockout and count for it,
+ * then opens a session (ending the least recently used one when the limit is reached) and recognises
+ * the device. Each link works once, within 30 minutes. Throws 400 invalid_code for a link that is
+ * not valid, expired or used, 404 when the phone has no account, 403 when the account is inactive.
+ */
+export async function recoverSignIn(ctx: ServiceContext, token: string, meta: DeviceMeta) {
+  const claims = await verifyRecoveryToken(ctx.config.jwtSecret, token);
+  const invalid = new AppError(
+    400,
+    "invalid_code",
+    "This recovery link is not valid, has expired or was used already. Ask your operator for a new one.",
+  );
+  if (!claims) throw invalid;
+  const user = await findUserByPhone(ctx.db, claims.phone);
+  if (!user) throw new AppError(404, "user_not_found", MESSAGES.USER_NOT_FOUND);
+  if (!user.isActive) throw new AppError(403, "account_inactive", ACCOUNT_DEACTIVATED_MESSAGE);
+  const settings = await getSecuritySettings(ctx.db);
+  const { session, endedSessionIds, credential } = await ctx.db.transaction(async (tx) => {
+    const redeemed = await tx
+      .insert(recoveryRedemptions)
+      .values({ tokenId: claims.tokenId, userId: user.id })
+      .onConflictDoNothing()
+      .returning({ tokenId: recoveryRedemptions.tokenId });
+    if (redeemed.length === 0) throw invalid;
+    const ended: string[] = [];
+    const max = user.maxSessions ?? settings.max_device_sessions;
+    const limit = await sessionLimitState(tx, user.id, meta.deviceId, max);
+    if (!limit.canCreate) {
+      const leastUsed = [...limit.sessions].sort((a, b) => +a.lastActivity - +b.lastActivity)[0];
+      if (leastUsed && (await endSession(tx, leastUsed.id, "force_logout"))) ended.push(leastUsed.id);
+    }
+    const opened = await openDeviceSession(ctx, tx, user, meta, settings);
+    await voidOpenCodes(tx, user.id);
+    await recordSecurityEvent(tx, {
+      type: "recovery_sign_in",
+      severity: "warn",
+      userId: user.id,
+      phone: user.phone,
+      ip: meta.ip,
+      details: { sessionId: opened.session.id, endedSessionIds: ended },
+    });
+    return { ...opened, endedSessionIds: [...ended, ...opened.endedSessionIds] };
+  });
+  await clearPhoneFailures(ctx.db, user.phone);
+  await clearPhoneSmsBudget(ctx.cache, user.phone);
+  ctx.live.sessionsEnded(endedSessionIds, "terminated");
+  return signedIn(ctx, user, session, credential);
 }
 
 // ---------------------------------------------------------------------------
@@ -387,6 +607,8 @@ async function issueCode(
   user: UserRow,
   purpose: Purpose,
   settings: SecuritySettings,
+  /** The recognised device asking, whose code is its own; null: a code for anyone with the phone. */
+  credentialId: string | null = null,
 ) {
   const code = generateCode();
   const ttlSeconds =
@@ -399,6 +621,7 @@ async function issueCode(
         eq(verificationCodes.userId, user.id),
         eq(verificationCodes.purpose, purpose),
         isNull(verificationCodes.consumedAt),
+        channelIs(credentialId),
       ),
     );
   await tx.insert(verificationCodes).values({
@@ -406,6 +629,7 @@ async function issueCode(
     purpose,
     codeHash: hashCode(ctx.config.jwtSecret, user.id, purpose, code),
     expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+    credentialId,
   });
   const minutes = Math.round(ttlSeconds / 60);
   const body =
@@ -422,7 +646,14 @@ async function issueCode(
 
 type CodeCheck = "ok" | "invalid" | "voided" | "expired";
 
-async function latestOpenCode(db: Database, userId: number, purpose: Purpose) {
+/**
+ * Codes come in channels: each recognised device's own (its credential), and one for anyone with the
+ * phone (null). A request replaces, and a guess reaches, only the code of its own channel.
+ */
+const channelIs = (credentialId: string | null) =>
+  credentialId ? eq(verificationCodes.credentialId, credentialId) : isNull(verificationCodes.credentialId);
+
+async function latestOpenCode(db: Database, userId: number, purpose: Purpose, credentialId: string | null) {
   const [row] = await db
     .select()
     .from(verificationCodes)
@@ -431,6 +662,7 @@ async function latestOpenCode(db: Database, userId: number, purpose: Purpose) {
         eq(verificationCodes.userId, userId),
         eq(verificationCodes.purpose, purpose),
         isNull(verificationCodes.consumedAt),
+        channelIs(credentialId),
       ),
     )
     .orderBy(desc(verificationCodes.createdAt), desc(verificationCodes.id))
@@ -448,8 +680,9 @@ async function checkCode(
   purpose: Purpose,
   code: string,
   allowance: number,
+  credentialId: string | null = null,
 ): Promise<CodeCheck> {
-  const row = await latestOpenCode(ctx.db, user.id, purpose);
+  const row = await latestOpenCode(ctx.db, user.id, purpose, credentialId);
   if (!row) return "invalid";
   // The guess is taken before the comparison, so parallel guesses cannot overrun the allowance.
   const [taken] = await ctx.db
@@ -499,8 +732,13 @@ async function voidCode(db: Database, codeId: number): Promise<boolean> {
 }
 
 /** Marks the open code used; false when another request used it first (codes are single use). */
-async function consumeLatestCode(tx: Database, userId: number, purpose: Purpose): Promise<boolean> {
-  const row = await latestOpenCode(tx, userId, purpose);
+async function consumeLatestCode(
+  tx: Database,
+  userId: number,
+  purpose: Purpose,
+  credentialId: string | null = null,
+): Promise<boolean> {
+  const row = await latestOpenCode(tx, userId, purpose, credentialId);
   if (!row) return false;
   return voidCode(tx, row.id);
 }
@@ -541,11 +779,11 @@ async function consumeCodeRequest(
   try {
     await consumeRateLimit(ctx.cache, `otp:ip:${ip}`, settings.otp_requests_per_ip, window);
     await consumeRateLimit(ctx.cache, `otp:ip-phone:${ip}|${phone}`, settings.otp_requests_per_phone, window);
-    await consumeRateLimit(ctx.cache, `otp:phone:${phone}`, settings.otp_requests_per_phone_all, window);
+    await consumeRateLimit(ctx.cache, phoneRequestsKey(phone), settings.otp_requests_per_phone_all, window);
     if (await isGuarded(ctx.db, phone)) {
       await consumeRateLimit(
         ctx.cache,
-        `otp:guarded:${phone}`,
+        guardedRequestsKey(phone),
         settings.otp_guarded_requests_per_phone,
         window,
       );
@@ -592,6 +830,7 @@ async function failAttempt(
     details: { reason: a.reason },
   });
   if (a.reason === "expired") throw codeError(a.reason);
+  await ctx.cache.increment(SERVICE_FAILURES_KEY, a.settings.otp_request_window_seconds);
 
   const daily = await recordFailure(
     ctx.db,
@@ -601,7 +840,8 @@ async function failAttempt(
     FAILURE_MEMORY_SECONDS,
   );
   if (daily.lockedSeconds > 0) {
-    if (userId !== null) await voidOpenCodes(ctx.db, userId);
+    // Recognised devices' own codes stay: strangers' guesses cannot cancel them.
+    if (userId !== null) await voidOpenCodes(ctx.db, userId, { anonymousOnly: true });
     await recordSecurityEvent(ctx.db, {
       type: "otp_daily_limit",
       severity: "critical",
@@ -640,10 +880,69 @@ async function failAttempt(
   throw codeError(a.reason);
 }
 
-/** Voids every open code of a user, so only a code requested from now on works. */
-async function voidOpenCodes(db: Database, userId: number): Promise<void> {
+/**
+ * Records a wrong or expired code from a recognised device and throws 400. It counts against that
+ * device alone (never the phone's daily ceiling or an address): past `device_failures_per_day` in a
+ * day the device is served as a stranger until it signs in again, so a stolen credential buys no more
+ * guesses than anyone has.
+ */
+async function failOwnAttempt(
+  ctx: ServiceContext,
+  a: {
+    phone: string;
+    user: UserRow | undefined;
+    device: TrustedDevice;
+    meta: RequestMeta;
+    settings: SecuritySettings;
+    reason: CodeCheck;
+  },
+): Promise<never> {
+  const userId = a.user?.id ?? null;
+  await recordOtpAttempt(ctx.db, {
+    kind: "verify",
+    phone: a.phone,
+    userId,
+    ip: a.meta.ip,
+    success: false,
+    reason: a.reason,
+  });
+  await recordSecurityEvent(ctx.db, {
+    type: "otp_failed",
+    severity: "warn",
+    userId,
+    phone: a.phone,
+    ip: a.meta.ip,
+    details: { reason: a.reason, device: "recognised" },
+  });
+  if (a.reason !== "expired") {
+    await recordFailure(
+      ctx.db,
+      credentialLockKey(a.device.credentialId),
+      "credential",
+      a.settings.device_failures_per_day,
+      FAILURE_MEMORY_SECONDS,
+    );
+  }
+  throw codeError(a.reason);
+}
+
+/**
+ * Voids every open code of a user (or only those asked for anonymously), so only a code requested
+ * from now on works.
+ */
+async function voidOpenCodes(
+  db: Database,
+  userId: number,
+  options: { anonymousOnly?: boolean } = {},
+): Promise<void> {
   await db
     .update(verificationCodes)
     .set({ consumedAt: new Date() })
-    .where(and(eq(verificationCodes.userId, userId), isNull(verificationCodes.consumedAt)));
+    .where(
+      and(
+        eq(verificationCodes.userId, userId),
+        isNull(verificationCodes.consumedAt),
+        options.anonymousOnly ? isNull(verificationCodes.credentialId) : undefined,
+      ),
+    );
 }

@@ -174,6 +174,7 @@ export async function feedbackRoutes(app: FastifyInstance): Promise<void> {
     s.post(
       "/feedback/conversations/:id/upload",
       {
+        config: { bodyTypes: ["multipart/form-data"] },
         schema: { params: idParamsSchema },
         // Runs after the access check and before any of the body is read.
         onRequest: async (request) => {

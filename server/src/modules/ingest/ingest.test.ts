@@ -10,6 +10,7 @@ import {
   alerts,
   capcodes,
   groupingSettings,
+  systemLogs,
 } from "../../db/schema.js";
 import { parseFormLeniently } from "./routes.js";
 
@@ -192,6 +193,31 @@ describe("POST /api/ingest/messages", () => {
         .set({ value: "120" })
         .where(eq(groupingSettings.key, "duplicate_window_seconds"));
     }
+  });
+
+  it("refuses an address that keeps sending wrong keys unheard, logging it once per window", async () => {
+    const from = "198.51.100.99";
+    const send = (key: string | null) =>
+      app.inject({
+        method: "POST",
+        url: "/api/ingest/messages",
+        remoteAddress: from,
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+        payload: { capcode: "0100001", message: turnout() },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await send(`wrong-key-${i}-wrong-key`)).statusCode);
+    expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
+    const refused = await send(null);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    // The environment's key still gets through: a receiver behind the same address is not held up.
+    expect((await send(KEY)).statusCode).toBe(200);
+    const logged = await app.db.select().from(systemLogs).where(eq(systemLogs.ipAddress, from));
+    expect(logged.map((l) => l.message)).toEqual([
+      expect.stringMatching(/^Ingest: wrong key from 198\.51\.100\.99/),
+      expect.stringMatching(/^Ingest: 10 wrong keys from 198\.51\.100\.99; refused for 15 minutes/),
+    ]);
   });
 
   it("answers a wrong or missing key with 401 before looking at the body", async () => {

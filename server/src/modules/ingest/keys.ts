@@ -12,6 +12,11 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(x, y);
 }
 
+/** Whether `presented` is the key given in the environment (compared in constant time). */
+export function isEnvIngestKey(envKey: string | null, presented: string | null): boolean {
+  return Boolean(envKey && presented && presented.length <= 200 && sameSecret(presented, envKey));
+}
+
 /**
  * Resolves an ingest key to the name it was issued under: INGEST_API_KEY from the environment, or a
  * key an admin issued and has not revoked. Null for anything else (the caller answers 401).
@@ -22,7 +27,7 @@ export async function verifyIngestKey(
   presented: string | null,
 ): Promise<{ name: string } | null> {
   if (!presented || presented.length > 200) return null;
-  if (envKey && sameSecret(presented, envKey)) return { name: "env" };
+  if (isEnvIngestKey(envKey, presented)) return { name: "env" };
   const [row] = await db
     .select({ id: ingestKeys.id, name: ingestKeys.name, lastUsedAt: ingestKeys.lastUsedAt })
     .from(ingestKeys)

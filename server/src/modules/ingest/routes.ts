@@ -3,11 +3,13 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { isConnectionFailure } from "../../db/reachability.js";
-import { AppError, badRequest } from "../../errors.js";
+import { AppError, badRequest, rateLimited } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
 import { type SystemLogEntry, writeSystemLog } from "../../system-log.js";
 import { actorOf } from "../auth/guard.js";
-import { issueIngestKey, listIngestKeys, revokeIngestKey, verifyIngestKey } from "./keys.js";
+import { tooManyAttempts } from "../security/limits.js";
+import { getSecuritySettings } from "../security/settings.js";
+import { isEnvIngestKey, issueIngestKey, listIngestKeys, revokeIngestKey, verifyIngestKey } from "./keys.js";
 import { type IncomingMessage, ingestMessages } from "./service.js";
 
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -216,15 +218,68 @@ function presentedKey(request: FastifyRequest): string | null {
   return bearer ?? (typeof header === "string" ? header : null);
 }
 
+const wrongKeyCounter = (ip: string) => `ingest-key:ip:${ip}`;
+
+/**
+ * Seconds this address stays refused for presenting too many wrong ingest keys, or 0. The key given
+ * in the environment is compared in memory and never throttled, so a receiver using it is never held
+ * up by a neighbour on its network.
+ */
+async function wrongKeyThrottle(app: FastifyInstance, ip: string, presented: string | null) {
+  if (isEnvIngestKey(app.config.ingestApiKey, presented)) return 0;
+  const blocked = await app.cache.get(`${wrongKeyCounter(ip)}:blocked`);
+  return blocked ? Math.max(1, Math.ceil((Number(blocked) - Date.now()) / 1000)) : 0;
+}
+
+/**
+ * Counts a wrong ingest key against the address. The first in a window is logged (warn, and the
+ * System Monitor's log), and so is the one that starts the refusal: once per window each, however many
+ * follow.
+ */
+async function countWrongKey(app: FastifyInstance, request: FastifyRequest): Promise<void> {
+  const settings = await getSecuritySettings(app.db);
+  const window = settings.otp_request_window_seconds;
+  const { count, ttlSeconds } = await app.cache.increment(wrongKeyCounter(request.ip), window);
+  const limit = settings.ingest_key_failures_per_ip;
+  if (count === 1 || count === limit) {
+    const refused = count === limit;
+    const message = refused
+      ? `Ingest: ${count} wrong keys from ${request.ip}; refused for ${Math.ceil(ttlSeconds / 60)} minutes`
+      : `Ingest: wrong key from ${request.ip} (further ones are counted, not logged, for ${Math.ceil(ttlSeconds / 60)} minutes)`;
+    request.log.warn({ ip: request.ip, wrongKeys: count }, message);
+    await writeSystemLog(app.db, {
+      level: "warn",
+      category: "ingest",
+      message,
+      details: { wrong_keys: count },
+      ip: request.ip,
+    });
+  }
+  if (count >= limit) {
+    await app.cache.set(
+      `${wrongKeyCounter(request.ip)}:blocked`,
+      String(Date.now() + ttlSeconds * 1000),
+      ttlSeconds,
+    );
+  }
+}
+
 /** Pager messages in: the native batch endpoint, the PagerMon-compatible one, and admin-issued keys. */
 export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  // Checked before the body is parsed or validated: a caller without a key learns nothing else.
+  // Checked before the body is parsed or validated: a caller without a key learns nothing else. An
+  // address that keeps presenting wrong keys is refused unheard for the rest of the window (issue 27).
   const keyNames = new WeakMap<FastifyRequest, string>();
   const requireIngestKey = async (request: FastifyRequest) => {
-    const key = await verifyIngestKey(app.db, app.config.ingestApiKey, presentedKey(request));
-    if (!key) throw new AppError(401, "unauthorized", "A valid ingest key is required.");
+    const presented = presentedKey(request);
+    const throttled = await wrongKeyThrottle(app, request.ip, presented);
+    if (throttled > 0) throw rateLimited(tooManyAttempts(throttled), throttled);
+    const key = await verifyIngestKey(app.db, app.config.ingestApiKey, presented);
+    if (!key) {
+      await countWrongKey(app, request);
+      throw new AppError(401, "unauthorized", "A valid ingest key is required.");
+    }
     keyNames.set(request, key.name);
   };
   const keyName = (request: FastifyRequest) => keyNames.get(request) ?? "unknown";
@@ -292,7 +347,12 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   // PagerMon's readers reply-parse plain text: the new id, or "Ignoring duplicate".
   r.post(
     "/messages",
-    { onRequest: requireIngestKey, config: INGEST, schema: { body: pagermonBody } },
+    {
+      onRequest: requireIngestKey,
+      // PagerMon's readers post forms: the one /api route that takes them (issue 27).
+      config: { ...INGEST, bodyTypes: ["application/x-www-form-urlencoded"] },
+      schema: { body: pagermonBody },
+    },
     async (request, reply) => {
       const b = request.body;
       const incoming: IncomingMessage = {

@@ -20,6 +20,21 @@ export async function consumeRateLimit(
   if (count > limit) throw rateLimited(message(ttlSeconds), ttlSeconds);
 }
 
+/** How many hits `key` has in its current window (consumeRateLimit's count), 0 when none. */
+export async function rateLimitCount(cache: Cache, key: string): Promise<number> {
+  return Number(await cache.get(`rl:${key}`)) || 0;
+}
+
+/** Forgets `key`'s window (an admin's or the operator's reset). */
+export async function forgetRateLimit(cache: Cache, key: string): Promise<void> {
+  await cache.del(`rl:${key}`);
+}
+
+/** The window count of code requests for a phone from strangers together. */
+export const phoneRequestsKey = (phone: string) => `otp:phone:${phone}`;
+/** The window count of code requests for a guarded phone. */
+export const guardedRequestsKey = (phone: string) => `otp:guarded:${phone}`;
+
 export function tooManyAttempts(retryAfterSeconds: number): string {
   const minutes = retryAfterMinutes(retryAfterSeconds);
   return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} before trying again.`;
@@ -29,7 +44,7 @@ export function tooManyAttempts(retryAfterSeconds: number): string {
 export const FAILURE_MEMORY_SECONDS = 86_400;
 
 /** What a `brute_force_locks` row counts wrong codes for. */
-export type LockKind = "phone" | "ip" | "ip_phone";
+export type LockKind = "phone" | "ip" | "ip_phone" | "credential";
 
 /** The row counting wrong codes for a phone from every address (its daily ceiling). */
 export const phoneLockKey = (phone: string) => `phone:${phone}`;
@@ -37,6 +52,32 @@ export const phoneLockKey = (phone: string) => `phone:${phone}`;
 export const addressLockKey = (ip: string) => `ip:${ip}`;
 /** The row counting wrong codes from one client address for one phone. */
 export const addressPhoneLockKey = (ip: string, phone: string) => `ip-phone:${ip}|${phone}`;
+
+/** The row counting wrong codes from one recognised device (its credential). */
+export const credentialLockKey = (credentialId: string) => `cred:${credentialId}`;
+
+/**
+ * Wrong codes counted for `identifier` in its memory (a day after the last; 0 when none), and whether
+ * it is locked now: one read for both.
+ */
+export async function failureState(
+  db: Database,
+  identifier: string,
+): Promise<{ failures: number; locked: boolean }> {
+  const forgetBefore = new Date(Date.now() - FAILURE_MEMORY_SECONDS * 1000);
+  const [row] = await db
+    .select({
+      failures: bruteForceLocks.failures,
+      updatedAt: bruteForceLocks.updatedAt,
+      lockedUntil: bruteForceLocks.lockedUntil,
+    })
+    .from(bruteForceLocks)
+    .where(eq(bruteForceLocks.identifier, identifier));
+  return {
+    failures: row && row.updatedAt > forgetBefore ? row.failures : 0,
+    locked: (row?.lockedUntil?.getTime() ?? 0) > Date.now(),
+  };
+}
 
 /** Seconds until the longest lockout among `identifiers` ends, or 0 when none is locked. */
 export async function lockoutRemaining(db: Database, ...identifiers: string[]): Promise<number> {

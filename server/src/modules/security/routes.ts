@@ -13,11 +13,17 @@ import {
 } from "../../db/schema.js";
 import { badRequest, notFound } from "../../errors.js";
 import { idParamsSchema, MAX_INT_ID, queryIntSchema, settingKeySchema } from "../../request-schemas.js";
+import {
+  listDeviceCredentials,
+  presentDeviceCredential,
+  revokeDeviceCredentials,
+} from "../auth/device-credentials.js";
 import { actorOf } from "../auth/guard.js";
 import { SECURITY_DEFAULTS, SECURITY_KEYS, SECURITY_RANGES, type SecurityKey } from "./defaults.js";
 import { recordSecurityEvent } from "./events.js";
 import { clearFailures, clearPhoneFailures, phoneLockKey } from "./limits.js";
 import { getSecuritySettings } from "./settings.js";
+import { clearPhoneSmsBudget } from "./sms-budget.js";
 
 const listQuery = z.object({
   limit: queryIntSchema("limit", 1, 500).default(100),
@@ -255,6 +261,7 @@ export async function securityRoutes(app: FastifyInstance): Promise<void> {
    */
   const resetPhone = async (phone: string, userId: number | null, adminId: number, ip: string) => {
     await clearPhoneFailures(app.db, phone);
+    await clearPhoneSmsBudget(app.cache, phone);
     if (userId !== null) {
       await app.db
         .update(verificationCodes)
@@ -286,6 +293,48 @@ export async function securityRoutes(app: FastifyInstance): Promise<void> {
       await resetPhone(phone, user?.id ?? null, actorOf(request).userId, request.ip);
       return { success: true, message: "Sign-in attempts reset." };
     },
+  );
+
+  // Recognised devices (issue 27): each holds a credential that keeps its own sign-in allowance.
+  r.get("/admin/security/users/:id/devices", { schema: { params: idParamsSchema } }, async (request) => {
+    const rows = await listDeviceCredentials(app.db, request.params.id);
+    return { success: true, data: rows.map(presentDeviceCredential) };
+  });
+
+  const revokeDevices = async (
+    request: { ip: string } & Parameters<typeof actorOf>[0],
+    userId: number,
+    credentialId?: string,
+  ) => {
+    const [user] = await app.db.select().from(users).where(eq(users.id, userId));
+    if (!user) throw notFound("User not found");
+    const revoked = await revokeDeviceCredentials(app.db, user.id, "admin", credentialId);
+    await recordSecurityEvent(app.db, {
+      type: "device_credential_revoked",
+      userId: actorOf(request).userId,
+      phone: user.phone,
+      ip: request.ip,
+      details: { target_user_id: user.id, revoked, credential_id: credentialId ?? null, by: "admin" },
+    });
+    return {
+      success: true,
+      message: `${revoked} recognised device${revoked === 1 ? "" : "s"} revoked.`,
+      data: { revoked },
+    };
+  };
+
+  r.delete("/admin/security/users/:id/devices", { schema: { params: idParamsSchema } }, async (request) =>
+    revokeDevices(request, request.params.id),
+  );
+
+  r.delete(
+    "/admin/security/users/:id/devices/:credentialId",
+    {
+      schema: {
+        params: z.object({ id: idParamsSchema.shape.id, credentialId: z.string().uuid("Unknown device") }),
+      },
+    },
+    async (request) => revokeDevices(request, request.params.id, request.params.credentialId),
   );
 
   r.post("/admin/security/cleanup", async (request) => {

@@ -1,12 +1,14 @@
 import { phoneInputSchema } from "@turnout/domain";
 import { eq } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { users } from "../../db/schema.js";
-import { notFound } from "../../errors.js";
+import { AppError } from "../../errors.js";
+import { verifyDeviceCredential } from "../auth/device-credentials.js";
 import { actorOf } from "../auth/guard.js";
 import { requestMeta } from "../auth/request-meta.js";
+import { verifyEvictionToken } from "../auth/tokens.js";
 import { recordSecurityEvent } from "../security/events.js";
 import { consumeRateLimit } from "../security/limits.js";
 import { getSecuritySettings } from "../security/settings.js";
@@ -38,12 +40,30 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     return s;
   };
 
+  /**
+   * The user a recognised device of this phone belongs to (its credential header), or null: then the
+   * caller is a stranger, who learns nothing about the phone's account or its devices (issue 27).
+   */
+  const recognisedUser = async (request: FastifyRequest, phone: string) => {
+    const device = await verifyDeviceCredential(
+      app.db,
+      app.config.jwtSecret,
+      requestMeta(request).credential,
+      phone,
+    );
+    if (!device) return null;
+    const [user] = await app.db.select().from(users).where(eq(users.id, device.userId));
+    return user ?? null;
+  };
+
   r.post(
     "/sessions/check-limit",
     { config: PUBLIC, schema: { body: z.object({ phone: phoneInputSchema, deviceId: deviceIdSchema }) } },
     async (request) => {
       const settings = await throttle(requestMeta(request).ip);
-      const [user] = await app.db.select().from(users).where(eq(users.phone, request.body.phone));
+      const user = await recognisedUser(request, request.body.phone);
+      // A stranger always hears the same: go ahead. The limit is told after the code is verified
+      // (409 session_limit from verify-otp), when the caller has shown they hold the phone.
       if (!user)
         return { success: true, canCreate: true, sessions: [], maxSessions: settings.max_device_sessions };
       const max = user.maxSessions ?? settings.max_device_sessions;
@@ -66,14 +86,31 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
           phone: phoneInputSchema,
           deviceId: deviceIdSchema,
           sessionIdToLogout: z.string().uuid(),
+          /** From verify-otp's 409 session_limit: the code was right (issue 27). */
+          eviction_token: z.string().max(2048).optional(),
         }),
       },
     },
     async (request) => {
       const meta = requestMeta(request);
       await throttle(meta.ip);
-      const [user] = await app.db.select().from(users).where(eq(users.phone, request.body.phone));
-      if (!user) throw notFound("Session not found");
+      const { phone, deviceId, eviction_token: evictionToken } = request.body;
+      const [byPhone] = await app.db.select().from(users).where(eq(users.phone, phone));
+      // Only a device that proved it holds the phone chooses: a recognised device of it, or one whose
+      // code was just verified. Anyone else cannot end, or line up the ending of, someone's session.
+      const user =
+        (await recognisedUser(request, phone)) ??
+        (byPhone &&
+        evictionToken &&
+        (await verifyEvictionToken(app.config.jwtSecret, evictionToken, byPhone.id, deviceId))
+          ? byPhone
+          : null);
+      if (!user)
+        throw new AppError(
+          403,
+          "forbidden",
+          "Enter the code we sent you first; then choose the device to sign out.",
+        );
       await chooseSessionToEvict(app.db, user.id, request.body.deviceId, request.body.sessionIdToLogout);
       await recordSecurityEvent(app.db, {
         type: "session_force_logout",

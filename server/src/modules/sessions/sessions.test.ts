@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
-import { createUser, signIn, smsCount, waitForCode } from "../../../test/factories.js";
+import { createUser, signIn, signInDevice, smsCount, waitForCode } from "../../../test/factories.js";
 import { securityConfig, users } from "../../db/schema.js";
 
 let app: TestApp;
@@ -30,19 +30,29 @@ async function codeFor(phone: string) {
 }
 
 describe("device-session limit", () => {
-  it("lets a third device choose a session to sign out, then sign in; the chosen one gets 401", async () => {
+  it("lets a third device choose a session to sign out once its code is right; the chosen one gets 401", async () => {
     const user = await createUser(app);
     const tokenA = await signIn(app, user.phone, "device-a");
     const tokenB = await signIn(app, user.phone, "device-b");
 
+    // A device that never signed in learns nothing from the check: the limit comes after the code.
     const check = await app.inject({
       method: "POST",
       url: "/api/sessions/check-limit",
       payload: { phone: user.phone, deviceId: "device-c" },
     });
-    expect(check.statusCode).toBe(200);
-    const limit = check.json();
-    expect(limit).toMatchObject({ success: true, canCreate: false, maxSessions: 2 });
+    expect(check.json()).toEqual({ success: true, canCreate: true, sessions: [], maxSessions: 2 });
+
+    const code = await codeFor(user.phone);
+    const refused = await app.inject({
+      method: "POST",
+      url: "/api/auth/verify-otp",
+      headers: { "x-device-id": "device-c" },
+      payload: { phone: user.phone, otp_code: code },
+    });
+    expect(refused.statusCode).toBe(409);
+    const limit = refused.json();
+    expect(limit).toMatchObject({ errorType: "session_limit", maxSessions: 2 });
     expect(limit.sessions).toHaveLength(2);
     for (const s of limit.sessions) {
       expect(Object.keys(s).sort()).toEqual([
@@ -53,24 +63,20 @@ describe("device-session limit", () => {
         "last_activity",
       ]);
     }
-
-    const code = await codeFor(user.phone);
-    const refused = await app.inject({
-      method: "POST",
-      url: "/api/auth/verify-otp",
-      headers: { "x-device-id": "device-c" },
-      payload: { phone: user.phone, otp_code: code },
-    });
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ errorType: "session_limit", maxSessions: 2 });
-    expect(refused.json().sessions).toHaveLength(2);
+    expect(typeof limit.eviction_token).toBe("string");
 
     const sessionA = limit.sessions[0].id as string;
-    const chosen = await app.inject({
-      method: "POST",
-      url: "/api/sessions/force-logout",
-      payload: { phone: user.phone, deviceId: "device-c", sessionIdToLogout: sessionA },
-    });
+    const choose = (extra: Record<string, string>, deviceId = "device-c") =>
+      app.inject({
+        method: "POST",
+        url: "/api/sessions/force-logout",
+        payload: { phone: user.phone, deviceId, sessionIdToLogout: sessionA, ...extra },
+      });
+    // Without the proof of a right code, or for another device, nobody chooses.
+    expect((await choose({})).statusCode).toBe(403);
+    expect((await choose({ eviction_token: limit.eviction_token }, "device-d")).statusCode).toBe(403);
+    expect((await choose({ eviction_token: "x.y.z" })).statusCode).toBe(403);
+    const chosen = await choose({ eviction_token: limit.eviction_token });
     expect(chosen.statusCode).toBe(200);
     // Choosing alone ends nothing: only finishing the sign-in on device C does.
     expect(await profileStatus(tokenA)).toBe(200);
@@ -92,6 +98,44 @@ describe("device-session limit", () => {
     expect(await profileStatus(tokenC)).toBe(200);
   });
 
+  it("tells a recognised device of the phone the real limit, and lets it choose", async () => {
+    const user = await createUser(app);
+    await app.db.update(users).set({ maxSessions: 1 }).where(eq(users.id, user.id));
+    const laptop = await signInDevice(app, user.phone, "laptop");
+    await app.inject({ method: "POST", url: "/api/auth/logout", headers: auth(laptop.token) });
+    const tablet = await signIn(app, user.phone, "tablet");
+    const check = (headers: Record<string, string>) =>
+      app.inject({
+        method: "POST",
+        url: "/api/sessions/check-limit",
+        headers,
+        payload: { phone: user.phone, deviceId: "laptop" },
+      });
+    const known = (await check({ "x-device-credential": laptop.credential })).json();
+    expect(known).toMatchObject({ canCreate: false, maxSessions: 1 });
+    expect(known.sessions).toHaveLength(1);
+    expect((await check({})).json()).toMatchObject({ canCreate: true, sessions: [] });
+    // A credential is bound to its phone: it says nothing about another one.
+    const other = await createUser(app);
+    const elsewhere = await app.inject({
+      method: "POST",
+      url: "/api/sessions/check-limit",
+      headers: { "x-device-credential": laptop.credential },
+      payload: { phone: other.phone, deviceId: "laptop" },
+    });
+    expect(elsewhere.json()).toMatchObject({ canCreate: true, sessions: [] });
+
+    const chosen = await app.inject({
+      method: "POST",
+      url: "/api/sessions/force-logout",
+      headers: { "x-device-credential": laptop.credential },
+      payload: { phone: user.phone, deviceId: "laptop", sessionIdToLogout: known.sessions[0].id },
+    });
+    expect(chosen.statusCode).toBe(200);
+    await signInDevice(app, user.phone, "laptop", { credential: laptop.credential });
+    expect(await profileStatus(tablet)).toBe(401);
+  });
+
   it("signing in again on the same device replaces its session rather than using a slot", async () => {
     const user = await createUser(app);
     const first = await signIn(app, user.phone, "phone-1");
@@ -99,18 +143,6 @@ describe("device-session limit", () => {
     const again = await signIn(app, user.phone, "phone-1");
     expect(await profileStatus(first)).toBe(401);
     expect(await profileStatus(again)).toBe(200);
-  });
-
-  it("follows a per-user session limit set by an admin", async () => {
-    const user = await createUser(app);
-    await app.db.update(users).set({ maxSessions: 1 }).where(eq(users.id, user.id));
-    await signIn(app, user.phone, "only-one");
-    const check = await app.inject({
-      method: "POST",
-      url: "/api/sessions/check-limit",
-      payload: { phone: user.phone, deviceId: "second" },
-    });
-    expect(check.json()).toMatchObject({ canCreate: false, maxSessions: 1 });
   });
 
   it("answers an unknown phone as free to sign in, so the code request gives the real answer", async () => {
@@ -134,7 +166,16 @@ describe("device-session limit", () => {
       url: "/api/sessions/force-logout",
       payload: { phone: owner.phone, deviceId: "attacker", sessionIdToLogout: otherSession },
     });
-    expect(res.statusCode).toBe(404);
+    expect(res.statusCode).toBe(403);
+    // Even the owner's recognised device cannot pick a session of someone else's.
+    const ownerDevice = await signInDevice(app, owner.phone, "owner-laptop");
+    const notTheirs = await app.inject({
+      method: "POST",
+      url: "/api/sessions/force-logout",
+      headers: { "x-device-credential": ownerDevice.credential },
+      payload: { phone: owner.phone, deviceId: "owner-laptop", sessionIdToLogout: otherSession },
+    });
+    expect(notTheirs.statusCode).toBe(404);
   });
 
   it("rejects malformed check-limit and force-logout bodies with 400", async () => {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
 import { SYSTEM_LOG_LEVELS } from "../../system-log.js";
 import { actorOf } from "../auth/guard.js";
+import { smsBudgetsReached } from "../security/sms-budget.js";
 import { createSmsCheckCache, smsServiceStatus } from "../sms-admin/service.js";
 import { foldMessageCounts, messageMetrics } from "./message-metrics.js";
 import {
@@ -108,6 +109,7 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
       data: {
         health: monitorHealth(m, app.config.appEnv, {
           videoConversionUnavailable: !app.feedback.ffmpeg.available,
+          smsBudgetsReached: await smsBudgetsReached(app.cache).catch(() => []),
         }),
         metrics: m,
         sessions,

@@ -1,4 +1,10 @@
-import { classifyDevice, computeHealth, type DeviceInfo, maskPhone } from "@turnout/domain";
+import {
+  classifyDevice,
+  computeHealth,
+  type DeviceInfo,
+  maskPhone,
+  type SmsBudgetName,
+} from "@turnout/domain";
 import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { rowsOf } from "../../db/rows.js";
@@ -156,11 +162,12 @@ export function monitorHealth(
     redis: { status: string };
   },
   environment: "development" | "production",
-  options: { videoConversionUnavailable?: boolean } = {},
+  options: { videoConversionUnavailable?: boolean; smsBudgetsReached?: readonly SmsBudgetName[] } = {},
 ) {
   return {
     ...computeHealth({
       videoConversionUnavailable: options.videoConversionUnavailable,
+      smsBudgetsReached: options.smsBudgetsReached,
       memoryPercent: m.system.memory.usage_percent,
       cpuPercent: m.system.cpu_usage,
       databaseConnected: m.database.status === "connected",

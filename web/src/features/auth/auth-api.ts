@@ -1,5 +1,6 @@
 import { api } from "../../api/client";
 import { getDeviceId } from "../../api/device";
+import { storage } from "../../api/storage";
 import type { SessionAgency, SessionUser } from "../../api/types";
 
 /** One of the user's active device sessions, as listed by the maximum-devices dialog (SPEC 3). */
@@ -29,6 +30,8 @@ export interface SignInData {
   token: string;
   user: SessionUser;
   agency: SessionAgency | null;
+  /** This device's credential for the phone (issue 27); kept by authApi, not by the session. */
+  device_credential?: string;
 }
 
 export interface VerifyOtpReply {
@@ -52,23 +55,58 @@ export interface RegistrationInput {
 /** Sign-in calls answer 401 and 403 themselves: neither means "your session ended" there. */
 const signIn = { ignoreUnauthorized: true, handlesForbidden: true } as const;
 
+/**
+ * Sign-in calls for `phone` carry this device's credential for it, when it has one (issue 27): the
+ * server then serves the device from its own allowance, whatever strangers do to the phone.
+ */
+function asDeviceOf(phone: string) {
+  const credential = storage.getDeviceCredential(phone);
+  return credential ? { ...signIn, headers: { "X-Device-Credential": credential } } : signIn;
+}
+
+/** Keeps the credential a sign-in hands out, for this phone's next sign-in on this device. */
+function keepCredential(phone: string, reply: VerifyOtpReply): VerifyOtpReply {
+  if (reply.data?.device_credential) storage.setDeviceCredential(phone, reply.data.device_credential);
+  return reply;
+}
+
 export const authApi = {
   async checkSessionLimit(phone: string): Promise<SessionLimitReply> {
     const deviceId = await getDeviceId();
-    return api.post<SessionLimitReply>("/sessions/check-limit", { phone, deviceId }, signIn);
+    return api.post<SessionLimitReply>("/sessions/check-limit", { phone, deviceId }, asDeviceOf(phone));
   },
 
-  async forceLogout(phone: string, sessionIdToLogout: DeviceSession["id"]): Promise<{ success: boolean }> {
+  /** `evictionToken`: from the 409 session_limit of a verified code, when the device has no credential. */
+  async forceLogout(
+    phone: string,
+    sessionIdToLogout: DeviceSession["id"],
+    evictionToken?: string,
+  ): Promise<{ success: boolean }> {
     const deviceId = await getDeviceId();
-    return api.post("/sessions/force-logout", { phone, deviceId, sessionIdToLogout }, signIn);
+    return api.post(
+      "/sessions/force-logout",
+      { phone, deviceId, sessionIdToLogout, ...(evictionToken ? { eviction_token: evictionToken } : {}) },
+      asDeviceOf(phone),
+    );
   },
 
   requestOtp(phone: string): Promise<RequestOtpReply> {
-    return api.post<RequestOtpReply>("/auth/request-otp", { phone }, signIn);
+    return api.post<RequestOtpReply>("/auth/request-otp", { phone }, asDeviceOf(phone));
   },
 
-  verifyOtp(phone: string, otpCode: string): Promise<VerifyOtpReply> {
-    return api.post<VerifyOtpReply>("/auth/verify-otp", { phone, otp_code: otpCode }, signIn);
+  async verifyOtp(phone: string, otpCode: string): Promise<VerifyOtpReply> {
+    const reply = await api.post<VerifyOtpReply>(
+      "/auth/verify-otp",
+      { phone, otp_code: otpCode },
+      asDeviceOf(phone),
+    );
+    return keepCredential(phone, reply);
+  },
+
+  /** Signs in with the operator's one-time recovery link (README 'Signing in'). */
+  async recover(token: string): Promise<VerifyOtpReply> {
+    const reply = await api.post<VerifyOtpReply>("/auth/recover", { token }, signIn);
+    return reply.data?.user ? keepCredential(reply.data.user.phone, reply) : reply;
   },
 
   register(

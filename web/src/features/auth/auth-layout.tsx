@@ -5,6 +5,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { PRODUCT_NAME } from "@turnout/domain";
 import { type ReactNode, useEffect, useRef } from "react";
+import { DeviceCheckNotice } from "./device-check-notice";
 
 /** The id of the subtitle, so the field a screen focuses can be described by it. */
 export const AUTH_SUBTITLE_ID = "auth-subtitle";
@@ -54,6 +55,7 @@ export function AuthLayout({
               {subtitle}
             </Typography>
           ) : null}
+          <DeviceCheckNotice />
           {children}
         </Paper>
       </Container>

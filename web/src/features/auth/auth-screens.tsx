@@ -2,14 +2,17 @@ import { lazy, Suspense, useState } from "react";
 import { LoadingScreen } from "../../ui/loading-screen";
 import { useAuth } from "./auth-provider";
 import { LoginScreen } from "./login-screen";
+import { recoveryTokenFromLocation } from "./recovery-link";
 
 // Only the login screen is in the first download; the others load when someone needs them.
 const RegisterScreen = lazy(() => import("./register-screen").then((m) => ({ default: m.RegisterScreen })));
 const ActivationScreen = lazy(() =>
   import("./activation-screen").then((m) => ({ default: m.ActivationScreen })),
 );
+const RecoveryScreen = lazy(() => import("./recovery-screen").then((m) => ({ default: m.RecoveryScreen })));
 
 type View =
+  | { name: "recover"; token: string }
   | { name: "login"; phone: string; moved: boolean }
   | { name: "register" }
   | { name: "activate"; phone: string };
@@ -17,12 +20,21 @@ type View =
 /** The signed-out screens and the moves between them (SPEC 4). */
 export function AuthScreens() {
   const { completeSignIn } = useAuth();
-  const [view, setView] = useState<View>({ name: "login", phone: "", moved: false });
+  const [view, setView] = useState<View>(() => {
+    const token = recoveryTokenFromLocation(window.location.hash);
+    return token ? { name: "recover", token } : { name: "login", phone: "", moved: false };
+  });
 
   const goToLogin = (phone = "") => setView({ name: "login", phone, moved: true });
   const goToActivation = (phone: string) => setView({ name: "activate", phone });
 
   switch (view.name) {
+    case "recover":
+      return (
+        <Suspense fallback={<LoadingScreen />}>
+          <RecoveryScreen token={view.token} onSignedIn={completeSignIn} onDone={() => goToLogin()} />
+        </Suspense>
+      );
     case "register":
       return (
         <Suspense fallback={<LoadingScreen />}>

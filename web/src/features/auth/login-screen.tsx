@@ -18,6 +18,8 @@ interface SessionLimit {
   maxSessions: number;
   /** What to do once a device was signed out: ask for a code, or retry the code just typed. */
   resume: "request-code" | "verify-code";
+  /** The server's proof that the code was right, which lets this device choose (issue 27). */
+  evictionToken?: string;
 }
 
 function sessionsFrom(body: Record<string, unknown> | undefined): DeviceSession[] {
@@ -52,7 +54,16 @@ export function LoginScreen({
   const [sessionLimit, setSessionLimit] = useState<SessionLimit | null>(null);
   const [forceLogoutError, setForceLogoutError] = useState<string | null>(null);
 
-  const showRateLimit = (retryAfter: number | undefined, serverMessage: string | undefined) => {
+  const showRateLimit = (
+    retryAfter: number | undefined,
+    serverMessage: string | undefined,
+    errorType?: string,
+  ) => {
+    // SMS held back by the service's budgets is not a lock on this person: the message says when.
+    if (errorType === "sms_budget_exceeded" && serverMessage) {
+      setError({ message: serverMessage, errorType });
+      return;
+    }
     setError({ message: serverMessage || MESSAGES.LOGIN_RATE_LIMITED, errorType: "rate_limited" });
     setLockMinutes(retryAfterMinutes(retryAfter));
   };
@@ -76,7 +87,7 @@ export function LoginScreen({
       } else if (caught.body?.needsVerification === true) {
         onNeedsVerification(forPhone);
       } else if (caught.status === 429) {
-        showRateLimit(caught.retryAfter, caught.serverMessage);
+        showRateLimit(caught.retryAfter, caught.serverMessage, caught.errorType);
       } else if (caught.status === 404) {
         setError({ message: MESSAGES.USER_NOT_FOUND, errorType: "user_not_found" });
       } else if (caught.status === 400 && caught.errorType === "validation_error") {
@@ -101,7 +112,14 @@ export function LoginScreen({
         setError({ message: MESSAGES.OTP_VERIFY_FAILED, errorType: "network_error" });
       } else if (caught.status === 409 && caught.errorType === "session_limit") {
         const maxSessions = Number(caught.body?.maxSessions) || sessionsFrom(caught.body).length;
-        setSessionLimit({ sessions: sessionsFrom(caught.body), maxSessions, resume: "verify-code" });
+        const evictionToken =
+          typeof caught.body?.eviction_token === "string" ? caught.body.eviction_token : undefined;
+        setSessionLimit({
+          sessions: sessionsFrom(caught.body),
+          maxSessions,
+          resume: "verify-code",
+          evictionToken,
+        });
       } else if (caught.status === 429) {
         showRateLimit(caught.retryAfter, caught.serverMessage);
       } else {
@@ -159,7 +177,7 @@ export function LoginScreen({
     setBusy(true);
     setForceLogoutError(null);
     try {
-      await authApi.forceLogout(phone, sessionId);
+      await authApi.forceLogout(phone, sessionId, sessionLimit.evictionToken);
     } catch (caught) {
       setForceLogoutError(authErrorNotice(caught, MESSAGES.FORCE_LOGOUT_FAILED).message);
       setBusy(false);

@@ -3,6 +3,9 @@ import { MESSAGES } from "@turnout/domain";
 import { type MockApi, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
 
+// These tests type a whole form key by key; on a busy machine that outlasts Vitest's 5 s default.
+vi.setConfig({ testTimeout: 15_000 });
+
 const melbourne = { postcode: "3000", suburb: "MELBOURNE", state_abbreviation: "VIC" };
 const richmonds = [
   { postcode: "3121", suburb: "RICHMOND", state_abbreviation: "VIC" },
@@ -155,9 +158,7 @@ describe("create account", () => {
     });
   });
 
-  it("offers the chosen agency's units nearest the chosen place, and registers the member in those ticked", {
-    timeout: 15_000,
-  }, async () => {
+  it("offers the chosen agency's units nearest the chosen place, and registers the member in those ticked", async () => {
     const unit = (id: number, name: string, distance_km: number) => ({
       id,
       name,

@@ -6,7 +6,13 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { isPlausibleAuPhone, maskPhone, normalizePhone } from "@turnout/domain";
 import { type FormEvent, useState } from "react";
-import { useResetPhoneOtp, useResetUserOtp, useUserSecurityStatus } from "./queries";
+import {
+  useResetPhoneOtp,
+  useResetUserOtp,
+  useRevokeUserDevices,
+  useUserDevices,
+  useUserSecurityStatus,
+} from "./queries";
 import { formatTime, Section } from "./section";
 
 /** A user id as the server takes it: digits only, in range. */
@@ -60,6 +66,58 @@ function UserStatus({
       >
         Reset sign-in attempts
       </Button>
+      <RecognisedDevices userId={userId} onNotice={onNotice} />
+    </Box>
+  );
+}
+
+/**
+ * The user's recognised devices (issue 27): each signs in on its own allowance, which strangers cannot
+ * use up. Revoke one that is lost or no longer the user's; it then signs in as a new device.
+ */
+function RecognisedDevices({
+  userId,
+  onNotice,
+}: {
+  userId: number;
+  onNotice: (message: string, error?: boolean) => void;
+}) {
+  const devices = useUserDevices(userId);
+  const revoke = useRevokeUserDevices();
+  const run = (deviceId?: string) =>
+    revoke.mutate(
+      { userId, deviceId },
+      { onSuccess: (message) => onNotice(message), onError: (error) => onNotice(error.message, true) },
+    );
+  if (devices.isPending) return <Typography variant="body2">Loading devices…</Typography>;
+  if (devices.isError) return <Alert severity="error">{devices.error.message}</Alert>;
+  return (
+    <Box role="group" aria-label="Recognised devices" sx={{ mt: 1 }}>
+      <Typography variant="body2">{`Recognised devices: ${devices.data.length}`}</Typography>
+      {devices.data.length > 0 && (
+        <Box component="ul" sx={{ my: 0.5, pl: 3 }}>
+          {devices.data.map((device) => (
+            <li key={device.id}>
+              <Typography variant="body2" component="span">
+                {`${device.device_info}, last used ${formatTime(device.last_used_at)} `}
+              </Typography>
+              <Button
+                size="small"
+                disabled={revoke.isPending}
+                onClick={() => run(device.id)}
+                aria-label={`Revoke ${device.device_info}`}
+              >
+                Revoke
+              </Button>
+            </li>
+          ))}
+        </Box>
+      )}
+      {devices.data.length > 1 && (
+        <Button size="small" variant="outlined" disabled={revoke.isPending} onClick={() => run()}>
+          Revoke all devices
+        </Button>
+      )}
     </Box>
   );
 }

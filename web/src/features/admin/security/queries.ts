@@ -10,6 +10,7 @@ export const securityKeys = {
   events: () => [...securityKeys.all, "events"] as const,
   actions: () => [...securityKeys.all, "actions"] as const,
   userStatus: (id: number) => [...securityKeys.all, "user-status", id] as const,
+  userDevices: (id: number) => [...securityKeys.all, "user-devices", id] as const,
 };
 
 export const securityQueries = {
@@ -35,6 +36,11 @@ export const securityQueries = {
     queryOptions({
       queryKey: securityKeys.userStatus(id),
       queryFn: ({ signal }) => securityApi.userStatus(id, signal),
+    }),
+  userDevices: (id: number) =>
+    queryOptions({
+      queryKey: securityKeys.userDevices(id),
+      queryFn: ({ signal }) => securityApi.userDevices(id, signal),
     }),
 };
 
@@ -69,6 +75,17 @@ export function useClearLock() {
 
 export function useResetUserOtp() {
   return useSecurityMutation((id: number) => securityApi.resetUserOtp(id));
+}
+
+export function useUserDevices(id: number) {
+  return useQuery(securityQueries.userDevices(id));
+}
+
+/** Revoke one of a user's recognised devices (`deviceId`), or all of them. */
+export function useRevokeUserDevices() {
+  return useSecurityMutation(({ userId, deviceId }: { userId: number; deviceId?: string }) =>
+    securityApi.revokeUserDevices(userId, deviceId),
+  );
 }
 
 export function useResetPhoneOtp() {

@@ -95,6 +95,16 @@ interface Envelope {
 const get = async <T extends z.ZodType>(path: string, schema: T, signal?: AbortSignal) =>
   schema.parse((await api.get<Envelope>(path, { signal })).data) as z.output<T>;
 
+/** A device that signed in and keeps its own sign-in allowance (issue 27). */
+export const recognisedDeviceSchema = z.object({
+  id: z.string(),
+  device_info: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string(),
+  expires_at: z.string(),
+});
+export type RecognisedDevice = z.output<typeof recognisedDeviceSchema>;
+
 export const securityApi = {
   config: (signal?: AbortSignal) => get("/admin/security/config", z.array(securityConfigEntrySchema), signal),
   stats: (signal?: AbortSignal) => get("/admin/security/stats", securityStatsSchema, signal),
@@ -106,6 +116,16 @@ export const securityApi = {
   actions: (signal?: AbortSignal) => get("/admin/security/actions", z.array(securityEventSchema), signal),
   userStatus: (id: number, signal?: AbortSignal) =>
     get(`/admin/security/users/${id}/status`, userSecurityStatusSchema, signal),
+
+  userDevices: (id: number, signal?: AbortSignal) =>
+    get(`/admin/security/users/${id}/devices`, z.array(recognisedDeviceSchema), signal),
+
+  /** Revokes one recognised device of the user, or all of them. */
+  async revokeUserDevices(id: number, deviceId?: string): Promise<string> {
+    const path = `/admin/security/users/${id}/devices${deviceId ? `/${encodeURIComponent(deviceId)}` : ""}`;
+    const reply = await api.delete<Envelope>(path);
+    return reply.message ?? "Devices revoked.";
+  },
 
   async updateConfig(key: string, value: number, description?: string): Promise<void> {
     await api.put(`/admin/security/config/${encodeURIComponent(key)}`, { value, description });

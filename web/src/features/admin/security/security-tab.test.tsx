@@ -96,6 +96,23 @@ function fakeServer() {
       },
     },
     "POST /admin/security/users/7/reset-otp": { body: { success: true, message: "Sign-in attempts reset." } },
+    "GET /admin/security/users/7/devices": {
+      body: {
+        success: true,
+        data: [
+          {
+            id: "6f1c2a52-7b9e-4d8a-9d0e-2b7c1f3a4e5d",
+            device_info: "Chrome on Android (Mobile)",
+            created_at: "2026-11-01T08:30:00.000Z",
+            last_used_at: "2026-11-20T08:30:00.000Z",
+            expires_at: "2027-11-20T08:30:00.000Z",
+          },
+        ],
+      },
+    },
+    "DELETE /admin/security/users/7/devices/*": {
+      body: { success: true, message: "1 recognised device revoked.", data: { revoked: 1 } },
+    },
     "GET /admin/auto-activation/config": { body: { success: true, data: { enabled: true } } },
     "PUT /admin/auto-activation/config": { body: { success: true, data: { enabled: false } } },
     "GET /admin/auto-activation/admin-notifications": {
@@ -280,6 +297,21 @@ describe("SecurityTab", () => {
     await user.click(within(status).getByRole("button", { name: "Reset sign-in attempts" }));
     expect(await screen.findByText("Sign-in attempts reset.")).toBeInTheDocument();
     expect(server.callsTo("POST /admin/security/users/7/reset-otp")).toHaveLength(1);
+  });
+
+  it("lists a user's recognised devices and revokes one", async () => {
+    const server = fakeServer();
+    const user = renderTab();
+
+    await user.type(await screen.findByRole("textbox", { name: "User id" }), "7");
+    await user.click(screen.getByRole("button", { name: "Show status" }));
+    const devices = await screen.findByRole("group", { name: "Recognised devices" });
+    expect(await within(devices).findByText("Recognised devices: 1")).toBeInTheDocument();
+    await user.click(within(devices).getByRole("button", { name: "Revoke Chrome on Android (Mobile)" }));
+    expect(await screen.findByText("1 recognised device revoked.")).toBeInTheDocument();
+    expect(server.requests.filter((c) => c.method === "DELETE").map((c) => c.path)).toEqual([
+      "/admin/security/users/7/devices/6f1c2a52-7b9e-4d8a-9d0e-2b7c1f3a4e5d",
+    ]);
   });
 
   it("cleans up only after confirmation and reports what was removed", async () => {

@@ -1,0 +1,21 @@
+import Alert from "@mui/material/Alert";
+import { useEffect, useState } from "react";
+import { onDeviceCheck } from "../../api/proof-of-work";
+
+/** The words shown while the browser proves some work to the server (issue 27). */
+export const DEVICE_CHECK_TEXT = "Checking your device...";
+
+/**
+ * "Checking your device..." while a sign-in call solves the server's challenge (only while the phone
+ * or the service is under attack; a second or two on a phone). Announced politely to screen readers.
+ */
+export function DeviceCheckNotice() {
+  const [checking, setChecking] = useState(false);
+  useEffect(() => onDeviceCheck(setChecking), []);
+  if (!checking) return null;
+  return (
+    <Alert severity="info" role="status" aria-live="polite" sx={{ mb: 2 }}>
+      {DEVICE_CHECK_TEXT}
+    </Alert>
+  );
+}
