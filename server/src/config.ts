@@ -2,9 +2,11 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
+  checkSmsDestination,
   DEFAULT_RESPONSE_WINDOW_HOURS,
   DEFAULT_SMS_COUNTRIES,
   isKnownCountry,
+  maskPhone,
   normalizePhone,
   RESPONSE_WINDOW_HOURS_MAX,
   RESPONSE_WINDOW_HOURS_MIN,
@@ -137,6 +139,16 @@ const envSchema = z
         path: ["VAPID_PRIVATE_KEY"],
         message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are given together or not at all",
       });
+    // An admin whose phone Turnout will not text can never sign in: say so at start, not at first use.
+    for (const phone of parseAdminPhones(e.ADMIN_PHONES)) {
+      const checked = checkSmsDestination(phone, e.SMS_ALLOWED_COUNTRIES ?? DEFAULT_SMS_COUNTRIES);
+      if (!checked.ok)
+        ctx.addIssue({
+          code: "custom",
+          path: ["ADMIN_PHONES"],
+          message: `${maskPhone(phone)}: ${checked.message}`,
+        });
+    }
     if (e.SMS_PROVIDER !== "http") return;
     for (const key of ["SMS_HTTP_API_KEY", "SMS_HTTP_API_SECRET"] as const) {
       if (!e[key])

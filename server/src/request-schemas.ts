@@ -1,3 +1,4 @@
+import { checkSmsDestination, phoneInputSchema } from "@turnout/domain";
 import { z } from "zod";
 
 /**
@@ -80,5 +81,16 @@ export function queryIntSchema(name: string, min: number, max: number) {
 export function settingKeySchema<const K extends readonly [string, ...string[]]>(keys: K) {
   return z.enum(keys, {
     error: (issue) => `Unknown setting '${String(issue.input).slice(0, 64)}': use one of ${keys.join(", ")}`,
+  });
+}
+
+/**
+ * A phone that Turnout will text (a sign-in code, an activation code, a welcome): as phoneInputSchema,
+ * and a mobile of an allowed country (issue 27), else a 400 on the field saying which numbers it texts.
+ */
+export function smsPhoneSchema(allowedCountries: readonly string[]) {
+  return phoneInputSchema.superRefine((phone, ctx) => {
+    const checked = checkSmsDestination(phone, allowedCountries);
+    if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.message });
   });
 }

@@ -197,4 +197,15 @@ describe("SMS_PROVIDER configuration", () => {
     );
     expect(() => loadConfig({ ...base, SMS_ALLOWED_COUNTRIES: " , " })).toThrow(/SMS_ALLOWED_COUNTRIES/);
   });
+
+  it("refuses to start with an admin phone it would never text, and says which without the whole number", () => {
+    const base = { DATA_DIR: "/tmp/turnout-config-test", JWT_SECRET: "x".repeat(40) };
+    expect(loadConfig({ ...base, ADMIN_PHONES: "0412 000 901" }).adminPhones).toEqual(["+61412000901"]);
+    const landline = () => loadConfig({ ...base, ADMIN_PHONES: "0412000901, 02 9999 8888" });
+    expect(landline).toThrow(/ADMIN_PHONES: .*cannot receive SMS/);
+    expect(landline).not.toThrow(/299998888/);
+    expect(
+      loadConfig({ ...base, ADMIN_PHONES: "+64211234567", SMS_ALLOWED_COUNTRIES: "AU,NZ" }).adminPhones,
+    ).toEqual(["+64211234567"]);
+  });
 });

@@ -1,7 +1,8 @@
-import { checkSmsDestination, codeInputSchema, phoneInputSchema, registrationSchema } from "@turnout/domain";
+import { codeInputSchema, phoneInputSchema, registrationSchema } from "@turnout/domain";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { smsPhoneSchema } from "../../request-schemas.js";
 import { recordSecurityEvent } from "../security/events.js";
 import { endSession } from "../sessions/service.js";
 import {
@@ -20,17 +21,6 @@ import {
   requestLoginCode,
   verifyLoginCode,
 } from "./service.js";
-
-/**
- * A phone that a code will be texted to: as phoneInputSchema, and a mobile of an allowed country
- * (issue 27), else a 400 on the field saying which numbers Turnout texts.
- */
-export function smsPhoneSchema(allowedCountries: readonly string[]) {
-  return phoneInputSchema.superRefine((phone, ctx) => {
-    const checked = checkSmsDestination(phone, allowedCountries);
-    if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.message });
-  });
-}
 
 const verifyBody = z.object({
   phone: phoneInputSchema,

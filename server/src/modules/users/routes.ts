@@ -1,8 +1,7 @@
-import { phoneInputSchema } from "@turnout/domain";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { MAX_INT_ID, queryIntSchema, recordIdSchema } from "../../request-schemas.js";
+import { MAX_INT_ID, queryIntSchema, recordIdSchema, smsPhoneSchema } from "../../request-schemas.js";
 import { actorOf } from "../auth/guard.js";
 import { requestMeta } from "../auth/request-meta.js";
 import { presentSession } from "../sessions/service.js";
@@ -51,25 +50,28 @@ const listQuery = z.object({
 
 const maxSessionsSchema = queryIntSchema("max_sessions", 1, MAX_SESSION_LIMIT).nullable();
 
-const newUserBody = z.object({
-  first_name: nameSchema("First name"),
-  last_name: nameSchema("Last name"),
-  phone: phoneInputSchema,
-  is_admin: z.boolean().optional(),
-  agency_ids: agencyIdsSchema.optional(),
-  max_sessions: maxSessionsSchema.optional(),
-});
-
-const userChangesBody = z
-  .object({
-    first_name: nameSchema("First name").optional(),
-    last_name: nameSchema("Last name").optional(),
-    phone: phoneInputSchema.optional(),
+/** A user an admin adds: their phone must be one Turnout texts (the welcome SMS, every sign-in code). */
+const newUserBody = (phone: ReturnType<typeof smsPhoneSchema>) =>
+  z.object({
+    first_name: nameSchema("First name"),
+    last_name: nameSchema("Last name"),
+    phone,
     is_admin: z.boolean().optional(),
-  })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    message: "Send at least one of first_name, last_name, phone, is_admin.",
+    agency_ids: agencyIdsSchema.optional(),
+    max_sessions: maxSessionsSchema.optional(),
   });
+
+const userChangesBody = (phone: ReturnType<typeof smsPhoneSchema>) =>
+  z
+    .object({
+      first_name: nameSchema("First name").optional(),
+      last_name: nameSchema("Last name").optional(),
+      phone: phone.optional(),
+      is_admin: z.boolean().optional(),
+    })
+    .refine((b) => Object.values(b).some((v) => v !== undefined), {
+      message: "Send at least one of first_name, last_name, phone, is_admin.",
+    });
 
 /** SPEC 7 'Admin: users' (issue 11): accounts, their sessions and agencies, install-banner resets. Admins only. */
 export async function userRoutes(app: FastifyInstance): Promise<void> {
@@ -81,7 +83,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     return { success: true, data: page.users.map(presentAdminUser), total: page.total };
   });
 
-  r.post("/admin/users", { schema: { body: newUserBody } }, async (request, reply) => {
+  const smsPhone = smsPhoneSchema(app.config.smsAllowedCountries);
+  r.post("/admin/users", { schema: { body: newUserBody(smsPhone) } }, async (request, reply) => {
     const b = request.body;
     const user = await createUser(
       app.services,
@@ -122,17 +125,21 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     return { success: true, data: presentAdminUser(await getAdminUser(app.db, request.params.id)) };
   });
 
-  r.put("/admin/users/:id", { schema: { params: userParams, body: userChangesBody } }, async (request) => {
-    const b = request.body;
-    const user = await updateUser(
-      app.services,
-      actorOf(request),
-      request.params.id,
-      { firstName: b.first_name, lastName: b.last_name, phone: b.phone, isAdmin: b.is_admin },
-      requestMeta(request),
-    );
-    return { success: true, data: presentAdminUser(user) };
-  });
+  r.put(
+    "/admin/users/:id",
+    { schema: { params: userParams, body: userChangesBody(smsPhone) } },
+    async (request) => {
+      const b = request.body;
+      const user = await updateUser(
+        app.services,
+        actorOf(request),
+        request.params.id,
+        { firstName: b.first_name, lastName: b.last_name, phone: b.phone, isAdmin: b.is_admin },
+        requestMeta(request),
+      );
+      return { success: true, data: presentAdminUser(user) };
+    },
+  );
 
   r.delete("/admin/users/:id", { schema: { params: userParams } }, async (request) => {
     await deleteUser(app.services, actorOf(request), request.params.id, requestMeta(request));
