@@ -83,7 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, "db") }));
   database.reachability.useLogger(logger);
-  const cache = options.cache ?? (await openCache(config.redisUrl, config.redisPrefix));
+  const cache = options.cache ?? (await openCache(config.redisUrl, config.redisPrefix, logger));
 
   await seedReferenceData(database.db);
   await ensureAdmins(database.db, config.adminPhones);

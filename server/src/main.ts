@@ -7,9 +7,29 @@ import { ensurePostcodesSeeded } from "./modules/postcodes/service.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * Node ends the process on a promise rejection nobody handled. Every one of the server's own is
+ * handled where it starts (Redis commands: cache/redis-link.ts); one a library leaves unhandled must
+ * not take a pager service down with it, so it is logged (at most 10 a minute) and the server goes on.
+ */
+function keepServingOnUnhandledRejections(logger: ReturnType<typeof createLogger>): void {
+  let windowStart = 0;
+  let inWindow = 0;
+  process.on("unhandledRejection", (reason) => {
+    const now = Date.now();
+    if (now - windowStart > 60_000) {
+      if (inWindow > 10) logger.error({ suppressed: inWindow - 10 }, "unhandled promise rejections not logged");
+      windowStart = now;
+      inWindow = 0;
+    }
+    if (++inWindow <= 10) logger.error({ err: reason }, "unhandled promise rejection; the server goes on");
+  });
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  keepServingOnUnhandledRejections(logger);
   // Before the first message arrives: reading the locality data takes a few hundred milliseconds.
   addressLocalities();
   const app = await buildApp(config, { logger });

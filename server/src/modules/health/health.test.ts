@@ -14,7 +14,7 @@ describe("GET /api/health", () => {
     expect(res.json()).toMatchObject({
       status: "ok",
       database: "up",
-      cache: "up",
+      cache: process.env.REDIS_URL ? "up" : "not_configured",
       environment: "production",
     });
   });
