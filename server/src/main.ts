@@ -18,7 +18,8 @@ function keepServingOnUnhandledRejections(logger: ReturnType<typeof createLogger
   process.on("unhandledRejection", (reason) => {
     const now = Date.now();
     if (now - windowStart > 60_000) {
-      if (inWindow > 10) logger.error({ suppressed: inWindow - 10 }, "unhandled promise rejections not logged");
+      if (inWindow > 10)
+        logger.error({ suppressed: inWindow - 10 }, "unhandled promise rejections not logged");
       windowStart = now;
       inWindow = 0;
     }

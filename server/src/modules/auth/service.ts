@@ -546,7 +546,12 @@ async function consumeCodeRequest(
   } catch (err) {
     // Only a limit reached is an event; a cache store that did not answer (503) says nothing of the caller.
     if (err instanceof AppError && err.status === 429)
-      await recordSecurityEvent(ctx.db, { type: "otp_request_limited", severity: "warn", phone, ip: meta.ip });
+      await recordSecurityEvent(ctx.db, {
+        type: "otp_request_limited",
+        severity: "warn",
+        phone,
+        ip: meta.ip,
+      });
     throw err;
   }
 }
