@@ -42,6 +42,32 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     );
 }
 
+const readyReply = z.object({
+  status: z.enum(["ready", "closing", "not_ready"]),
+  /** This process (new at each start): tells a restarted instance from the one before it. */
+  instance: z.string(),
+});
+
+/**
+ * GET /api/ready: 200 while this instance takes work (its database answers and it is not shutting
+ * down), 503 once it is shutting down or cannot reach its database. With the instance's id, so a
+ * rolling restart can tell, through nginx, that the restarted process itself is answering.
+ */
+export async function readinessRoutes(app: FastifyInstance): Promise<void> {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      "/ready",
+      { config: { access: "public" }, schema: { response: { 200: readyReply, 503: readyReply } } },
+      async (_request, reply) => {
+        const instance = app.lifecycle.instanceId;
+        if (app.lifecycle.closing) return reply.status(503).send({ status: "closing", instance });
+        const ok = (await pingDatabase(app.db)) && app.dbReachability.storage().writable;
+        return reply.status(ok ? 200 : 503).send({ status: ok ? "ready" : "not_ready", instance });
+      },
+    );
+}
+
 async function cacheHealth(app: FastifyInstance): Promise<"up" | "down" | "not_configured"> {
   const state = app.cache.state();
   if (state !== "up") return state;
