@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, types } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -32,6 +33,55 @@ function serialize(err) {
   return { message: e.message, name: e.name, fields };
 }
 
+/**
+ * The write-ahead log's bounds. PGlite's PostgreSQL runs in single-user mode, with no checkpointer:
+ * by default max_wal_size is 1 GB, so it checkpoints (and recycles WAL segments) hardly ever, and
+ * pg_wal grew past the data itself (145 MB after 20,000 alerts), filled small disks, and made the
+ * recovery after a kill replay all of it. With max_wal_size at 48 MB a checkpoint runs (in the
+ * statement that crosses the line) about every 25 MB of WAL, segments past it are removed or
+ * recycled, and a recovery replays at most that much (bench/README.md, "The embedded database on
+ * small disks").
+ */
+export const WAL_START_PARAMS = ["-c", "max_wal_size=48MB", "-c", "min_wal_size=32MB"];
+
+/** File-system errors that mean the disk will not take a write. */
+const STORAGE_CODES = new Set(["ENOSPC", "EDQUOT", "EROFS", "EIO"]);
+
+/**
+ * Counts every write PGlite's file system makes that the disk refuses, in memory the main thread can
+ * read while this thread is busy (a SharedArrayBuffer): a query still running after such a failure is
+ * PGlite stuck on it (a failed WAL write leaves it spinning in XLogFlush for good), however soon the
+ * disk has room again. PGlite's Emscripten file system calls these through the `fs` module object, so
+ * replacing them there reaches it.
+ * @param {Int32Array} failures
+ */
+function countStorageFailures(failures) {
+  const record = (/** @type {unknown} */ err) => {
+    if (STORAGE_CODES.has(/** @type {{ code?: string }} */ (err)?.code ?? "")) Atomics.add(failures, 0, 1);
+  };
+  const mutable = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (fs));
+  for (const name of [
+    "writeSync",
+    "fsyncSync",
+    "fdatasyncSync",
+    "ftruncateSync",
+    "openSync",
+    "writeFileSync",
+    "mkdirSync",
+    "renameSync",
+  ]) {
+    const original = /** @type {(...args: unknown[]) => unknown} */ (mutable[name]);
+    mutable[name] = (/** @type {unknown[]} */ ...args) => {
+      try {
+        return original.apply(fs, args);
+      } catch (err) {
+        record(err);
+        throw err;
+      }
+    };
+  }
+}
+
 async function run() {
   const port = parentPort;
   if (!port) return;
@@ -39,9 +89,13 @@ async function run() {
   const post = (reply) => port.postMessage(reply);
   /** @type {PGlite} */
   let pg;
+  if (workerData.failures) countStorageFailures(new Int32Array(workerData.failures));
   try {
     // The data dir must be the first argument: `new PGlite(undefined, { extensions })` drops the extensions.
-    pg = new PGlite(workerData.dir, { extensions: { pg_trgm } });
+    pg = new PGlite(workerData.dir, {
+      extensions: { pg_trgm },
+      startParams: [...PGlite.defaultStartParams, ...WAL_START_PARAMS],
+    });
     await pg.waitReady;
   } catch (err) {
     post({ kind: "open-failed", error: serialize(err) });
@@ -51,6 +105,11 @@ async function run() {
   port.on("message", (/** @type {import("./pglite-protocol.ts").WorkerRequest} */ request) => {
     if (request.kind === "close") {
       void pg.close().finally(() => post({ kind: "closed" }));
+      return;
+    }
+    // Answered here, not by PGlite: the thread is free (no statement running), so the database is up.
+    if (request.kind === "ping") {
+      post({ kind: "pong", id: request.id, closed: pg.closed });
       return;
     }
     const { id, sql, params, rowMode, rawDates } = request;

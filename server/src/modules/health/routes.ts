@@ -27,7 +27,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
       "/health",
       { config: { access: "public" }, schema: { response: { 200: healthReply, 503: healthReply } } },
       async (_request, reply) => {
-        const [dbUp, cache] = await Promise.all([pingDatabase(app.db), cacheHealth(app)]);
+        const [dbUp, cache] = await Promise.all([pingDatabase(app.db, app.dbReachability), cacheHealth(app)]);
         const writable = app.dbReachability.storage().writable;
         const ok = dbUp && writable;
         return reply.status(ok ? 200 : 503).send({
@@ -62,7 +62,7 @@ export async function readinessRoutes(app: FastifyInstance): Promise<void> {
       async (_request, reply) => {
         const instance = app.lifecycle.instanceId;
         if (app.lifecycle.closing) return reply.status(503).send({ status: "closing", instance });
-        const ok = (await pingDatabase(app.db)) && app.dbReachability.storage().writable;
+        const ok = (await pingDatabase(app.db, app.dbReachability)) && app.dbReachability.storage().writable;
         return reply.status(ok ? 200 : 503).send({ status: ok ? "ready" : "not_ready", instance });
       },
     );
