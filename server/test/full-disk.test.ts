@@ -148,6 +148,22 @@ describe.skipIf(!canMount || testEngine === "postgres")(
       }
       expect((await ingest(s.base)).status).toBe(200);
 
+      // Health under load: its ping does not wait behind the queued writes on the one connection.
+      let lastIngestAt = 0;
+      const load = Array.from({ length: 40 }, () =>
+        ingest(s.base).then((r) => {
+          lastIngestAt = Date.now();
+          return r;
+        }),
+      );
+      await sleep(20);
+      const underLoad = await timed(`${s.base}/api/health`);
+      const healthAt = Date.now();
+      expect((await Promise.all(load)).map((r) => r.status)).toEqual(Array(40).fill(200));
+      expect(underLoad.status).toBe(200);
+      expect(JSON.parse(underLoad.body)).toMatchObject({ database: "up" });
+      expect(healthAt).toBeLessThan(lastIngestAt);
+
       const filler = path.join(mnt, "filler");
       fill(filler);
       const during = [];
