@@ -77,6 +77,11 @@ export type BuildOptions = {
   database?: DatabaseHandle;
   cache?: Cache;
   logger?: Logger;
+  /**
+   * Work for this thread while the database opens (it opens on its own thread when embedded, or over
+   * the network): the start-up overlaps the two instead of doing one after the other.
+   */
+  whileDatabaseOpens?: () => void;
 };
 
 /**
@@ -85,9 +90,11 @@ export type BuildOptions = {
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database =
+  const opening =
     options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, "db") }));
+    openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, "db") });
+  options.whileDatabaseOpens?.();
+  const database = await opening;
   database.reachability.useLogger(logger);
   const cache = options.cache ?? (await openCache(config.redisUrl, config.redisPrefix, logger));
 

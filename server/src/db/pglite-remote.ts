@@ -15,6 +15,18 @@ import { freeBytes, LOW_FREE_BYTES } from "./storage.js";
 const STALL_ON_FULL_DISK_MS = 2_500;
 /** ... and at least this long after the refused write was seen (PostgreSQL fails a query at once when it can). */
 const STALL_AFTER_FAILED_WRITE_MS = 1_000;
+/**
+ * PGlite runs PostgreSQL in single-user mode: no checkpointer process, and no checkpoint ever starts
+ * by itself (max_wal_size is not acted on: pg_wal grew by ~80 MB per 10,000 alerts and was never
+ * recycled). So the server checkpoints it: every CHECKPOINT_CHECK_MS it asks how much WAL was written
+ * since the last checkpoint, and past CHECKPOINT_WAL_BYTES it runs CHECKPOINT, after which PostgreSQL
+ * removes or recycles the segments before it (keeping min_wal_size, pglite-worker.mjs). That bounds
+ * pg_wal and what a recovery after a kill has to replay (bench/README.md, "The embedded database on
+ * small disks").
+ */
+const CHECKPOINT_CHECK_MS = 2_000;
+const CHECKPOINT_WAL_BYTES = 16 * 1024 * 1024;
+
 /** How long a ping may wait for the thread (a statement running holds it). */
 const PING_TIMEOUT_MS = 2_000;
 /** How often a stuck instance is looked for, and a replacement tried while there is no room. */
@@ -99,6 +111,8 @@ export class EmbeddedDatabase {
   private closing = false;
   private reopening: NodeJS.Timeout | null = null;
   private readonly watch: NodeJS.Timeout;
+  private readonly checkpoints: NodeJS.Timeout;
+  private checkpointing = false;
   private readonly pings = new Map<number, (up: boolean) => void>();
   /** The worker threads' count of writes the disk refused (pglite-worker.mjs), readable while one is busy. */
   private readonly failedWrites: Int32Array;
@@ -118,6 +132,8 @@ export class EmbeddedDatabase {
     this.attach(worker);
     this.watch = setInterval(() => this.lookForStall(), WATCH_MS);
     this.watch.unref();
+    this.checkpoints = setInterval(() => void this.checkpointIfDue(), CHECKPOINT_CHECK_MS);
+    this.checkpoints.unref();
     reachability.watchStorage(() => {
       const free = freeBytes(dir);
       return { writable: this.worker !== null && (free === null || free >= LOW_FREE_BYTES), freeBytes: free };
@@ -177,6 +193,7 @@ export class EmbeddedDatabase {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.watch);
+    clearInterval(this.checkpoints);
     if (this.reopening) clearTimeout(this.reopening);
     const worker = this.worker;
     this.worker = null;
@@ -198,6 +215,22 @@ export class EmbeddedDatabase {
     await closed;
     await worker.terminate();
     this.failPending(storageFailure("The database is closed."));
+  }
+
+  /** Checkpoints once enough WAL was written since the last one (see CHECKPOINT_WAL_BYTES). */
+  private async checkpointIfDue(): Promise<void> {
+    if (this.checkpointing || this.closing || !this.worker) return;
+    this.checkpointing = true;
+    try {
+      const { rows } = await this.query<{ bytes: number }>(
+        "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::float8 AS bytes FROM pg_control_checkpoint()",
+      );
+      if ((rows[0]?.bytes ?? 0) >= CHECKPOINT_WAL_BYTES) await this.query("CHECKPOINT");
+    } catch {
+      // The database is down or its disk full: the stall watch and the next try deal with it.
+    } finally {
+      this.checkpointing = false;
+    }
   }
 
   private exclusive<T>(run: () => Promise<T>): Promise<T> {
