@@ -160,12 +160,31 @@ export class RedisLink {
     );
   }
 
+  private confirming = false;
+
+  /**
+   * Every connection is ready again: confirmed with a PING on each before the link is up. On a
+   * subscriber the PING follows the SUBSCRIBEs ioredis sends again on reconnecting, so its answer
+   * means the subscriptions are in place: a screen told to read its feed again after a gap
+   * (the live channel) then misses nothing published before it, on any instance.
+   */
   private maybeUp(): void {
-    if (this.closing || this.downSince === null || !this.connected()) return;
-    const gapMs = Date.now() - this.downSince;
-    this.downSince = null;
-    if (this.announced) this.logger?.warn({ downMs: gapMs }, `${this.name}: Redis reachable again`);
-    this.announced = false;
-    for (const l of this.listeners) l.up?.(gapMs);
+    if (this.closing || this.downSince === null || this.confirming || !this.connected()) return;
+    this.confirming = true;
+    void Promise.all(this.clients.map((c) => c.ping()))
+      .then(
+        () => {
+          if (this.closing || this.downSince === null || !this.connected()) return;
+          const gapMs = Date.now() - this.downSince;
+          this.downSince = null;
+          if (this.announced) this.logger?.warn({ downMs: gapMs }, `${this.name}: Redis reachable again`);
+          this.announced = false;
+          for (const l of this.listeners) l.up?.(gapMs);
+        },
+        () => {}, // still down: the failure is recorded, and the next ready tries again
+      )
+      .finally(() => {
+        this.confirming = false;
+      });
   }
 }
