@@ -90,6 +90,8 @@ describe.skipIf(!redisServerPath)("a Redis outage under two instances (a private
             socket.on("new-alert", (x: { id: number }) => alerts.push(x.id));
             const refreshes: unknown[] = [];
             socket.on("alerts:refresh", (x: unknown) => refreshes.push(x));
+            const drops: string[] = [];
+            socket.on("disconnect", (reason: string) => drops.push(reason));
 
             // Through Redis: ingested on A, seen on B.
             const first = await ingest(a, "BEFORE OUTAGE STRUC1");
@@ -158,7 +160,9 @@ describe.skipIf(!redisServerPath)("a Redis outage under two instances (a private
               "alerts:refresh",
               10_000,
               (x) => x?.reason === "gap",
-            );
+            ).catch((err: Error) => {
+              throw new Error(`${err.message}; the socket dropped: ${JSON.stringify(drops)}`);
+            });
             expect(refresh).toMatchObject({ count: null, newest: null, reason: "gap" });
             const feed = await b.inject({
               method: "GET",

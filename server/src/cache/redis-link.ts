@@ -31,6 +31,9 @@ export const REDIS_CONNECT_TIMEOUT_MS = 2_000;
 /** The longest wait between reconnection attempts. */
 export const REDIS_RECONNECT_MAX_MS = 2_000;
 
+/** How soon a reconnect whose confirming PING failed is confirmed again. */
+const CONFIRM_RETRY_MS = 500;
+
 /** ioredis options for a connection that sends commands, or for a subscriber. */
 export function boundedRedisOptions(role: "commands" | "subscriber", keyPrefix?: string): RedisOptions {
   const subscriber = role === "subscriber";
@@ -122,6 +125,7 @@ export class RedisLink {
   /** Closes every connection (QUIT, or a hard disconnect when that fails). */
   async close(): Promise<void> {
     this.closing = true;
+    clearTimeout(this.retryConfirm);
     await Promise.all(
       this.clients.map((c) =>
         c.status === "ready" ? c.quit().catch(() => c.disconnect()) : Promise.resolve(c.disconnect()),
@@ -161,6 +165,7 @@ export class RedisLink {
   }
 
   private confirming = false;
+  private retryConfirm: NodeJS.Timeout | undefined;
 
   /**
    * Every connection is ready again: confirmed with a PING on each before the link is up. On a
@@ -181,7 +186,11 @@ export class RedisLink {
           this.announced = false;
           for (const l of this.listeners) l.up?.(gapMs);
         },
-        () => {}, // still down: the failure is recorded, and the next ready tries again
+        // Not answered (a slow or still failing Redis): try again shortly, for ever while connected.
+        () => {
+          this.retryConfirm = setTimeout(() => this.maybeUp(), CONFIRM_RETRY_MS);
+          this.retryConfirm.unref();
+        },
       )
       .finally(() => {
         this.confirming = false;
