@@ -121,6 +121,8 @@ export class EmbeddedDatabase {
   private failedWritesSeen = 0;
   /** The count when a query last succeeded: a refused write since, and PGlite may be stuck on it. */
   private failedWritesAtLastSuccess = 0;
+  /** Refused WAL writes ([1]) the instance in use has already been replaced for. */
+  private walFailuresHandled = 0;
 
   private constructor(
     private readonly dir: string,
@@ -141,7 +143,7 @@ export class EmbeddedDatabase {
   }
 
   static async open(dir: string, reachability: DatabaseReachability): Promise<EmbeddedDatabase> {
-    const failures = new SharedArrayBuffer(4);
+    const failures = new SharedArrayBuffer(8);
     return new EmbeddedDatabase(dir, reachability, await spawn(dir, failures), failures);
   }
 
@@ -174,17 +176,21 @@ export class EmbeddedDatabase {
   /** PGlite's transaction: BEGIN, the callback's queries, COMMIT (ROLLBACK when it throws), nothing else in between. */
   transaction<T>(run: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.exclusive(async () => {
+      // Every statement of a transaction goes to the instance that began it: one replaced meanwhile
+      // (stuck, PANIC) took the transaction with it, and the rest must fail, not run on its own on
+      // the new instance and commit half the work.
+      const began = this.worker;
       await this.send("BEGIN", [], {});
       const tx = {
         query: (sql: string, params?: unknown[], options?: QueryOptions) =>
-          this.send(sql, params ?? [], options ?? {}),
+          this.send(sql, params ?? [], options ?? {}, began),
       };
       try {
         const result = await run(tx as unknown as Queryable);
-        await this.send("COMMIT", [], {});
+        await this.send("COMMIT", [], {}, began);
         return result;
       } catch (err) {
-        await this.send("ROLLBACK", [], {}).catch(() => {});
+        await this.send("ROLLBACK", [], {}, began).catch(() => {});
         throw err;
       }
     });
@@ -239,9 +245,9 @@ export class EmbeddedDatabase {
     return result;
   }
 
-  private send(sql: string, params: unknown[], options: QueryOptions): Promise<unknown> {
+  private send(sql: string, params: unknown[], options: QueryOptions, on?: Worker | null): Promise<unknown> {
     const worker = this.worker;
-    if (!worker)
+    if (!worker || (on !== undefined && on !== worker))
       return Promise.reject(storageFailure(this.closing ? "The database is closed." : STORAGE_MESSAGE));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -301,6 +307,15 @@ export class EmbeddedDatabase {
    * may legitimately take minutes).
    */
   private lookForStall(): void {
+    // A WAL write the disk refused: this instance is broken for good, whatever it answers now.
+    const walFailed = Atomics.load(this.failedWrites, 1);
+    if (walFailed > this.walFailuresHandled && this.worker) {
+      this.walFailuresHandled = walFailed;
+      this.lost(
+        storageFailure("the disk refused a write-ahead-log write: the embedded database is opened again"),
+      );
+      return;
+    }
     const failed = Atomics.load(this.failedWrites, 0);
     if (failed !== this.failedWritesSeen) {
       this.failedWritesSeen = failed;
@@ -375,6 +390,12 @@ export class EmbeddedDatabase {
         return;
       }
       this.failedWritesAtLastSuccess = Atomics.load(this.failedWrites, 0);
+      // One refused while this instance opened (recovery writes the WAL too) makes it no better.
+      if (Atomics.load(this.failedWrites, 1) > this.walFailuresHandled) {
+        this.walFailuresHandled = Atomics.load(this.failedWrites, 1);
+        await worker.terminate();
+        return this.scheduleReopen(REOPEN_RETRY_MS);
+      }
       this.attach(worker);
       this.reachability.storageWritable();
       this.reachability.answered();

@@ -48,38 +48,53 @@ export const WAL_START_PARAMS = ["-c", "max_wal_size=48MB", "-c", "min_wal_size=
 const STORAGE_CODES = new Set(["ENOSPC", "EDQUOT", "EROFS", "EIO"]);
 
 /**
- * Counts every write PGlite's file system makes that the disk refuses, in memory the main thread can
- * read while this thread is busy (a SharedArrayBuffer): a query still running after such a failure is
- * PGlite stuck on it (a failed WAL write leaves it spinning in XLogFlush for good), however soon the
- * disk has room again. PGlite's Emscripten file system calls these through the `fs` module object, so
- * replacing them there reaches it.
+ * Counts every write PGlite's file system makes that the disk refuses ([0]), and those to the
+ * write-ahead log ([1]: pg_wal), in memory the main thread can read while this thread is busy (a
+ * SharedArrayBuffer). A refused WAL write leaves PGlite broken for good, also once the disk has room
+ * again (it answers that query with an error, then hangs on a later one or answers PANIC), so the main
+ * thread replaces the instance; a refused table write is an ordinary error. PGlite's Emscripten file
+ * system calls these through the `fs` module object, so replacing them there reaches it.
  * @param {Int32Array} failures
  */
 function countStorageFailures(failures) {
-  const record = (/** @type {unknown} */ err) => {
-    if (STORAGE_CODES.has(/** @type {{ code?: string }} */ (err)?.code ?? "")) Atomics.add(failures, 0, 1);
-  };
+  /** @type {Set<number>} */
+  const walFds = new Set();
+  const isWal = (/** @type {unknown} */ target) =>
+    typeof target === "number" ? walFds.has(target) : String(target).includes("pg_wal");
   const mutable = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (fs));
+  const wrap = (
+    /** @type {string} */ name,
+    /** @type {(result: unknown, args: unknown[]) => void} */ after,
+  ) => {
+    const original = /** @type {(...args: unknown[]) => unknown} */ (mutable[name]);
+    mutable[name] = (/** @type {unknown[]} */ ...args) => {
+      try {
+        const result = original.apply(fs, args);
+        after(result, args);
+        return result;
+      } catch (err) {
+        if (STORAGE_CODES.has(/** @type {{ code?: string }} */ (err)?.code ?? "")) {
+          Atomics.add(failures, 0, 1);
+          if (isWal(args[0])) Atomics.add(failures, 1, 1);
+        }
+        throw err;
+      }
+    };
+  };
+  wrap("openSync", (fd, args) => {
+    if (typeof fd === "number" && isWal(args[0])) walFds.add(fd);
+  });
+  wrap("closeSync", (_result, args) => walFds.delete(/** @type {number} */ (args[0])));
   for (const name of [
     "writeSync",
     "fsyncSync",
     "fdatasyncSync",
     "ftruncateSync",
-    "openSync",
     "writeFileSync",
     "mkdirSync",
     "renameSync",
-  ]) {
-    const original = /** @type {(...args: unknown[]) => unknown} */ (mutable[name]);
-    mutable[name] = (/** @type {unknown[]} */ ...args) => {
-      try {
-        return original.apply(fs, args);
-      } catch (err) {
-        record(err);
-        throw err;
-      }
-    };
-  }
+  ])
+    wrap(name, () => {});
 }
 
 async function run() {
