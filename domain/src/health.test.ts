@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
-  CACHE_NOT_CONFIGURED_TEXT,
+  CACHE_DOWN_REDUCED_TEXT,
   computeHealth,
   hitRatioColor,
   memoryBarColor,
+  SINGLE_INSTANCE_TEXT,
   smsSuccessColor,
   usageBarColor,
   VIDEO_CONVERSION_UNAVAILABLE_TEXT,
@@ -13,7 +14,7 @@ const ok = { memoryPercent: 50, cpuPercent: 20, databaseConnected: true, cacheCo
 
 describe("computeHealth", () => {
   it("is healthy with no issues or warnings when all is well", () => {
-    expect(computeHealth(ok)).toEqual({ overall: "healthy", issues: [], warnings: [] });
+    expect(computeHealth(ok)).toEqual({ overall: "healthy", issues: [], warnings: [], notes: [] });
   });
 
   it("warns above 80% memory and is critical above 90%", () => {
@@ -48,16 +49,25 @@ describe("computeHealth", () => {
       overall: "critical",
       issues: ["Database is not connected"],
       warnings: [],
+      notes: [],
     });
-    expect(computeHealth({ ...ok, cacheConnected: false }).issues).toEqual(["Cache store is not connected"]);
+    // A configured Redis that is down: SPEC 9's critical issue, and what runs reduced meanwhile.
+    expect(computeHealth({ ...ok, cacheConnected: false })).toEqual({
+      overall: "critical",
+      issues: ["Cache store is not connected"],
+      warnings: [CACHE_DOWN_REDUCED_TEXT],
+      notes: [],
+    });
   });
 
-  it("only warns when no cache store is configured, whatever the connected flag says", () => {
+  it("says 'single instance (no Redis)' as information, not a warning, when no cache store is configured", () => {
     expect(computeHealth({ ...ok, cacheConnected: false, cacheNotConfigured: true })).toEqual({
-      overall: "warning",
+      overall: "healthy",
       issues: [],
-      warnings: [CACHE_NOT_CONFIGURED_TEXT],
+      warnings: [],
+      notes: [SINGLE_INSTANCE_TEXT],
     });
+    expect(SINGLE_INSTANCE_TEXT).toBe("Single instance (no Redis)");
     expect(computeHealth({ ...ok, cacheNotConfigured: false, cacheConnected: false }).overall).toBe(
       "critical",
     );
@@ -68,6 +78,7 @@ describe("computeHealth", () => {
       overall: "warning",
       issues: [],
       warnings: [VIDEO_CONVERSION_UNAVAILABLE_TEXT],
+      notes: [],
     });
     expect(computeHealth({ ...ok, videoConversionUnavailable: false }).overall).toBe("healthy");
   });

@@ -13,19 +13,30 @@ function percent(value: number): string {
   return `${Math.round(value * 10) / 10}%`;
 }
 
-/** Shown as a warning when no cache store (Redis) is configured and the in-process fallback serves. */
-export const CACHE_NOT_CONFIGURED_TEXT =
-  "Cache store is not configured (in-process fallback, single server only)";
+/**
+ * Shown as information (not a warning) when no cache store (Redis) is configured: one server on its
+ * in-process store is a normal install (issue 26).
+ */
+export const SINGLE_INSTANCE_TEXT = "Single instance (no Redis)";
+
+/** The critical issue of a configured cache store (Redis) that does not answer (SPEC 9). */
+export const CACHE_NOT_CONNECTED_TEXT = "Cache store is not connected";
+
+/** Shown as a warning beside it: what the server does meanwhile (issue 29). */
+export const CACHE_DOWN_REDUCED_TEXT =
+  "Serving without the cache store: live events reach only this server's screens, sign-in is refused until it is back, and other limits count on this server only";
 
 /** Shown as a warning when the server has no ffmpeg: feedback videos are kept unconverted, without posters. */
 export const VIDEO_CONVERSION_UNAVAILABLE_TEXT = "Video conversion is unavailable (ffmpeg not found)";
 
 /**
- * Derives overall health, critical issues and warnings from metrics (SPEC 9 thresholds); missing numbers
- * are skipped. A cache store that is not configured (`cacheNotConfigured`) is a warning, not critical:
- * one server runs correctly on the in-process fallback. No ffmpeg (`videoConversionUnavailable`) is a
- * warning too: everything works except converting feedback videos. An SMS budget reached within the
- * hour (`smsBudgetsReached`, issue 27) is a critical issue: strangers' sign-in SMS are held back.
+ * Derives overall health, critical issues, warnings and notes (information) from metrics (SPEC 9
+ * thresholds); missing numbers are skipped. A cache store that is not configured (`cacheNotConfigured`)
+ * is a note, not a warning: one server runs correctly on the in-process store. A configured one that
+ * is not connected is critical (SPEC 9), with a warning saying what runs reduced meanwhile. No ffmpeg
+ * (`videoConversionUnavailable`) is a warning: everything works except converting feedback videos. An
+ * SMS budget reached within the hour (`smsBudgetsReached`, issue 27) is a critical issue: strangers'
+ * sign-in SMS are held back.
  */
 export function computeHealth(m: {
   memoryPercent?: number | null;
@@ -35,13 +46,17 @@ export function computeHealth(m: {
   cacheNotConfigured?: boolean;
   videoConversionUnavailable?: boolean;
   smsBudgetsReached?: readonly SmsBudgetName[];
-}): { overall: HealthStatus; issues: string[]; warnings: string[] } {
+}): { overall: HealthStatus; issues: string[]; warnings: string[]; notes: string[] } {
   const issues: string[] = [];
   const warnings: string[] = [];
+  const notes: string[] = [];
   if (!m.databaseConnected) issues.push("Database is not connected");
   for (const name of m.smsBudgetsReached ?? []) issues.push(smsBudgetHealthIssue(name));
-  if (m.cacheNotConfigured) warnings.push(CACHE_NOT_CONFIGURED_TEXT);
-  else if (!m.cacheConnected) issues.push("Cache store is not connected");
+  if (m.cacheNotConfigured) notes.push(SINGLE_INSTANCE_TEXT);
+  else if (!m.cacheConnected) {
+    issues.push(CACHE_NOT_CONNECTED_TEXT);
+    warnings.push(CACHE_DOWN_REDUCED_TEXT);
+  }
   if (m.videoConversionUnavailable) warnings.push(VIDEO_CONVERSION_UNAVAILABLE_TEXT);
   const memory = m.memoryPercent;
   if (typeof memory === "number" && Number.isFinite(memory)) {
@@ -53,7 +68,7 @@ export function computeHealth(m: {
     warnings.push(`CPU usage is high (${percent(cpu)})`);
   }
   const overall: HealthStatus = issues.length > 0 ? "critical" : warnings.length > 0 ? "warning" : "healthy";
-  return { overall, issues, warnings };
+  return { overall, issues, warnings, notes };
 }
 
 /** Bar colour for CPU, cache memory and DB connections: error above 80, warning above 60. */

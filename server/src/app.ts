@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
@@ -24,7 +25,7 @@ import { capcodeRoutes } from "./modules/capcodes/routes.js";
 import { feedbackMediaRoutes, feedbackRoutes } from "./modules/feedback/routes.js";
 import { openFeedbackRuntime } from "./modules/feedback/runtime.js";
 import { groupingRoutes } from "./modules/grouping/routes.js";
-import { healthRoutes } from "./modules/health/routes.js";
+import { healthRoutes, readinessRoutes } from "./modules/health/routes.js";
 import { ingestRoutes } from "./modules/ingest/routes.js";
 import { postcodeRoutes } from "./modules/postcodes/routes.js";
 import { pushRoutes } from "./modules/push/routes.js";
@@ -63,6 +64,11 @@ declare module "fastify" {
     io: SocketServer;
     /** Every route as registered (method, url, config, schema): the route-table tests read it. */
     routeTable: readonly RouteOptions[];
+    /**
+     * This process among the instances (random, new at each start: a restarted instance has a new
+     * one) and whether it is shutting down; GET /api/ready reports both (deploy/rolling-restart.sh).
+     */
+    lifecycle: { instanceId: string; closing: boolean };
   }
 }
 
@@ -73,6 +79,11 @@ export type BuildOptions = {
   database?: DatabaseHandle;
   cache?: Cache;
   logger?: Logger;
+  /**
+   * Work for this thread while the database opens (it opens on its own thread when embedded, or over
+   * the network): the start-up overlaps the two instead of doing one after the other.
+   */
+  whileDatabaseOpens?: () => void;
 };
 
 /**
@@ -81,11 +92,13 @@ export type BuildOptions = {
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database =
+  const opening =
     options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, "db") }));
+    openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, "db") });
+  options.whileDatabaseOpens?.();
+  const database = await opening;
   database.reachability.useLogger(logger);
-  const cache = options.cache ?? (await openCache(config.redisUrl, config.redisPrefix));
+  const cache = options.cache ?? (await openCache(config.redisUrl, config.redisPrefix, logger));
 
   await seedReferenceData(database.db);
   await ensureAdmins(database.db, config.adminPhones);
@@ -172,12 +185,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // Keep-alive sockets would hold a graceful close open for the keep-alive timeout: once closing,
   // every response (in-flight ones included) asks the client to close its connection.
-  let closing = false;
+  const lifecycle = { instanceId: randomBytes(8).toString("hex"), closing: false };
+  app.decorate("lifecycle", lifecycle);
   app.addHook("preClose", async () => {
-    closing = true;
+    lifecycle.closing = true;
   });
   app.addHook("onSend", async (_request, reply) => {
-    if (closing) reply.header("connection", "close");
+    if (lifecycle.closing) reply.header("connection", "close");
   });
 
   const routeTable: RouteOptions[] = [];
@@ -192,6 +206,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerInputGuard(app);
   await registerSecurityHeaders(app);
   await app.register(healthRoutes, { prefix: "/api" });
+  await app.register(readinessRoutes, { prefix: "/api" });
   await app.register(authRoutes, { prefix: "/api" });
   await app.register(sessionRoutes, { prefix: "/api" });
   await app.register(postcodeRoutes, { prefix: "/api" });

@@ -7,12 +7,34 @@ import { ensurePostcodesSeeded } from "./modules/postcodes/service.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * Node ends the process on a promise rejection nobody handled. Every one of the server's own is
+ * handled where it starts (Redis commands: cache/redis-link.ts); one a library leaves unhandled must
+ * not take a pager service down with it, so it is logged (at most 10 a minute) and the server goes on.
+ */
+function keepServingOnUnhandledRejections(logger: ReturnType<typeof createLogger>): void {
+  let windowStart = 0;
+  let inWindow = 0;
+  process.on("unhandledRejection", (reason) => {
+    const now = Date.now();
+    if (now - windowStart > 60_000) {
+      if (inWindow > 10)
+        logger.error({ suppressed: inWindow - 10 }, "unhandled promise rejections not logged");
+      windowStart = now;
+      inWindow = 0;
+    }
+    if (++inWindow <= 10) logger.error({ err: reason }, "unhandled promise rejection; the server goes on");
+  });
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  // Before the first message arrives: reading the locality data takes a few hundred milliseconds.
-  addressLocalities();
-  const app = await buildApp(config, { logger });
+  keepServingOnUnhandledRejections(logger);
+  // Before the first message arrives: reading the locality data takes a few hundred milliseconds (more
+  // on a busy machine), done while the database opens on its own thread (a start after a crash is
+  // that much sooner back; bench/README.md, "The embedded database on small disks").
+  const app = await buildApp(config, { logger, whileDatabaseOpens: () => addressLocalities() });
   await app.listen({ port: config.port, host: config.host });
   logger.info(
     { database: app.dbKind, cache: app.cache.kind, env: config.appEnv },

@@ -52,10 +52,10 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   };
 }
 
-/** The cache store tests use: the real Redis under a private key prefix when REDIS_URL is set. */
-export function openTestCache(): Promise<Cache> {
+/** The cache store tests use: the real Redis (REDIS_URL, or `url`) under a private key prefix when set. */
+export function openTestCache(url = process.env.REDIS_URL): Promise<Cache> {
   const prefix = `turnout-test:${randomBytes(6).toString("hex")}:`;
-  return openCache(process.env.REDIS_URL || null, prefix);
+  return openCache(url || null, prefix);
 }
 
 /** A validated Config for tests, rooted in a temporary DATA_DIR. */

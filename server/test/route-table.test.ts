@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeAccess } from "../src/modules/auth/guard.js";
 import { buildTestApp, type TestApp } from "./build-app.js";
 import { createUser, signIn, smsCount, waitForCode } from "./factories.js";
+import { fieldsOf, fill, hasParams, sample } from "./route-samples.js";
 
 /**
  * Tests generated from the app's own route table, so a route added later is covered without anyone
@@ -35,79 +36,6 @@ beforeAll(async () => {
     .filter((r) => r.url.startsWith("/api/") && ["GET", "POST", "PUT", "PATCH", "DELETE"].includes(r.method));
 }, 120_000);
 afterAll(() => app?.cleanup());
-
-/** The route's URL with each `:param` (and a `*` wildcard) replaced by `value`. */
-function fill(url: string, value: string): string {
-  return url.replace(/:[A-Za-z_]+/g, value).replace(/\*$/, value);
-}
-
-const hasParams = (url: string) => /:[A-Za-z_]+|\*$/.test(url);
-
-// ---------------------------------------------------------------------------------------------------
-// Values that fit a zod schema well enough to get past the other fields, so each bad value is tested
-// on its own. Reads zod's own definitions (`_zod.def`).
-// ---------------------------------------------------------------------------------------------------
-
-type ZodLike = { _zod: { def: Record<string, unknown> & { type: string } } };
-const isZod = (v: unknown): v is ZodLike =>
-  typeof v === "object" && v !== null && "_zod" in v && typeof (v as ZodLike)._zod?.def?.type === "string";
-
-const SAMPLE_STRINGS: [RegExp, string][] = [
-  [/phone/i, "0412345678"],
-  [/capcode|address/i, "1234567"],
-  [/code$/i, "123456"],
-  [/postcode/i, "3550"],
-  [/datetime|timestamp/i, new Date().toISOString()],
-  [/session/i, "00000000-0000-4000-8000-000000000000"],
-];
-
-function sample(schema: unknown, key = ""): unknown {
-  if (!isZod(schema)) return "test";
-  const def = schema._zod.def;
-  switch (def.type) {
-    case "optional":
-    case "nullable":
-    case "default":
-    case "prefault":
-    case "readonly":
-    case "catch":
-      return sample(def.innerType, key);
-    case "pipe":
-      return sample(def.in, key);
-    case "union":
-      return sample((def.options as unknown[])[0], key);
-    case "object":
-      return Object.fromEntries(
-        Object.entries(def.shape as Record<string, unknown>).map(([k, v]) => [k, sample(v, k)]),
-      );
-    case "array":
-      return [sample(def.element, key)];
-    case "enum":
-      return Object.values(def.entries as Record<string, unknown>)[0];
-    case "literal":
-      return (def.values as unknown[])[0];
-    case "number":
-    case "int":
-      return 1;
-    case "boolean":
-      return true;
-    case "string":
-      return SAMPLE_STRINGS.find(([re]) => re.test(key))?.[1] ?? "test";
-    default:
-      return "test";
-  }
-}
-
-/** The field names of an object schema (through optional/pipe/union wrappers), or none. */
-function fieldsOf(schema: unknown): string[] {
-  if (!isZod(schema)) return [];
-  const def = schema._zod.def;
-  if (def.type === "object") return Object.keys(def.shape as object);
-  if (["optional", "nullable", "default"].includes(def.type)) return fieldsOf(def.innerType);
-  if (def.type === "pipe") return fieldsOf(def.in);
-  if (def.type === "union") return [...new Set((def.options as unknown[]).flatMap(fieldsOf))];
-  return [];
-}
 
 // ---------------------------------------------------------------------------------------------------
 // The malformed inputs.

@@ -3,17 +3,18 @@ import { createLogger } from "../src/logger.js";
 import { openTestCache, openTestDatabase, type TestApp, testConfig } from "./build-app.js";
 
 /**
- * Two app instances on one test database and the same Redis (REDIS_URL) rooms, listening on free
- * ports; `run` gets them and the base URL of each. Both are closed afterwards.
+ * Two app instances on one test database and the same Redis (REDIS_URL, or `redisUrl`) rooms,
+ * listening on free ports; `run` gets them and the base URL of each. Both are closed afterwards.
  */
 export async function withTwoInstances(
   env: Record<string, string>,
   run: (a: TestApp, b: TestApp, urlOf: (x: TestApp) => string) => Promise<void>,
+  { redisUrl = process.env.REDIS_URL! }: { redisUrl?: string } = {},
 ): Promise<void> {
   const database = await openTestDatabase();
-  const config = testConfig({ ...env, REDIS_URL: process.env.REDIS_URL!, REDIS_PREFIX: `tw-${Date.now()}:` });
-  const cacheA = await openTestCache();
-  const cacheB = await openTestCache();
+  const config = testConfig({ ...env, REDIS_URL: redisUrl, REDIS_PREFIX: `tw-${Date.now()}:` });
+  const cacheA = await openTestCache(redisUrl);
+  const cacheB = await openTestCache(redisUrl);
   const a = await buildApp(config, { database, cache: cacheA, logger: createLogger("silent") });
   const b = await buildApp(config, { database, cache: cacheB, logger: createLogger("silent") });
   try {

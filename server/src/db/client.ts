@@ -172,6 +172,7 @@ async function openPglite(dir: string, image: Blob | undefined): Promise<Databas
   const client = await EmbeddedDatabase.open(dir, reachability).catch((err: unknown) => {
     throw startFailure(dir, err);
   });
+  reachability.usePing(() => client.ping());
   const db = drizzlePglite({ client: client as unknown as PGlite, schema });
   try {
     await migratePglite(db, { migrationsFolder });
@@ -194,8 +195,13 @@ function startFailure(dir: string, err: unknown): unknown {
 /** How long a health check waits for the database: a connection that hangs counts as down. */
 const PING_TIMEOUT_MS = 3_000;
 
-/** True when the database answers a trivial query within a few seconds. */
-export async function pingDatabase(db: Database): Promise<boolean> {
+/**
+ * True when the database answers a trivial query within a few seconds. The embedded database answers
+ * through its own ping (`reachability`), which does not wait behind queued writes: one connection
+ * busy with a burst of ingest is not a database that is down.
+ */
+export async function pingDatabase(db: Database, reachability?: DatabaseReachability): Promise<boolean> {
+  if (reachability?.ping) return reachability.ping();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);

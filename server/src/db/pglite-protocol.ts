@@ -9,6 +9,7 @@ export type WorkerRequest =
       rowMode: "array" | "object";
       rawDates: boolean;
     }
+  | { kind: "ping"; id: number }
   | { kind: "close" };
 
 export type SerializedError = { message: string; name: string; fields: Record<string, string | number> };
@@ -18,4 +19,5 @@ export type WorkerReply =
   | { kind: "open-failed"; error: SerializedError }
   | { kind: "result"; id: number; rows: unknown[]; fields: unknown[]; affectedRows?: number }
   | { kind: "error"; id: number; error: SerializedError }
+  | { kind: "pong"; id: number; closed: boolean }
   | { kind: "closed" };

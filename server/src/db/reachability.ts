@@ -165,6 +165,18 @@ export class DatabaseReachability {
     return checked.writable && !this.storageFull ? checked : { ...checked, writable: false };
   }
 
+  private pinger: (() => Promise<boolean>) | null = null;
+
+  /** Set by the embedded database: a ping that does not wait behind the queries queued for it. */
+  usePing(ping: () => Promise<boolean>): void {
+    this.pinger = ping;
+  }
+
+  /** The engine's own ping, when it has one (pingDatabase uses it). */
+  get ping(): (() => Promise<boolean>) | null {
+    return this.pinger;
+  }
+
   /** Set by the embedded database: how it sees its disk (free space, a stuck instance being replaced). */
   watchStorage(check: () => StorageStatus): void {
     this.storageCheck = check;

@@ -261,6 +261,38 @@ describe("the live channel", () => {
   });
 });
 
+describe("a graceful shutdown", () => {
+  it("closes each client's transport, not its session, so the client reconnects by itself", async () => {
+    const other = await buildTestApp();
+    try {
+      await other.listen({ port: 0, host: "127.0.0.1" });
+      const address = other.server.address();
+      const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+      const user = await createUser(other);
+      const serverSide: string[] = [];
+      other.io.on("connection", (socket) => socket.on("disconnect", (r: string) => serverSide.push(r)));
+      const s = connect(base, {
+        transports: ["polling"],
+        auth: { token: await signIn(other, user.phone) },
+        forceNew: true,
+        reconnectionDelay: 60_000,
+      });
+      sockets.push(s);
+      await once(s, "connect");
+      const reason = once<string>(s, "disconnect");
+      await other.close();
+      // "io server disconnect" (a DISCONNECT packet) is the one reason socket.io never reconnects after.
+      expect(await reason).toMatch(/^transport (close|error)$/);
+      expect(s.active).toBe(true);
+      // Nothing sent a socket.io DISCONNECT ("server namespace disconnect"): through nginx it reached
+      // clients before the transport closed, and they stayed away for good.
+      expect(serverSide).toEqual(["forced close"]);
+    } finally {
+      await other.cleanup();
+    }
+  });
+});
+
 describe.skipIf(!process.env.REDIS_URL)("two server instances sharing Redis", () => {
   /** The shared two-instance setup, closing this file's client sockets before the instances. */
   function withTwoInstances(run: (a: TestApp, b: TestApp, urlOf: (x: TestApp) => string) => Promise<void>) {

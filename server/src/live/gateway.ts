@@ -1,17 +1,17 @@
 import { FEED_VIEWS, type FeedView } from "@turnout/domain";
 import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
+import { RedisLink } from "../cache/redis-link.js";
 import { isConnectionFailure } from "../db/reachability.js";
-import { agencies, userAgencies, users } from "../db/schema.js";
+import { agencies, deviceSessions, userAgencies, users } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { type AlertRow, presentAlert } from "../modules/alerts/present.js";
 import { unitsOf } from "../modules/alerts/service.js";
 import { type Actor, resolveActor } from "../modules/auth/guard.js";
 import { unitsByCapcode, unitsOfUser, unitViewOf } from "../modules/units/service.js";
 import { hiddenAgencyIds } from "../modules/user-filters/service.js";
-import { AlertFanout, boundAlertQueue } from "./alert-fanout.js";
+import { AlertFanout, boundAlertQueue, REFRESH_EVENT } from "./alert-fanout.js";
 
 /** What services tell the live channel, after their transaction has committed. */
 export type LiveEvents = {
@@ -94,6 +94,20 @@ function requestedView(payload: unknown): FeedView {
 }
 
 /**
+ * The heartbeat (engine.io's ping): a client notices a server that stopped answering (hung, cut off)
+ * at most LIVE_PING_INTERVAL_MS + LIVE_PING_TIMEOUT_MS after the last ping it received, 10 s (issue
+ * 26; it was 25 + 20 s). The price: an idle polling screen's long-poll returns with a ping, and it
+ * answers with a small POST, every 6 s instead of every 25 s, two requests where there were about
+ * half of one (1,000 idle screens: ~330 requests/s instead of ~80). A client has 4 s to answer a
+ * ping before the server drops it: a pong is one small POST, well within that on a slow mobile network.
+ */
+export const LIVE_PING_INTERVAL_MS = 6_000;
+export const LIVE_PING_TIMEOUT_MS = 4_000;
+
+/** `alerts:refresh` after a gap in the Redis link: events between instances may have been lost. */
+export const GAP_REFRESH = { count: null, newest: null, reason: "gap" } as const;
+
+/**
  * The socket.io gateway on the app's HTTP server (path /socket.io, polling only, SPEC 7). The token in
  * the handshake is verified here; what a client says about itself (userId, isAdmin) is never trusted.
  * With Redis, rooms span every server instance.
@@ -103,24 +117,71 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
     path: "/socket.io",
     transports: ["polling"],
     serveClient: false,
-    pingInterval: 25_000,
-    pingTimeout: 20_000,
+    pingInterval: LIVE_PING_INTERVAL_MS,
+    pingTimeout: LIVE_PING_TIMEOUT_MS,
   });
 
-  let adapterClients: Redis[] = [];
+  let link: RedisLink | null = null;
   if (app.config.redisUrl) {
-    // Loaded only with Redis (several instances): a single instance never needs them.
-    const [{ Redis }, { createAdapter }] = await Promise.all([
-      import("ioredis"),
-      import("@socket.io/redis-adapter"),
-    ]);
-    const pub = new Redis(app.config.redisUrl, { lazyConnect: false });
-    const sub = pub.duplicate();
-    for (const c of [pub, sub])
-      c.on("error", (err) => app.log.warn({ err: err.message }, "live adapter redis error"));
-    adapterClients = [pub, sub];
-    io.adapter(createAdapter(pub, sub, { key: `${app.config.redisPrefix}socket.io` }));
+    // Loaded only with Redis (several instances): a single instance never needs it. The link's
+    // connections are bounded and their failures handled (cache/redis-link.ts): a publish that fails
+    // while Redis is down is lost to the other instances, never an unhandled rejection, and the gap is
+    // made good when Redis is back (refreshAfterGap).
+    const { createAdapter } = await import("@socket.io/redis-adapter");
+    link = new RedisLink(app.config.redisUrl, "live channel");
+    link.useLogger(app.log);
+    const pub = await link.connect("commands");
+    const sub = await link.connect("subscriber");
+    io.adapter(
+      createAdapter(pub, sub, {
+        key: `${app.config.redisPrefix}socket.io`,
+        // fetchSockets across instances waits this long for the others' answers.
+        requestsTimeout: 2_000,
+      }),
+    );
+    link.on({ up: () => refreshAfterGap() });
   }
+
+  /**
+   * Redis is back after a gap: events published meanwhile between instances are lost, so every
+   * screen (on every instance: this one's publishes may be what the others missed) is told to read
+   * its feed again, as after a burst; and a session ended on another instance meanwhile is ended
+   * here now (its `session-ended` may have been lost too).
+   */
+  const refreshAfterGap = () => {
+    io.emit(REFRESH_EVENT, GAP_REFRESH);
+    void endLostSessions().catch((err: unknown) => {
+      if (isConnectionFailure(err)) app.dbReachability.failed(err);
+      else app.log.error({ err }, "live: could not check sessions after a gap");
+    });
+  };
+
+  const endLostSessions = async () => {
+    const local = await io.local.fetchSockets();
+    const ids = [...new Set(local.map((s) => (s.data as SocketData).actor.sessionId))];
+    if (ids.length === 0) return;
+    const rows = await app.db
+      .select({
+        id: deviceSessions.id,
+        endedAt: deviceSessions.endedAt,
+        endReason: deviceSessions.endReason,
+        expiresAt: deviceSessions.expiresAt,
+        isActive: users.isActive,
+      })
+      .from(deviceSessions)
+      .innerJoin(users, eq(users.id, deviceSessions.userId))
+      .where(inArray(deviceSessions.id, ids));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const id of ids) {
+      const row = byId.get(id);
+      const ended = !row || row.endedAt !== null || row.expiresAt.getTime() <= Date.now() || !row.isActive;
+      if (!ended) continue;
+      const reason =
+        row && (row.endReason === "admin" || !row.isActive) ? "logged_out_by_admin" : "terminated";
+      io.local.to(sessionRoom(id)).emit("session-ended", { reason });
+      io.local.in(sessionRoom(id)).disconnectSockets(true);
+    }
+  };
 
   io.use(async (socket, next) => {
     const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
@@ -285,8 +346,13 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
           if (!followed.has(view)) followed.set(view, await followedRooms(app, userId, view));
           return followed.get(view)!;
         };
-        // fetchSockets reaches the user's sockets on every instance (through the Redis adapter).
-        for (const s of await io.in(userRoom(userId)).fetchSockets()) {
+        // fetchSockets reaches the user's sockets on every instance (through the Redis adapter);
+        // while Redis is down, this instance's at least.
+        const sockets = await io
+          .in(userRoom(userId))
+          .fetchSockets()
+          .catch(() => io.local.in(userRoom(userId)).fetchSockets());
+        for (const s of sockets) {
           const following = s.rooms.has(followingRoom(userId));
           const wanted = following ? await roomsFor((s.data as SocketData).view ?? "units") : null;
           for (const room of [...s.rooms]) {
@@ -306,13 +372,15 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
     },
   };
 
-  // Long-polling requests would hold a graceful shutdown open for up to the ping interval.
-  // Only the engine: closing the HTTP server is Fastify's job, and it lets in-flight requests finish.
+  // A graceful shutdown (a restart, an upgrade) closes each client's transport, never its socket.io
+  // session: a client told DISCONNECT by the server (disconnectSockets) does not reconnect, while one
+  // whose transport closed reconnects by itself, through nginx to another instance (issue 29). It also
+  // ends the long-polls, which would hold the shutdown open for up to the ping interval. Only the
+  // engine: closing the HTTP server is Fastify's job, and it lets in-flight requests finish.
   app.addHook("preClose", async () => {
     fanout.close();
-    io.disconnectSockets(true);
     io.engine.close();
-    await Promise.all(adapterClients.map((c) => c.quit().catch(() => c.disconnect())));
+    await link?.close();
   });
 
   return { io, events };

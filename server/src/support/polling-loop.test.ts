@@ -15,11 +15,13 @@ function makeLoop(
     kickDelayMs?: number;
     maxBackoffMs?: number;
     fail?: () => boolean;
+    /** What a failing cycle throws (default: a plain error, a bug). */
+    error?: () => Error;
   } = {},
 ) {
   const stats = { runs: 0, active: 0, maxActive: 0 };
   const lines: string[] = [];
-  const logger = pino({ level: "error" }, { write: (l: string) => lines.push(l) });
+  const logger = pino({ level: "warn" }, { write: (l: string) => lines.push(l) });
   const loop = new PollingLoop({
     pollMs: options.pollMs ?? 60_000,
     logger,
@@ -32,7 +34,7 @@ function makeLoop(
       stats.maxActive = Math.max(stats.maxActive, stats.active);
       await new Promise((r) => setTimeout(r, options.ms ?? 20));
       stats.active--;
-      if (options.fail?.()) throw new Error("boom");
+      if (options.fail?.()) throw options.error?.() ?? new Error("boom");
     },
   });
   loops.push(loop);
@@ -104,6 +106,36 @@ describe("PollingLoop", () => {
     const recovered = stats.runs;
     await settle(200);
     expect(stats.runs - recovered).toBeGreaterThanOrEqual(5);
+  });
+
+  it("logs a database outage once when it begins and once when it ends, without a stack, not per cycle", async () => {
+    let failing = true;
+    const { loop, stats, lines } = makeLoop({
+      ms: 1,
+      pollMs: 10,
+      maxBackoffMs: 20,
+      fail: () => failing,
+      error: () =>
+        Object.assign(
+          new Error("Failed query: select 1", {
+            cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+          }),
+        ),
+    });
+    loop.start();
+    await settle(300);
+    expect(stats.runs).toBeGreaterThan(5);
+    failing = false;
+    await settle(100);
+    const logged = lines.map(
+      (l) => JSON.parse(l) as { level: number; msg: string; reason?: string; stack?: unknown },
+    );
+    expect(logged.map((l) => l.msg)).toEqual([
+      "cycle failed: the database or cache store is out of reach; retrying quietly until it is back",
+      "cycle failed: resumed, the outage is over",
+    ]);
+    expect(logged[0]?.reason).toBe("connect ECONNREFUSED 127.0.0.1:5432");
+    expect(JSON.stringify(logged)).not.toContain("stack");
   });
 
   it("a kick runs a cycle at once even while backing off", async () => {

@@ -1,4 +1,6 @@
 import type { Logger } from "pino";
+import { CacheUnavailableError } from "../cache/cache.js";
+import { isConnectionFailure } from "../db/reachability.js";
 
 const DEFAULT_MAX_BACKOFF_MS = 10_000;
 
@@ -7,8 +9,10 @@ const DEFAULT_MAX_BACKOFF_MS = 10_000;
  * `pollMs` otherwise. Cycles never overlap: a kick during a cycle schedules one more after it, and
  * kicks before that one begins join it. An error in a cycle is logged; the next poll tries again,
  * later after each failure in a row (doubling up to `maxBackoffMs`), so a database outage is not a
- * tight loop of errors; a kick still runs a cycle at once. Timers are unref'd, so a loop never keeps
- * the process alive.
+ * tight loop of errors; a kick still runs a cycle at once. An outage (the database out of reach or its
+ * disk full, the cache store not answering) is logged once when the loop first meets it and once when
+ * a cycle succeeds again, without a stack, not on every cycle; any other failure is logged each time.
+ * Timers are unref'd, so a loop never keeps the process alive.
  */
 export class PollingLoop {
   private started = false;
@@ -20,6 +24,8 @@ export class PollingLoop {
   private pollTimer: NodeJS.Timeout | undefined;
   /** Cycles failed in a row: the next poll waits longer for each. */
   private failures = 0;
+  /** When the outage the loop is waiting out began (null: none). */
+  private outageSince: number | null = null;
 
   constructor(
     private readonly options: {
@@ -75,8 +81,24 @@ export class PollingLoop {
       try {
         await this.options.cycle();
         this.failures = 0;
+        if (this.outageSince !== null) {
+          this.options.logger.warn(
+            { outageMs: Date.now() - this.outageSince },
+            `${this.options.failureMessage}: resumed, the outage is over`,
+          );
+          this.outageSince = null;
+        }
       } catch (error) {
         this.failures++;
+        if (isOutage(error)) {
+          if (this.outageSince !== null) return;
+          this.outageSince = Date.now();
+          this.options.logger.warn(
+            { reason: outageReason(error) },
+            `${this.options.failureMessage}: the database or cache store is out of reach; retrying quietly until it is back`,
+          );
+          return;
+        }
         this.options.logger.error(
           { err: error, failuresInARow: this.failures, nextPollMs: this.nextPollMs() },
           this.options.failureMessage,
@@ -115,4 +137,17 @@ export class PollingLoop {
     }, this.nextPollMs());
     this.pollTimer.unref();
   }
+}
+
+/** A failure that says a service is out of reach, not that the cycle is wrong: waited out quietly. */
+function isOutage(error: unknown): boolean {
+  return isConnectionFailure(error) || error instanceof CacheUnavailableError;
+}
+
+/** The innermost message of an outage, for its one log line (never a query's parameters). */
+function outageReason(error: unknown): string {
+  let e: unknown = error;
+  for (let depth = 0; depth < 5 && (e as { cause?: unknown })?.cause; depth++)
+    e = (e as { cause: unknown }).cause;
+  return String((e as { message?: unknown })?.message ?? e).slice(0, 200);
 }

@@ -47,6 +47,16 @@ export interface LiveChannel {
 }
 
 /**
+ * The wait before the `attempt`th retry (from 0): doubling from SOCKET_RECONNECT_DELAY_MS up to
+ * SOCKET_RECONNECT_DELAY_MAX_MS, each between half and all of that, so the screens of a restarted
+ * server do not all come back in the same instant.
+ */
+export function reconnectDelay(attempt: number, random = Math.random()): number {
+  const ceiling = Math.min(SOCKET_RECONNECT_DELAY_MS * 2 ** attempt, SOCKET_RECONNECT_DELAY_MAX_MS);
+  return Math.round(ceiling * (0.5 + random / 2));
+}
+
+/**
  * Opens the socket.io live channel on this origin (SPEC 7 and 9): path /socket.io, polling only,
  * 30 s timeout, reconnects 2 to 10 s apart, 10 attempts. The stored token is read at every
  * (re)connect, so a refreshed session is used without reopening.
@@ -68,13 +78,32 @@ export function openLiveChannel(
   });
   let connectedBefore = false;
   let closed = false;
+  // Retries after the server closed the session itself (see "disconnect" below).
+  let serverClosedRetries = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   socket.on("connect", () => {
+    serverClosedRetries = 0;
     handlers.onState("connected", { recovered: connectedBefore });
     connectedBefore = true;
   });
-  socket.on("disconnect", () => {
+  socket.on("disconnect", (reason: string) => {
     if (closed) return;
+    if (reason === "io server disconnect") {
+      // The server closed the session (a server shutting down the old way, a proxy's restart):
+      // socket.io never reconnects by itself after that, so this does, with the manager's backoff.
+      // A sign-out or a kick closes the channel first (`close`, on 'session-ended'), so it never
+      // gets here; a session that did end is refused at the next handshake (onRejected).
+      if (serverClosedRetries >= SOCKET_RECONNECT_ATTEMPTS) {
+        handlers.onState("failed", { recovered: false });
+        return;
+      }
+      handlers.onState("reconnecting", { recovered: false });
+      retryTimer = setTimeout(() => {
+        if (!closed && !socket.connected) socket.connect();
+      }, reconnectDelay(serverClosedRetries++));
+      return;
+    }
     // `active` stays true while the manager will reconnect by itself (transport lost, ping timeout).
     handlers.onState(socket.active ? "reconnecting" : "disconnected", { recovered: false });
   });
@@ -113,6 +142,7 @@ export function openLiveChannel(
     },
     close: () => {
       closed = true;
+      clearTimeout(retryTimer);
       socket.removeAllListeners();
       socket.io.removeAllListeners();
       socket.disconnect();

@@ -789,7 +789,14 @@ async function consumeCodeRequest(
       );
     }
   } catch (err) {
-    await recordSecurityEvent(ctx.db, { type: "otp_request_limited", severity: "warn", phone, ip: meta.ip });
+    // Only a limit reached is an event; a cache store that did not answer (503) says nothing of the caller.
+    if (err instanceof AppError && err.status === 429)
+      await recordSecurityEvent(ctx.db, {
+        type: "otp_request_limited",
+        severity: "warn",
+        phone,
+        ip: meta.ip,
+      });
     throw err;
   }
 }

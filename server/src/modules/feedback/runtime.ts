@@ -31,7 +31,9 @@ export async function openFeedbackRuntime(
   live: LiveEvents,
 ): Promise<FeedbackRuntime> {
   const store = new MediaStore(config.dataDir, config.jwtSecret);
-  await store.sweepTemp();
+  const swept = await store.sweepTemp();
+  if (swept.length > 0)
+    logger.info({ files: swept.length }, "removed partial uploads left by a process that died");
   const available = await detectFfmpeg(config.ffmpegPath);
   if (!available) {
     logger.warn(

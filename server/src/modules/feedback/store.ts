@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { readdir, rm, stat } from "node:fs/promises";
+import { hostname } from "node:os";
 import path from "node:path";
 import { MEDIA_TYPES_BY_EXT } from "./sniff.js";
 
@@ -20,6 +21,24 @@ const LINK_BUCKET_SECONDS = 600;
 
 /** Temp files older than this at start-up belong to an upload or conversion that died with its process. */
 const STALE_TEMP_MS = 6 * 3600_000;
+
+/**
+ * Who writes a temp file: this host and process, in its name (`<host>.<pid>-<random><suffix>`), so a
+ * start can tell a crashed process's partial files (this host, a pid no longer running, or its own
+ * pid: a container's process is pid 1 every time) from those of another instance still writing them.
+ */
+const tempOwner = (pid = process.pid) => `${hostname().replace(/[^A-Za-z0-9_]/g, "_")}.${pid}`;
+const TEMP_OWNER = /^([A-Za-z0-9_]+)\.(\d+)-/;
+
+/** Whether process `pid` runs on this host (signal 0 checks without sending anything). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 /**
  * Feedback media files: stored flat in `<DATA_DIR>/feedback-uploads/` under random names, with a
@@ -43,9 +62,9 @@ export class MediaStore {
     return `${randomBytes(16).toString("hex")}.${ext}`;
   }
 
-  /** A new path in the temp directory. */
+  /** A new path in the temp directory, named for this process (see tempOwner). */
   newTempPath(suffix: string): string {
-    return path.join(this.tmpDir, `${randomBytes(16).toString("hex")}${suffix}`);
+    return path.join(this.tmpDir, `${tempOwner()}-${randomBytes(16).toString("hex")}${suffix}`);
   }
 
   /** The full path of a stored name; throws for anything that is not a name this store gives. */
@@ -63,13 +82,28 @@ export class MediaStore {
     );
   }
 
-  /** Deletes temp files left by a process that died mid-upload or mid-conversion. */
-  async sweepTemp(now = Date.now()): Promise<void> {
+  /**
+   * Deletes temp files left by a process that died mid-upload or mid-conversion (kill -9, a crash):
+   * at once those of this host whose process is gone (or was this pid: an earlier life of this
+   * process's pid), after STALE_TEMP_MS those of other hosts sharing DATA_DIR (their processes cannot
+   * be asked). Another instance's upload in progress is left alone. Returns the files removed.
+   */
+  async sweepTemp(now = Date.now()): Promise<string[]> {
+    const removed: string[] = [];
+    const here = tempOwner().split(".")[0];
     for (const entry of await readdir(this.tmpDir).catch(() => [] as string[])) {
       const file = path.join(this.tmpDir, entry);
-      const info = await stat(file).catch(() => null);
-      if (info && now - info.mtimeMs > STALE_TEMP_MS) await rm(file, { force: true });
+      const owner = TEMP_OWNER.exec(entry);
+      const pid = Number(owner?.[2]);
+      const orphaned =
+        owner?.[1] === here && (pid === process.pid || !running(pid))
+          ? true
+          : ((await stat(file).catch(() => null))?.mtimeMs ?? now) < now - STALE_TEMP_MS;
+      if (!orphaned) continue;
+      await rm(file, { force: true });
+      removed.push(entry);
     }
+    return removed;
   }
 
   /** `/feedback-uploads/<name>?exp=..&sig=..`, valid for an hour or a little more. */

@@ -58,15 +58,10 @@ export async function postcodeRoutes(app: FastifyInstance): Promise<void> {
   );
 
   async function throttlePerIp(request: FastifyRequest): Promise<void> {
-    let counter: { count: number; ttlSeconds: number };
-    try {
-      counter = await app.cache.increment(`postcode:ip:${request.ip}`, 60);
-    } catch (err) {
-      // A cache outage must not stop people registering; the lookups are cheap.
-      request.log.warn({ err }, "postcode throttle unavailable");
-      return;
-    }
-    const { count, ttlSeconds } = counter;
+    // A cache outage must not stop people registering: the lookups are cheap, counted here meanwhile.
+    const { count, ttlSeconds } = await app.cache.increment(`postcode:ip:${request.ip}`, 60, {
+      whenDown: "count-locally",
+    });
     if (count > POSTCODE_REQUESTS_PER_MINUTE) {
       throw rateLimited("Too many location searches. Please wait a moment and try again.", ttlSeconds);
     }

@@ -58,7 +58,9 @@ export async function pushRoutes(app: FastifyInstance): Promise<void> {
   r.post("/push/test", async (request, reply) => {
     const actor = actorOf(request);
     // Each test is a request to the device's push service: a few a minute is plenty for a person.
-    const { count, ttlSeconds } = await app.cache.increment(`push-test:${actor.sessionId}`, 60);
+    const { count, ttlSeconds } = await app.cache.increment(`push-test:${actor.sessionId}`, 60, {
+      whenDown: "count-locally",
+    });
     if (count > TESTS_PER_MINUTE)
       throw rateLimited("Too many test notifications. Please wait a minute and try again.", ttlSeconds);
     await queueTestPush(app.db, actor);

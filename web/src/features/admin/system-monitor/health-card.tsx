@@ -1,5 +1,6 @@
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import ErrorIcon from "@mui/icons-material/Error";
+import InfoIcon from "@mui/icons-material/Info";
 import WarningIcon from "@mui/icons-material/Warning";
 import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
@@ -17,9 +18,17 @@ const OVERALL: Record<
   critical: { label: "Critical", color: "error", icon: ErrorIcon },
 };
 
-function IssueList({ title, items, color }: { title: string; items: string[]; color: "error" | "warning" }) {
+function IssueList({
+  title,
+  items,
+  color,
+}: {
+  title: string;
+  items: string[];
+  color: "error" | "warning" | "info";
+}) {
   if (items.length === 0) return null;
-  const Icon = color === "error" ? ErrorIcon : WarningIcon;
+  const Icon = color === "error" ? ErrorIcon : color === "warning" ? WarningIcon : InfoIcon;
   return (
     <Box>
       <Typography variant="subtitle2" component="h3">
@@ -39,7 +48,8 @@ function IssueList({ title, items, color }: { title: string; items: string[]; co
 
 /**
  * The health card (SPEC 2): the environment badge, the overall status, the critical issues and the
- * warnings, or 'All systems operational' when there are neither; a skeleton while loading.
+ * warnings, or 'All systems operational' when there are neither, then information that is no problem
+ * (e.g. 'Single instance (no Redis)'); a skeleton while loading.
  */
 export function HealthCard({
   health,
@@ -85,6 +95,7 @@ export function HealthCard({
           ) : null}
           <IssueList title="Critical issues" items={health.issues} color="error" />
           <IssueList title="Warnings" items={health.warnings} color="warning" />
+          <IssueList title="Information" items={health.notes} color="info" />
         </Box>
       ) : null}
     </MonitorCard>

@@ -161,6 +161,8 @@ export interface SystemHealth {
   overall: HealthStatus;
   issues: string[];
   warnings: string[];
+  /** Information that is no problem (e.g. 'Single instance (no Redis)'). */
+  notes: string[];
   environment: "development" | "production";
 }
 
@@ -339,6 +341,7 @@ export function readHealth(value: unknown): SystemHealth {
     overall,
     issues: texts(data.issues),
     warnings: texts(data.warnings),
+    notes: texts(data.notes),
     environment: data.environment === "development" ? "development" : "production",
   };
 }

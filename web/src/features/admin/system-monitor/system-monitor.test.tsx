@@ -95,6 +95,10 @@ describe("health card", { timeout: 20_000 }, () => {
     expect(await within(health).findByText(HEALTH_ALL_OK_TEXT)).toBeInTheDocument();
     expect(within(health).getByText("Development")).toBeInTheDocument();
     expect(within(health).getByText("Healthy")).toBeInTheDocument();
+    // One instance without Redis: information, and still healthy (issue 26).
+    const info = within(health).getByRole("heading", { name: "Information" }).nextElementSibling;
+    expect(info).toHaveTextContent("Single instance (no Redis)");
+    expect(within(health).queryByRole("heading", { name: "Warnings" })).not.toBeInTheDocument();
   });
 
   it("lists critical issues and warnings, with the overall status and the Production badge", async () => {

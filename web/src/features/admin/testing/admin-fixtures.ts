@@ -141,12 +141,18 @@ export function makeLogs(count: number, level?: string) {
 /** GET /admin/system/dashboard `data`. */
 export function makeDashboard(
   overrides: {
-    health?: { overall: string; issues: string[]; warnings: string[]; environment: string };
+    health?: { overall: string; issues: string[]; warnings: string[]; notes?: string[]; environment: string };
     node?: string;
   } = {},
 ) {
   return {
-    health: overrides.health ?? { overall: "healthy", issues: [], warnings: [], environment: "development" },
+    health: overrides.health ?? {
+      overall: "healthy",
+      issues: [],
+      warnings: [],
+      notes: ["Single instance (no Redis)"],
+      environment: "development",
+    },
     metrics: makeMetrics({ node: overrides.node }),
     sessions: sessionMetrics,
     messages: messageMetrics,
