@@ -113,11 +113,7 @@ const PATTERNS = [
 ];
 
 /** The slow bounded patterns, and what the repetition cap leaves of them. */
-const HEAVY = [
-  ".{0,1000}.{0,1000}X",
-  "(?:.{0,100}){1,10}X",
-  ".{0,100}.{0,100}X",
-];
+const HEAVY = [".{0,1000}.{0,1000}X", "(?:.{0,100}){1,10}X", ".{0,100}.{0,100}X"];
 
 const vocab = victorianVocabulary();
 const next = seededRandom(28);
