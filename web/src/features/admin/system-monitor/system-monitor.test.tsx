@@ -51,7 +51,7 @@ describe("system monitor figures", { timeout: 20_000 }, () => {
     expect(within(card("Sessions")).getByText("14")).toBeInTheDocument();
     expect(within(card("SMS service")).getByText("outbox")).toBeInTheDocument();
     const media = card("Media queue");
-    expect(within(media).getByText("Available")).toBeInTheDocument();
+    expect(await within(media).findByText("Available")).toBeInTheDocument();
     expect(within(media).getByText("1 of 1 at a time")).toBeInTheDocument();
     expect(within(media).getByText("3 min")).toBeInTheDocument();
     const messages = card("Messages");
