@@ -18,7 +18,7 @@ export function serverBuildIsStale() {
 /**
  * Bundles server/src/main.ts with the domain workspace (TypeScript, so it must be compiled in) into one
  * ES module. Every npm dependency stays external and is loaded from node_modules as usual: native
- * addons (re2, sharp), the embedded database's WASM files and packages read by path need their own
+ * addons (sharp), the embedded database's WASM files and packages read by path need their own
  * folders. Takes well under a second.
  */
 export async function ensureServerBuilt({ quiet = false, force = false } = {}) {

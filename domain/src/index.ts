@@ -7,6 +7,7 @@ export * from "./device.js";
 export * from "./errors.js";
 export * from "./feedback.js";
 export * from "./filters.js";
+export * from "./grouping-pattern.js";
 export * from "./health.js";
 export * from "./install-banner.js";
 export * from "./job-number.js";

@@ -107,6 +107,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     loggerInstance: logger as FastifyBaseLogger,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A client that trickles its headers or body holds a connection and its memory: answered 408 and
+    // closed once over time (Node checks every connectionsCheckingInterval, so within a quarter more).
+    requestTimeout: config.http.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(50, Math.min(5000, config.http.headersTimeoutMs / 4)),
+    },
     // Finish in-flight requests on close, but do not wait for idle keep-alive sockets.
     forceCloseConnections: "idle",
     return503OnClosing: true,

@@ -40,6 +40,28 @@ export type Config = {
   trustProxy: boolean;
   /** The ffmpeg binary for feedback video posters and conversion (a name on PATH or a path). */
   ffmpegPath: string;
+  /**
+   * Slow clients (issue 28): a request's headers must arrive within `headersTimeoutMs` and the whole
+   * request (an upload included) within `requestTimeoutMs`, or the connection is answered 408 and closed.
+   */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number };
+  /** Uploaded media (issue 28): what is accepted and how much video work may run. */
+  media: {
+    /** Most pixels an uploaded image may declare in its header (feedback photos, agency logos). */
+    maxImagePixels: number;
+    /** Longest video accepted, in seconds (ffprobe, before any conversion). */
+    maxVideoSeconds: number;
+    /** Most pixels a video frame may have. */
+    maxVideoPixels: number;
+    /** ffmpeg processes at once across every instance sharing the database (posters and conversions). */
+    concurrency: number;
+    /** `-threads` given to each ffmpeg. */
+    ffmpegThreads: number;
+    /** Videos one member may have waiting for or in processing at once. */
+    pendingPerUser: number;
+    /** Bytes one member may upload in 24 hours (admins are not limited). */
+    dailyBytesPerUser: number;
+  };
   /** Hours after a job's first page during which members can say whether they are responding. */
   responseWindowHours: number;
   /**
@@ -106,6 +128,15 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     TRUST_PROXY: z.enum(["true", "false", "1", "0"]).optional(),
     FFMPEG_PATH: z.string().min(1).default("ffmpeg"),
+    HEADERS_TIMEOUT_MS: intSetting("HEADERS_TIMEOUT_MS", 100, 600_000, 20_000),
+    REQUEST_TIMEOUT_MS: intSetting("REQUEST_TIMEOUT_MS", 1000, 3_600_000, 600_000),
+    MAX_IMAGE_PIXELS: intSetting("MAX_IMAGE_PIXELS", 1, 268_402_689, 40_000_000),
+    MAX_VIDEO_SECONDS: intSetting("MAX_VIDEO_SECONDS", 1, 3600, 300),
+    MAX_VIDEO_PIXELS: intSetting("MAX_VIDEO_PIXELS", 1, 35_389_440, 8_294_400),
+    MEDIA_CONCURRENCY: intSetting("MEDIA_CONCURRENCY", 1, 16, 1),
+    MEDIA_FFMPEG_THREADS: intSetting("MEDIA_FFMPEG_THREADS", 1, 16, 1),
+    MEDIA_PENDING_PER_USER: intSetting("MEDIA_PENDING_PER_USER", 1, 100, 2),
+    UPLOAD_MB_PER_DAY: intSetting("UPLOAD_MB_PER_DAY", 1, 100_000, 500),
     RESPONSE_WINDOW_HOURS: z.coerce
       .number()
       .int(`RESPONSE_WINDOW_HOURS must be a whole number of hours`)
@@ -156,6 +187,12 @@ const envSchema = z
     }
   });
 
+/** A whole-number setting from `min` to `max`, with its default; the error names the variable and range. */
+function intSetting(name: string, min: number, max: number, fallback: number) {
+  const message = `${name} must be a whole number from ${min} to ${max}`;
+  return z.coerce.number(message).int(message).min(min, message).max(max, message).default(fallback);
+}
+
 function secureOrLoopback(value: string): boolean {
   const url = new URL(value);
   return (
@@ -205,6 +242,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY === "true" || e.TRUST_PROXY === "1",
     ffmpegPath: e.FFMPEG_PATH,
+    http: { headersTimeoutMs: e.HEADERS_TIMEOUT_MS, requestTimeoutMs: e.REQUEST_TIMEOUT_MS },
+    media: {
+      maxImagePixels: e.MAX_IMAGE_PIXELS,
+      maxVideoSeconds: e.MAX_VIDEO_SECONDS,
+      maxVideoPixels: e.MAX_VIDEO_PIXELS,
+      concurrency: e.MEDIA_CONCURRENCY,
+      ffmpegThreads: e.MEDIA_FFMPEG_THREADS,
+      pendingPerUser: e.MEDIA_PENDING_PER_USER,
+      dailyBytesPerUser: e.UPLOAD_MB_PER_DAY * 1024 * 1024,
+    },
     responseWindowHours: e.RESPONSE_WINDOW_HOURS,
     push: {
       vapidKeys:

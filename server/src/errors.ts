@@ -52,6 +52,23 @@ type FieldError = { field: string; message: string };
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return sendAppError(reply, error);
+    if (request.raw.destroyed && !request.raw.complete) {
+      // The client went away mid-request (an upload cancelled, a phone out of coverage): its socket's
+      // ECONNRESET says nothing about the database, and nobody is left to answer.
+      request.log.info({ reason: error.message }, "request aborted by the client");
+      return reply.status(400).send({
+        success: false,
+        message: "The request was cut off before it was complete.",
+        errorType: "validation_error",
+      });
+    }
+    if (isMalformedMultipart(error)) {
+      return reply.status(400).send({
+        success: false,
+        message: "The upload is not a valid form: send it again as multipart/form-data.",
+        errorType: "validation_error",
+      });
+    }
     if (isConnectionFailure(error)) {
       app.dbReachability.failed(error);
       return sendAppError(
@@ -142,6 +159,29 @@ function sqlState(error: unknown): string | undefined {
   const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
   const code = typeof e?.code === "string" ? e.code : e?.cause?.code;
   return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/**
+ * The multipart parser's (busboy's) complaints about the body itself: no or an unusable boundary, a
+ * body or part cut off before its end. It raises them as plain errors without a code, so they are known
+ * by their words; each is the client's doing, never the server's.
+ */
+const MALFORMED_MULTIPART = [
+  /^Multipart: Boundary not found$/,
+  /^Boundary required$/,
+  /^Unexpected end of multipart data$/,
+  /^(Part|Preamble) terminated early due to unexpected end of multipart data$/,
+  /^The needle cannot (be an empty String\/Buffer|have a length bigger than 256)\.$/,
+  /^Unsupported Content-Type\.$/,
+];
+
+function isMalformedMultipart(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === undefined &&
+    typeof message === "string" &&
+    MALFORMED_MULTIPART.some((pattern) => pattern.test(message))
+  );
 }
 
 function isUniqueViolation(error: unknown): boolean {

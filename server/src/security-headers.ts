@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import helmet from "helmet";
@@ -11,6 +12,9 @@ import helmet from "helmet";
  * page. (A nonce is no option: index.html is a static file the service worker serves from its cache.)
  */
 const EMPTY_STYLE_HASH = sha256Source("");
+
+/** Where the live channel (socket.io, live/gateway.ts) listens. */
+const SOCKET_IO_PATH = "/socket.io/";
 
 /** API paths: their answers (tokens, alerts, phone numbers) must never be kept by a browser or proxy. */
 const API_PATH = /^\/api(\/|\?|$)/;
@@ -60,6 +64,15 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
   app.addHook("onRequest", (request, reply, done) => setHeaders(request.raw, reply.raw, () => done()));
+
+  // socket.io answers its own requests on the HTTP server, before Fastify and its hooks see them (its
+  // handshakes, polls and errors alike): the same headers go on those responses here, set before
+  // engine.io writes its own, and never cached (polls carry alerts).
+  app.server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (!req.url?.startsWith(SOCKET_IO_PATH)) return;
+    setHeaders(req, res, () => {});
+    res.setHeader("Cache-Control", "no-store");
+  });
 
   // Every /api answer, not only those to a bearer token: sign-in answers carry a new token and come
   // from unauthenticated requests. Uploaded logos set their own long cache and keep it.

@@ -29,6 +29,14 @@ beforeAll(async () => {
   adminPhone = (await createUser(app, { isAdmin: true })).phone;
   adminToken = await signIn(app, adminPhone);
   userToken = await signIn(app, (await createUser(app)).phone);
+  // Conversation 1, which the admin may post to: multipart probes of its upload route reach the parser.
+  const conversation = await app.inject({
+    method: "POST",
+    url: "/api/feedback/conversations",
+    headers: { authorization: `Bearer ${adminToken}` },
+    payload: { subject: "Fuzz", message: "uploads" },
+  });
+  expect(conversation.json().data.conversation.id).toBe(1);
   routes = app.routeTable
     .flatMap((route) =>
       [route.method].flat().map((method) => ({ method: method as Method, url: route.url, route })),
@@ -89,6 +97,11 @@ const BAD_VALUES: unknown[] = [
   [[["deep"]]],
   "2026-13-45T99:99:99Z",
   "<script>alert(1)</script>",
+  // Adversarial long texts: runs that make a backtracking regex or a repeated scan super-linear.
+  `${" ".repeat(80_000)}x`,
+  `${"1".repeat(100_000)}x`,
+  `${"a".repeat(100_000)}!`,
+  `@@${" \t".repeat(40_000)}F`,
 ];
 
 /** Query-string spellings of bad values (a query is text). */
@@ -132,6 +145,163 @@ const BAD_BODIES: { payload: string; type: string }[] = [
   },
 ];
 
+/** A multipart part as raw text: its header lines and its body, joined as a client would (CRLF). */
+const part = (headers: string[], body: string, boundary = "b") =>
+  `--${boundary}\r\n${headers.join("\r\n")}\r\n\r\n${body}\r\n`;
+const fileHeaders = (name: string, filename = "a.png", type = "image/png") => [
+  `Content-Disposition: form-data; name="${name}"; filename="${filename}"`,
+  `Content-Type: ${type}`,
+];
+const PNG_HEAD = "\u0089PNG\r\n\u001a\n";
+
+/**
+ * Malformed and hostile multipart bodies, sent to every route (the upload routes read them; the others
+ * must refuse them as cleanly): no or bad boundary, cut off anywhere, parts without a name, too many
+ * parts and files, oversized headers and fields, odd encodings and file names, files under the name of
+ * a field and the other way round.
+ */
+const MULTIPART_BODIES: { label: string; payload: string | Buffer; type: string }[] = [
+  { label: "no boundary", payload: part(fileHeaders("file"), "x"), type: "multipart/form-data" },
+  { label: "empty boundary", payload: "--\r\n\r\n", type: "multipart/form-data; boundary=" },
+  {
+    label: "quoted boundary",
+    payload: `${part(fileHeaders("file"), "x")}--b--\r\n`,
+    type: 'multipart/form-data; boundary="b"',
+  },
+  { label: "boundary of 200", payload: "--x", type: `multipart/form-data; boundary=${"b".repeat(200)}` },
+  { label: "empty body", payload: "", type: "multipart/form-data; boundary=b" },
+  { label: "closing only", payload: "--b--\r\n", type: "multipart/form-data; boundary=b" },
+  {
+    label: "cut in headers",
+    payload: '--b\r\nContent-Disposition: form-data; name="fi',
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "cut in a file",
+    payload: `--b\r\n${fileHeaders("file").join("\r\n")}\r\n\r\n${PNG_HEAD}abc`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "cut in a logo",
+    payload: `--b\r\n${fileHeaders("logo").join("\r\n")}\r\n\r\n${PNG_HEAD}abc`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "no closing boundary",
+    payload: part(fileHeaders("file"), PNG_HEAD),
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "no disposition",
+    payload: `${part(["Content-Type: image/png"], PNG_HEAD)}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "disposition without name",
+    payload: `${part(["Content-Disposition: form-data"], "x")}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "disposition garbage",
+    payload: `${part(['Content-Disposition: ;;;="\\'], "x")}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "empty file",
+    payload: `${part(fileHeaders("file"), "")}${part(fileHeaders("logo"), "")}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "two files",
+    payload: `${part(fileHeaders("file"), PNG_HEAD)}${part(fileHeaders("file"), PNG_HEAD)}${part(fileHeaders("logo"), PNG_HEAD)}${part(fileHeaders("logo"), PNG_HEAD)}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "twenty fields",
+    payload: `${Array.from({ length: 20 }, (_, i) => part([`Content-Disposition: form-data; name="f${i}"`], "v")).join("")}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "file as a field",
+    payload: `${part(['Content-Disposition: form-data; name="file"'], "x")}${part(['Content-Disposition: form-data; name="logo"'], "x")}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "message as a file",
+    payload: `${part(fileHeaders("message", "m.txt", "text/plain"), "hello")}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "huge message field",
+    payload: `${part(['Content-Disposition: form-data; name="message"'], "m".repeat(300_000))}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "message with NUL",
+    payload: `${part(['Content-Disposition: form-data; name="message"'], "a\u0000b")}${part(fileHeaders("file"), PNG_HEAD)}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "header of 100 KB",
+    payload: `${part([...fileHeaders("file"), `X-Long: ${"h".repeat(100_000)}`], PNG_HEAD)}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "five hundred headers",
+    payload: `${part([...fileHeaders("file"), ...Array.from({ length: 500 }, (_, i) => `X-H${i}: v`)], PNG_HEAD)}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "file name NUL and path",
+    payload: `${part(fileHeaders("file", "../../a\u0000.png"), PNG_HEAD)}${part(fileHeaders("logo", "../../a\u0000.png"), PNG_HEAD)}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "file name encoded",
+    payload: `${part(["Content-Disposition: form-data; name=\"file\"; filename*=UTF-8''%ED%A0%80%FF.png", "Content-Type: image/png"], PNG_HEAD)}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "base64 transfer encoding",
+    payload: `${part([...fileHeaders("file"), "Content-Transfer-Encoding: base64"], "iVBORw0KGgo=")}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "LF line ends",
+    payload: '--b\nContent-Disposition: form-data; name="file"; filename="a.png"\n\nx\n--b--\n',
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "nested multipart",
+    payload: `${part(['Content-Disposition: form-data; name="file"', "Content-Type: multipart/mixed; boundary=c"], "--c\r\nx\r\n--c--")}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "preamble junk",
+    payload: `${"junk\r\n".repeat(1000)}${part(fileHeaders("file"), PNG_HEAD)}--b--\r\n`,
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "bytes not UTF-8 in headers",
+    payload: Buffer.concat([
+      Buffer.from('--b\r\nContent-Disposition: form-data; name="'),
+      Buffer.from([0xff, 0xfe, 0xc0]),
+      Buffer.from('"; filename="\xff.png"\r\n\r\nx\r\n--b--\r\n'),
+    ]),
+    type: "multipart/form-data; boundary=b",
+  },
+  {
+    label: "charset parameter",
+    payload: `${part(fileHeaders("file"), PNG_HEAD)}--b--\r\n`,
+    type: "multipart/form-data; charset=utf-16; boundary=b",
+  },
+  {
+    label: "mixed, not form-data",
+    payload: `${part(fileHeaders("file"), PNG_HEAD)}--b--\r\n`,
+    type: "multipart/mixed; boundary=b",
+  },
+];
+
 type Probe = { label: string; request: InjectOptions };
 
 /** Every malformed request for one route, as an admin with the ingest key (the strongest caller). */
@@ -160,6 +330,12 @@ function probesFor({ method, url, route }: Route): Probe[] {
     for (const b of BAD_BODIES) {
       probes.push({
         label: `body ${b.type} ${b.payload.slice(0, 20)}`,
+        request: { method, url: okPath, payload: b.payload, headers: { "content-type": b.type } },
+      });
+    }
+    for (const b of MULTIPART_BODIES) {
+      probes.push({
+        label: `multipart ${b.label}`,
         request: { method, url: okPath, payload: b.payload, headers: { "content-type": b.type } },
       });
     }

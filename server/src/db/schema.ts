@@ -777,6 +777,10 @@ export const feedbackMedia = pgTable(
     conversionAttempts: integer("conversion_attempts").notNull().default(0),
     /** A worker holds this pending row until then; after it, another instance may take it over. */
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    /** A video's poster frame is still to be made (by the media queue, not the upload request). */
+    posterPending: boolean("poster_pending").notNull().default(false),
+    /** ffmpeg works on this row now (until lease_until): counted against MEDIA_CONCURRENCY. */
+    jobRunning: boolean("job_running").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -784,7 +788,9 @@ export const feedbackMedia = pgTable(
     // /feedback-uploads/<name> finds its row by the stored name (a file or its thumbnail).
     index("feedback_media_file_idx").on(t.filePath),
     index("feedback_media_thumbnail_idx").on(t.thumbnailPath),
-    index("feedback_media_pending_idx").on(t.leaseUntil).where(sql`${t.conversionStatus} = 'pending'`),
+    index("feedback_media_jobs_idx")
+      .on(t.leaseUntil)
+      .where(sql`${t.conversionStatus} = 'pending' or ${t.posterPending}`),
   ],
 );
 

@@ -37,6 +37,8 @@ function runReader(args: string[]): Run {
     "READER_SOURCE",
     "READER_SPOOL_DIR",
     "READER_LOG_LEVEL",
+    "READER_MAX_TRIES",
+    "READER_MAX_RETRY_SECONDS",
   ]) {
     delete env[name];
   }

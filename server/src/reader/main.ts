@@ -27,13 +27,24 @@ Reads multimon-ng output (POCSAG and FLEX) on stdin and delivers each message to
   --source <name>      name of this receiver (default: host name)       env READER_SOURCE
   --spool <dir>        spool folder (default: ./data/reader-spool)      env READER_SPOOL_DIR
   --log-level <level>  debug | info | warn | error (default: info)      env READER_LOG_LEVEL
+  --max-tries <n>      tries before a message the server fails on (5xx) while it
+                       stores others is set aside (default: 5)         env READER_MAX_TRIES
+  --max-retry-seconds <s>  ...or after failing this long (default: 600) env READER_MAX_RETRY_SECONDS
   -h, --help           this text
 
 Exit status: 0 after the input ends and the spool is empty, or after SIGINT/SIGTERM;
 1 when the server refuses the key (401/403) or on a fatal error; 2 on a usage error.
 `;
 
-type Config = { url: string; key: string; source: string; spoolDir: string; logLevel: LogLevel };
+type Config = {
+  url: string;
+  key: string;
+  source: string;
+  spoolDir: string;
+  logLevel: LogLevel;
+  maxTries: number;
+  maxRetryMs: number;
+};
 
 function readConfig(): Config | { error: string } | "help" {
   let values: Record<string, string | boolean | undefined>;
@@ -46,6 +57,8 @@ function readConfig(): Config | { error: string } | "help" {
         source: { type: "string" },
         spool: { type: "string" },
         "log-level": { type: "string" },
+        "max-tries": { type: "string" },
+        "max-retry-seconds": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -66,7 +79,22 @@ function readConfig(): Config | { error: string } | "help" {
   if (!key) return { error: "missing --key (or TURNOUT_INGEST_KEY)" };
   if (!isLogLevel(logLevel))
     return { error: `--log-level must be debug, info, warn or error, got ${logLevel}` };
-  return { url, key, source, spoolDir, logLevel };
+  const maxTries = str(values["max-tries"]) ?? str(process.env.READER_MAX_TRIES) ?? "5";
+  const maxRetrySeconds =
+    str(values["max-retry-seconds"]) ?? str(process.env.READER_MAX_RETRY_SECONDS) ?? "600";
+  if (!/^\d{1,4}$/.test(maxTries) || Number(maxTries) < 1)
+    return { error: `--max-tries must be a whole number from 1 to 9999, got ${maxTries}` };
+  if (!/^\d{1,7}$/.test(maxRetrySeconds) || Number(maxRetrySeconds) < 1)
+    return { error: `--max-retry-seconds must be a whole number of seconds, got ${maxRetrySeconds}` };
+  return {
+    url,
+    key,
+    source,
+    spoolDir,
+    logLevel,
+    maxTries: Number(maxTries),
+    maxRetryMs: Number(maxRetrySeconds) * 1000,
+  };
 }
 
 async function main(): Promise<number> {
@@ -83,7 +111,14 @@ async function main(): Promise<number> {
   const log = createLog((line) => process.stderr.write(line), config.logLevel);
   const spool = new Spool(config.spoolDir, { log });
   const waiting = await spool.open();
-  const sender = new Sender({ spool, baseUrl: config.url, key: config.key, log });
+  const sender = new Sender({
+    spool,
+    baseUrl: config.url,
+    key: config.key,
+    log,
+    maxTries: config.maxTries,
+    maxRetryMs: config.maxRetryMs,
+  });
   log.info("started", { url: config.url, source: config.source, spool: spool.dir, waiting });
 
   let stopping = false;

@@ -167,8 +167,9 @@ describe("Sender", () => {
     expect(waiting()).toEqual([]);
   }, 15_000);
 
-  it("retries 500s with growing delays, then delivers", async () => {
-    server.mode = "500";
+  it("retries 503s whole with growing delays, then delivers", async () => {
+    server.mode = "503";
+    server.retryAfter = "0";
     const spool = await openSpool();
     const added = await addMany(spool, 3);
     const s = sender(spool);
@@ -181,6 +182,57 @@ describe("Sender", () => {
     expect(server.storedIds).toEqual(added.map((i) => i.id));
     noDuplicates(server.acceptedIds);
   }, 15_000);
+
+  it("sets aside a message that gets 500 while the pages around and after it are delivered", async () => {
+    const spool = await openSpool();
+    const lines: string[] = [];
+    const s = sender(spool, { maxTries: 3, log: createLog((line) => lines.push(line), "info") });
+    const [before, poison, after] = await addMany(spool, 3);
+    server.failIf = (item) => item.id === poison!.id;
+    void s.start();
+    await server.waitForStored(2);
+    expect(server.storedIds).toEqual([before!.id, after!.id]);
+    // A page received while the bad one is held back goes out without waiting for it.
+    const [next] = await addMany(spool, 1, () => "@@ALERT F251199999 NEXT PAGE");
+    s.nudge();
+    await server.waitForStored(3);
+    await until(() => lines.some((l) => l.includes("MESSAGE_SET_ASIDE_SERVER_ERROR")));
+    expect(server.storedIds).toEqual([before!.id, after!.id, next!.id]);
+    expect(deadLetters()[0]).toMatchObject({ id: poison!.id, status: 500 });
+    expect(deadLetters()[0]!.reason).toMatch(
+      /^the server failed on this message 3 times over \d+ s while storing others/,
+    );
+    const loud = lines.map((l) => JSON.parse(l)).find((l) => l.event === "MESSAGE_SET_ASIDE_SERVER_ERROR");
+    expect(loud).toMatchObject({ level: "error", id: poison!.id, tries: 3, status: 500 });
+    await s.whenEmpty();
+    expect(waiting()).toEqual([]);
+    // Tried alone three times, and once in each batch it was part of.
+    expect(server.requests.filter((r) => r.ids.length === 1 && r.ids[0] === poison!.id).length).toBe(3);
+  }, 15_000);
+
+  it("waits losing nothing when every message gets 503, and when every message gets 500", async () => {
+    for (const mode of ["503", "500"] as const) {
+      rmSync(dir, { recursive: true, force: true });
+      const spool = await openSpool();
+      server.mode = mode;
+      server.retryAfter = "0";
+      const added = await addMany(spool, 30);
+      const s = sender(spool, { maxTries: 2, maxRetryMs: 50, batchSize: 10 });
+      void s.start();
+      await until(() => server.requests.length >= 25);
+      await sleep(200);
+      expect(deadLetters()).toEqual([]);
+      expect(waiting()).toHaveLength(30);
+      server.mode = "ok";
+      await s.whenEmpty();
+      expect(new Set(server.storedIds)).toEqual(new Set(added.map((i) => i.id)));
+      expect(deadLetters()).toEqual([]);
+      await s.stop();
+      server.storedIds.splice(0);
+      server.stored.clear();
+      server.requests.splice(0);
+    }
+  }, 20_000);
 
   it("waits as long as Retry-After says after a 429", async () => {
     server.mode = "429";

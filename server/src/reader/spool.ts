@@ -101,10 +101,12 @@ export class Spool {
   /**
    * The oldest messages, up to `max`, in spool order. Reads names from a bounded scan (the oldest
    * `scanLimit`), rescanning when those are used up. A file that cannot be read as a message is moved
-   * to rejected/ rather than deleted.
+   * to rejected/ rather than deleted. Names in `held` (messages the sender is holding back) are passed
+   * over and kept for later.
    */
-  async next(max: number): Promise<SpoolEntry[]> {
+  async next(max: number, held: ReadonlySet<string> = new Set()): Promise<SpoolEntry[]> {
     const entries: SpoolEntry[] = [];
+    const skipped: string[] = [];
     let scanned = false;
     while (entries.length < max) {
       if (this.cache.length === 0) {
@@ -115,6 +117,10 @@ export class Spool {
         if (this.cache.length === 0) break;
       }
       const name = this.cache.shift() as string;
+      if (held.has(name)) {
+        skipped.push(name);
+        continue;
+      }
       let text: string;
       try {
         text = await readFile(path.join(this.dir, name), "utf8");
@@ -130,7 +136,19 @@ export class Spool {
         await this.moveToRejected([name], { reason: "unreadable spool file" });
       }
     }
+    this.cache = [...new Set([...skipped, ...this.cache])];
     return entries;
+  }
+
+  /** Reads one message again by its name (a held-back one, due for another try); null once it is gone. */
+  async read(name: string): Promise<SpoolEntry | null> {
+    try {
+      const item = parseItem(await readFile(path.join(this.dir, name), "utf8"));
+      return item ? { name, item } : null;
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
   }
 
   /** Forgets a batch the server has stored. */

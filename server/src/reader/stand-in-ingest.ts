@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { IngestItem } from "./ingest-client.js";
 
-export type StandInMode = "ok" | "500" | "429" | "slow" | "400" | "401" | "404" | "408" | "html";
+export type StandInMode = "ok" | "500" | "503" | "429" | "slow" | "400" | "401" | "404" | "408" | "html";
 
 export type StandInRequest = { at: number; status: number; ids: string[] };
 
@@ -18,6 +18,8 @@ export type StandIn = {
   slowMs: number;
   /** In "ok" mode, a batch holding a message for which this returns true is answered 400. */
   rejectIf: (item: IngestItem) => boolean;
+  /** In "ok" mode, a batch holding a message for which this returns true is answered 500 (a server bug). */
+  failIf: (item: IngestItem) => boolean;
   /**
    * In "ok" mode, a message for which this returns a reason is not stored and is listed as refused in
    * the 2xx reply, as the real endpoint does with a message that fails validation.
@@ -51,6 +53,7 @@ export async function startStandIn(key: string): Promise<StandIn> {
     retryAfter: "1",
     slowMs: 2000,
     rejectIf: (_item: IngestItem) => false,
+    failIf: (_item: IngestItem) => false,
     refuseIf: (_item: IngestItem): string | null => null,
   };
 
@@ -110,6 +113,14 @@ export async function startStandIn(key: string): Promise<StandIn> {
       case "500":
         send(500, { success: false, message: "Internal error", errorType: "internal" }, {}, ids);
         return;
+      case "503":
+        send(
+          503,
+          { success: false, message: "The database is unreachable.", errorType: "service_unavailable" },
+          { "retry-after": state.retryAfter },
+          ids,
+        );
+        return;
       case "429":
         send(
           429,
@@ -145,6 +156,15 @@ export async function startStandIn(key: string): Promise<StandIn> {
         }
         return;
       default:
+        if (items.some(state.failIf)) {
+          send(
+            500,
+            { success: false, message: "Something went wrong.", errorType: "internal_error" },
+            {},
+            ids,
+          );
+          return;
+        }
         if (items.some(state.rejectIf)) {
           send(
             400,
@@ -218,6 +238,12 @@ export async function startStandIn(key: string): Promise<StandIn> {
     },
     get rejectIf() {
       return state.rejectIf;
+    },
+    get failIf() {
+      return state.failIf;
+    },
+    set failIf(fn: (item: IngestItem) => boolean) {
+      state.failIf = fn;
     },
     set rejectIf(fn: (item: IngestItem) => boolean) {
       state.rejectIf = fn;

@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
+import { pngDeclaring } from "../../../test/images.js";
 import { agencies, alertRecipients, alerts, capcodes, userFilters } from "../../db/schema.js";
 
 let app: TestApp;
@@ -327,6 +328,22 @@ describe("agency logos", () => {
 
     const read = await call("GET", `/admin/agencies/${agency.id}`);
     expect(read.json().data.logo_path).toBe(logoPath);
+  });
+
+  it("refuses a logo whose header declares 50,000 x 50,000 pixels, and keeps the one it had", async () => {
+    const agency = await newAgency();
+    const first = await uploadLogo(agency.id, multipart("logo", "logo.png", "image/png", tinyPng()));
+    const before = readdirSync(logoDir()).length;
+    // 2 MB is a logo's limit in bytes: this one is small, and 2.5 gigapixels once decoded.
+    const res = await uploadLogo(
+      agency.id,
+      multipart("logo", "bomb.png", "image/png", pngDeclaring(50_000, 50_000, 1_500_000)),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^The image is too large: 50000 x 50000 pixels \(2500 megapixels\)/);
+    expect(readdirSync(logoDir()).length).toBe(before);
+    const read = await call("GET", `/admin/agencies/${agency.id}`);
+    expect(read.json().data.logo_path).toBe(first.json().data.logo_path);
   });
 
   it("replacing a logo deletes the old file", async () => {

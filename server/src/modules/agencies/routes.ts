@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, badRequest } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
+import { assertImagePixels, readImageHeader } from "../../support/image-header.js";
 import { presentCapcode } from "../capcodes/present.js";
 import { capcodeNumberSchema, labelSchema } from "../capcodes/schemas.js";
 import { bulkAssignCapcodes, listAgencyCapcodes } from "../capcodes/service.js";
@@ -197,5 +198,8 @@ async function readLogoUpload(
   if (!(declared in LOGO_TYPES)) throw badRequest(`A logo must be a ${LOGO_TYPE_NAMES} image.`);
   const type = sniffLogoType(bytes);
   if (!type) throw badRequest(`The file's content is not a ${LOGO_TYPE_NAMES} image.`);
+  // A vector logo is drawn at the size it is shown; a raster one is decoded whole by every browser.
+  if (type !== "image/svg+xml")
+    assertImagePixels(await readImageHeader(bytes), app.config.media.maxImagePixels);
   return { bytes, type };
 }

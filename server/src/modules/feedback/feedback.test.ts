@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
+import { pngDeclaring } from "../../../test/images.js";
 import { type FormPart, formBody, streamedFileBody } from "../../../test/multipart.js";
 import { feedbackMedia, securityEvents } from "../../db/schema.js";
 import { FILE_TOO_LARGE_MESSAGE, UNSUPPORTED_TYPE_MESSAGE } from "./media.js";
@@ -181,6 +182,31 @@ describe("conversations and messages", () => {
 });
 
 describe("uploads", () => {
+  it("refuses a photo whose header declares 50,000 x 50,000 pixels, keeping nothing", async () => {
+    const { conversation } = await newConversation();
+    const before = storedFiles().length;
+    const res = await upload(conversation.id, aliceToken, [
+      {
+        name: "file",
+        filename: "bomb.png",
+        type: "image/png",
+        data: pngDeclaring(50_000, 50_000, 2_400_000),
+      },
+    ]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      "The image is too large: 50000 x 50000 pixels (2500 megapixels); at most 40 megapixels. Please send a smaller picture.",
+    );
+    expect(storedFiles().length).toBe(before);
+    expect(tempFiles()).toEqual([]);
+    // At the limit it is taken (and given no thumbnail: it has no real rows to decode).
+    const fits = await upload(conversation.id, aliceToken, [
+      { name: "file", filename: "big.png", type: "image/png", data: pngDeclaring(8000, 5000) },
+    ]);
+    expect(fits.statusCode).toBe(201);
+    expect(fits.json().data.message.media_attachments[0]).toMatchObject({ thumbnail_path: null });
+  });
+
   it("stores a photo with a webp thumbnail, served by signed link and to owner/admin bearer only", async () => {
     const { conversation } = await newConversation();
     const res = await upload(conversation.id, aliceToken, [

@@ -2,24 +2,13 @@ import { open, rename, rm } from "node:fs/promises";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { FEEDBACK_ATTACHMENT_MAX_BYTES, needsVideoConversion } from "@turnout/domain";
+import pLimit from "p-limit";
 import { AppError, badRequest } from "../../errors.js";
-import { makePoster } from "./ffmpeg.js";
+import { assertImagePixels, loadSharp, readImageHeader } from "../../support/image-header.js";
+import { probeVideo, type VideoFacts } from "./ffmpeg.js";
 import type { NewMedia } from "./service.js";
 import { type MediaType, SNIFF_BYTES, sniffMediaType } from "./sniff.js";
 import type { MediaStore } from "./store.js";
-
-/**
- * sharp (libvips), loaded at the first image upload: it holds ~28 MB that an idle server, or one that
- * never receives a photo, does not need. Its cache is off: each thumbnail is made once.
- */
-let sharpModule: Promise<typeof import("sharp")> | undefined;
-function loadSharp() {
-  sharpModule ??= import("sharp").then((m) => {
-    m.default.cache(false);
-    return m;
-  });
-  return sharpModule;
-}
 
 /** Width of image thumbnails and video posters, at most. */
 export const THUMBNAIL_WIDTH = 480;
@@ -127,16 +116,26 @@ export async function storeUpload(store: MediaStore, part: FilePart): Promise<St
   }
 }
 
+/** What the upload path needs of the server's media settings (config.media). */
+export type UploadLimits = { maxImagePixels: number; maxVideoSeconds: number; maxVideoPixels: number };
+
+/** At most this many ffprobe runs at once in this process (each a few tens of milliseconds). */
+const probes = pLimit(1);
+
 /**
- * The media row of a stored file: an image gets a webp thumbnail; a video a jpeg poster, and when it is
- * not mp4 or webm a pending conversion (or 'unavailable' without ffmpeg). A thumbnail or poster that
- * cannot be made (HEIC, which the prebuilt libvips does not decode; a damaged file; an image over
- * sharp's pixel limit) leaves thumbnail_path null: the file is still kept and served as its type.
+ * The media row of a stored file. An image whose header declares more than `limits.maxImagePixels` is
+ * refused (400), any other gets a webp thumbnail (none when it cannot be made: HEIC, which the
+ * prebuilt libvips does not decode, or a damaged file; the file is still kept). A video is read by
+ * ffprobe first (headers only) and refused (400) when it cannot be read, is longer than
+ * `maxVideoSeconds` or has frames over `maxVideoPixels`; its poster, and its conversion when it is not
+ * mp4 or webm, become jobs of the media queue. Without ffmpeg a video is kept as it is, and one that
+ * would need converting is 'unavailable'.
  */
 export async function describeUpload(
   store: MediaStore,
   file: StoredFile,
-  ffmpeg: { path: string; available: boolean },
+  ffmpeg: { path: string; probePath: string; available: boolean },
+  limits: UploadLimits,
 ): Promise<NewMedia> {
   const base = {
     fileName: file.fileName,
@@ -145,17 +144,48 @@ export async function describeUpload(
     sizeBytes: file.size,
   };
   if (file.type.kind === "image") {
+    assertImagePixels(await readImageHeader(store.pathOf(file.name)), limits.maxImagePixels);
     return { ...base, thumbnailPath: await imageThumbnail(store, file.name), conversionStatus: "none" };
   }
   const convert = needsVideoConversion(file.type.mime);
   if (!ffmpeg.available) {
     return { ...base, thumbnailPath: null, conversionStatus: convert ? "unavailable" : "none" };
   }
+  const facts = await probes(() => probeVideo(ffmpeg.probePath, store.pathOf(file.name))).catch(() => {
+    throw badRequest(VIDEO_UNREADABLE_MESSAGE);
+  });
+  assertVideoLimits(facts, limits);
   return {
     ...base,
-    thumbnailPath: await videoPoster(store, ffmpeg.path, file.name),
+    thumbnailPath: null,
+    posterPending: true,
     conversionStatus: convert ? "pending" : "none",
   };
+}
+
+export const VIDEO_UNREADABLE_MESSAGE =
+  "This video could not be read. Please choose another file (MP4, MOV or WebM).";
+
+/** 400 for a video longer or with larger frames than the server takes. */
+function assertVideoLimits(facts: VideoFacts, limits: UploadLimits): void {
+  if (facts.durationSeconds > limits.maxVideoSeconds) {
+    throw badRequest(
+      `The video is too long: ${formatDuration(facts.durationSeconds)}; at most ${formatDuration(limits.maxVideoSeconds)}. Please send a shorter clip.`,
+    );
+  }
+  if (facts.width * facts.height > limits.maxVideoPixels) {
+    throw badRequest(
+      `The video's picture is too large: ${facts.width} x ${facts.height} pixels; at most ${Math.round(limits.maxVideoPixels / 1e5) / 10} megapixels (4K is 8.3). Please send it at a lower resolution.`,
+    );
+  }
+}
+
+function formatDuration(seconds: number): string {
+  const whole = Math.ceil(seconds);
+  const minutes = Math.floor(whole / 60);
+  const rest = whole % 60;
+  if (minutes === 0) return `${rest} s`;
+  return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
 async function imageThumbnail(store: MediaStore, source: string): Promise<string | null> {
@@ -168,17 +198,6 @@ async function imageThumbnail(store: MediaStore, source: string): Promise<string
       .resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true })
       .webp({ quality: 75 })
       .toFile(store.pathOf(name));
-    return name;
-  } catch {
-    await store.remove([name]);
-    return null;
-  }
-}
-
-async function videoPoster(store: MediaStore, ffmpegPath: string, source: string): Promise<string | null> {
-  const name = store.newName("jpg");
-  try {
-    await makePoster(ffmpegPath, store.pathOf(source), store.pathOf(name));
     return name;
   } catch {
     await store.remove([name]);

@@ -21,6 +21,7 @@ import { presentConversation, presentMessage } from "./present.js";
 import {
   addMessage,
   assertCanPost,
+  assertDailyUploadRoom,
   conversationFor,
   createConversation,
   deleteConversation,
@@ -43,6 +44,10 @@ const statusQuery = z.object({ status: z.enum(FEEDBACK_STATUSES).optional() });
 /** Every `/feedback` call of the contract (SPEC 7): members see their own conversations, admins all. */
 export async function feedbackRoutes(app: FastifyInstance): Promise<void> {
   const { store, ffmpeg, converter } = app.feedback;
+  const quota = {
+    pendingPerUser: app.config.media.pendingPerUser,
+    dailyBytesPerUser: app.config.media.dailyBytesPerUser,
+  };
   const r = app.withTypeProvider<ZodTypeProvider>();
   const byId = { schema: { params: idParamsSchema } };
   const admin = { config: { access: "admin" as const } };
@@ -150,7 +155,11 @@ export async function feedbackRoutes(app: FastifyInstance): Promise<void> {
 
   r.get("/feedback/admin/stats", admin, async () => ({
     success: true,
-    data: { ...(await feedbackStats(app.db)), ffmpeg_available: ffmpeg.available },
+    data: {
+      ...(await feedbackStats(app.db)),
+      ffmpeg_available: ffmpeg.available,
+      media_queue: await converter.state(),
+    },
   }));
 
   // Uploads: the only multipart route here, so the parser is registered in this scope only.
@@ -184,21 +193,30 @@ export async function feedbackRoutes(app: FastifyInstance): Promise<void> {
         // Params are valid here and the body still unread: a conversation the caller may not post to
         // is refused without reading the file.
         preHandler: async (request) => {
-          await assertCanPost(app.db, actorOf(request), (request.params as { id: number }).id);
+          const actor = actorOf(request);
+          await assertCanPost(app.db, actor, (request.params as { id: number }).id);
+          // Over the day's bytes already, by the declared length: refused before the file is read.
+          const declared = Number(request.headers["content-length"]);
+          await assertDailyUploadRoom(app.db, actor.userId, Number.isFinite(declared) ? declared : 0, quota);
         },
       },
       async (request, reply) => {
         const actor = actorOf(request);
         const { file, message } = await receiveUpload(request, store);
         try {
-          const media = await describeUpload(store, file, ffmpeg);
-          const created = await addMessage(app.services, actor, request.params.id, message, media).catch(
-            async (err: unknown) => {
-              await store.remove([media.filePath, media.thumbnailPath]);
-              throw err;
-            },
-          );
-          if (media.conversionStatus === "pending") converter.nudge();
+          const media = await describeUpload(store, file, ffmpeg, app.config.media);
+          const created = await addMessage(
+            app.services,
+            actor,
+            request.params.id,
+            message,
+            media,
+            quota,
+          ).catch(async (err: unknown) => {
+            await store.remove([media.filePath, media.thumbnailPath]);
+            throw err;
+          });
+          if (media.posterPending || media.conversionStatus === "pending") converter.nudge();
           const [presented] = await presentThread(request.params.id, created.messageId);
           return reply.status(201).send({ success: true, data: { message: presented } });
         } catch (err) {

@@ -1,4 +1,5 @@
 import http from "node:http";
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
@@ -10,8 +11,17 @@ let token: string;
 let base: string;
 let conversationId: number;
 
+/** The server's log lines (JSON), to see what an aborted upload is logged as. */
+const logLines: { msg?: string; level?: number }[] = [];
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    for (const line of String(chunk).split("\n").filter(Boolean)) logLines.push(JSON.parse(line));
+    done();
+  },
+});
+
 beforeAll(async () => {
-  app = await buildTestApp({ FFMPEG_PATH: "/nonexistent/ffmpeg" });
+  app = await buildTestApp({ FFMPEG_PATH: "/nonexistent/ffmpeg", LOG_LEVEL: "info" }, { logStream });
   const user = await createUser(app);
   token = await signIn(app, user.phone);
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -104,5 +114,38 @@ describe("upload refusals over HTTP", () => {
     expect(r.status).toBe(404);
     expect(r.sentMB).toBeLessThan(20);
     expect((await fetch(`${base}/api/health`)).status).toBe(200);
+  });
+
+  it("an upload the client abandons half-way is logged as such, not as the database being unreachable", async () => {
+    const boundary = "turnout-boundary";
+    const req = http.request(`${base}/api/feedback/conversations/${conversationId}/upload`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+        "content-length": String(10 * MB),
+      },
+    });
+    req.on("error", () => {});
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    );
+    req.write(Buffer.concat([jpeg, Buffer.alloc(MB, 1)]));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    req.destroy();
+    const aborted = () => logLines.find((l) => l.msg === "request aborted by the client");
+    for (let i = 0; i < 100 && !aborted(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(aborted()).toMatchObject({ level: 30 });
+    expect(logLines.filter((l) => /database/i.test(l.msg ?? "") || (l.level ?? 0) >= 50)).toEqual([]);
+    expect((await fetch(`${base}/api/health`)).status).toBe(200);
+    // Nothing of it is left behind, on disk or in the thread.
+    const thread = await app.inject({
+      method: "GET",
+      url: `/api/feedback/conversations/${conversationId}/messages`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(
+      thread.json().data.messages.filter((m: { media_attachments: unknown[] }) => m.media_attachments.length),
+    ).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
 import { groupingSettings } from "../../db/schema.js";
+import { type CompiledPattern, jobNumberFor, patternBudgetOverruns } from "./service.js";
 
 const KEY = "grouping-test-ingest-key-00";
 let app: TestApp;
@@ -143,13 +144,13 @@ describe("message grouping API", () => {
     expect(await refusal("(F\\d+) \\1")).toMatch(/^Backreferences .* not supported: patterns run on RE2/);
     expect(await refusal("F(?=\\d)")).toMatch(/^Lookahead and lookbehind .* not supported/);
     expect(await refusal("(?<!X)F\\d+")).toMatch(/^Lookahead and lookbehind/);
-    expect(await refusal("(F\\d+")).toBe("The pattern does not compile: missing ): (F\\d+");
+    expect(await refusal("(F\\d+")).toBe("The pattern does not compile: missing closing ): `(F\\d+`");
     const renamed = await call("PUT", "/api/message-grouping/patterns/999999", admin, { pattern: "a(?=b)" });
     expect(renamed.statusCode).toBe(400);
   });
 
   it("runs patterns with nested or overlapping repetition in linear time on a 200-digit message", async () => {
-    const hostile = ["(\\d+)+X", "(a|a)*b", "(\\d*)*$", "(\\d|\\d\\d)+Y"];
+    const hostile = ["(\\d+)+X", "(a|a)*b", "(\\d|\\d\\d)+Y", "((?:\\d+)+)!"];
     const ids: number[] = [];
     for (const [i, pattern] of hostile.entries()) {
       const res = await call("POST", "/api/message-grouping/patterns", admin, {
@@ -157,16 +158,18 @@ describe("message grouping API", () => {
         pattern,
         priority: i,
       });
-      expect(res.statusCode, pattern).toBe(201);
+      expect(res.statusCode, `${pattern}: ${res.body}`).toBe(201);
       ids.push(res.json().data.id);
     }
     const digits = "1".repeat(200);
     // A backtracking engine takes longer than the universe's age on these; RE2 takes microseconds.
     const started = performance.now();
-    const extracted = await call("POST", "/api/message-grouping/test-extraction", admin, { message: digits });
+    const extracted = await call("POST", "/api/message-grouping/test-extraction", admin, {
+      message: `${digits}!`,
+    });
     const extractMs = performance.now() - started;
     expect(extracted.statusCode).toBe(200);
-    expect(extracted.json().data).toMatchObject({ matched_by: "hostile 2", job_number: "1".repeat(32) });
+    expect(extracted.json().data).toMatchObject({ matched_by: "hostile 3", job_number: "1".repeat(32) });
 
     const ingest = (message: string) =>
       app.inject({
@@ -185,5 +188,65 @@ describe("message grouping API", () => {
     expect(extractMs).toBeLessThan(500);
     expect(ingestMs).toBeLessThan(500);
     for (const id of ids) await call("DELETE", `/api/message-grouping/patterns/${id}`, admin);
+  });
+
+  it("refuses a catastrophic bounded pattern at save: over the repetition cap, too large, or too slow", async () => {
+    const refusal = async (pattern: string) => {
+      const res = await call("POST", "/api/message-grouping/patterns", admin, { name: "slow", pattern });
+      expect(res.statusCode, pattern).toBe(400);
+      return res.json().message as string;
+    };
+    // 405 ms a page on the native RE2 (issue 28): refused before it is compiled.
+    expect(await refusal(".{0,1000}.{0,1000}X")).toMatch(
+      /^A counted repetition may be at most 100 \(the pattern has \{0,1000\}\)/,
+    );
+    expect(await refusal("(?:.{0,100}){1,10}X")).toMatch(
+      /^The pattern is too large: it compiles to \d+ steps, at most 500/,
+    );
+    // Within both caps, and still tens of milliseconds a page: refused by its time on worst-case pages.
+    expect(await refusal(".{0,100}.{0,100}X")).toMatch(
+      /^The pattern is too slow: it took [\d.]+ ms on a 2000-character page, at most 1 ms/,
+    );
+    const created = await call("POST", "/api/message-grouping/patterns", admin, {
+      name: "ok",
+      pattern: "X(\\d+)",
+    });
+    const changed = await call("PUT", `/api/message-grouping/patterns/${created.json().data.id}`, admin, {
+      pattern: ".{0,100}.{0,100}X",
+    });
+    expect(changed.statusCode).toBe(400);
+    const stored = (await call("GET", "/api/message-grouping/patterns", admin)).json().data;
+    expect(stored.map((p: { pattern: string }) => p.pattern)).not.toContain(".{0,100}.{0,100}X");
+    await call("DELETE", `/api/message-grouping/patterns/${created.json().data.id}`, admin);
+  });
+});
+
+describe("jobNumberFor's budget per page", () => {
+  it("skips the remaining patterns once a page has spent its budget, and the built-in rule decides", () => {
+    const slow: CompiledPattern = {
+      id: 1,
+      name: "slow",
+      regex: {
+        find: () => {
+          const until = performance.now() + 6;
+          while (performance.now() < until) {
+            // a pattern that costs 6 ms, over the 5 ms a page gets
+          }
+          return null;
+        },
+      },
+    };
+    const next: CompiledPattern = { id: 2, name: "next", regex: { find: () => "NEXT1" } };
+    const before = patternBudgetOverruns();
+    expect(jobNumberFor("@@ALERT F251108123 HOUSE FIRE", "emergency", [slow, next])).toEqual({
+      jobNumber: "F251108123",
+      matchedBy: "built-in",
+    });
+    expect(patternBudgetOverruns()).toBe(before + 1);
+    // Within its budget the next pattern is still tried.
+    expect(jobNumberFor("@@ALERT F251108123", "emergency", [slow, next], 50)).toEqual({
+      jobNumber: "NEXT1",
+      matchedBy: "next",
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { detectMessageType, displayText } from "@turnout/domain";
+import { detectMessageType, displayText, GROUPING_PATTERN_LIMITS } from "@turnout/domain";
 import { asc } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -12,6 +12,7 @@ import {
   GROUPING_KEYS,
   getGroupingSettings,
   jobNumberFor,
+  patternBudgetOverruns,
   presentPattern,
   updateGroupingSetting,
   updatePattern,
@@ -19,7 +20,7 @@ import {
 
 const patternBody = z.object({
   name: z.string().trim().min(1).max(100),
-  pattern: z.string().min(1).max(200),
+  pattern: z.string().min(1).max(GROUPING_PATTERN_LIMITS.maxLength),
   description: z.string().trim().max(500).nullable().optional(),
   priority: z.number().int().min(0).max(10_000).optional(),
   is_active: z.boolean().optional(),
@@ -40,6 +41,8 @@ export async function groupingRoutes(app: FastifyInstance): Promise<void> {
         "J or S followed by 4 or more digits, 5 to 13 characters",
       ],
       never_grouped: ["messages containing TIMEUPDATE", "administrative messages"],
+      pattern_limits: GROUPING_PATTERN_LIMITS,
+      pages_over_budget: patternBudgetOverruns(),
     },
   }));
 

@@ -1,6 +1,13 @@
-import { type AlertType, extractJobNumber, isGroupable } from "@turnout/domain";
+import {
+  type AlertType,
+  extractJobNumber,
+  GROUPING_PATTERN_LIMITS,
+  isGroupable,
+  oversizedRepetition,
+  worstCasePages,
+} from "@turnout/domain";
 import { asc, eq } from "drizzle-orm";
-import RE2 from "re2";
+import { RE2JS } from "re2js";
 import type { Database } from "../../db/client.js";
 import { groupingPatterns, groupingSettings } from "../../db/schema.js";
 import { GROUPING_DEFAULTS } from "../../db/seed.js";
@@ -13,11 +20,19 @@ export type GroupingSettings = {
 };
 
 type PatternRow = typeof groupingPatterns.$inferSelect;
-/** A compiled admin pattern: an RE2 expression, matched in time linear in the text. */
-type CompiledRegex = InstanceType<typeof RE2>;
+
+/**
+ * A compiled admin pattern on re2js, a pure-JavaScript port of RE2: time linear in the text (no
+ * backtracking) and nothing to compile at install (bench/README.md, "Grouping patterns", has why this
+ * engine and not a WebAssembly one).
+ */
+export type CompiledRegex = {
+  /** The first capture group of the first match (or the whole match without one), or null. */
+  find(text: string): string | null;
+};
 export type CompiledPattern = { id: number; name: string; regex: CompiledRegex };
 
-const MAX_PATTERN_LENGTH = 200;
+const LIMITS = GROUPING_PATTERN_LIMITS;
 
 /** Every grouping setting's key: the closed list `PUT /api/message-grouping/settings/:key` accepts. */
 export const GROUPING_KEYS = Object.keys(GROUPING_DEFAULTS) as [
@@ -41,31 +56,97 @@ export async function getGroupingSettings(db: Database): Promise<GroupingSetting
 }
 
 /**
- * Compiles an admin's pattern with RE2, which runs in time linear in the text whatever the pattern
- * (no backtracking), because admin patterns run on every ingested message: nested or overlapping
- * repetition such as `(\d+)+X` cannot stall ingest. Throws 400 naming the problem when the pattern is
- * empty or too long, does not compile, or uses what RE2 leaves out to stay linear (backreferences,
- * lookahead and lookbehind).
+ * Compiles an admin's pattern (case-insensitive) on the linear-time engine, held to the size limits
+ * (GROUPING_PATTERN_LIMITS: length, counted repetitions, compiled program size), because patterns run
+ * on every ingested message. Throws 400 naming the problem: empty or too long, a repetition or program
+ * over its cap, a syntax error, or what RE2 leaves out to stay linear (backreferences, lookaround).
  */
 export function compilePattern(pattern: string): CompiledRegex {
-  if (pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH) {
-    throw badRequest(`A pattern must be 1 to ${MAX_PATTERN_LENGTH} characters.`);
+  if (pattern.length === 0 || pattern.length > LIMITS.maxLength) {
+    throw badRequest(`A pattern must be 1 to ${LIMITS.maxLength} characters.`);
   }
+  const repetition = oversizedRepetition(pattern);
+  if (repetition) {
+    throw badRequest(
+      `A counted repetition may be at most ${LIMITS.maxRepeat} (the pattern has ${repetition}): patterns run on every message, and their cost grows with these counts.`,
+    );
+  }
+  let re: RE2JS;
   try {
-    return new RE2(pattern, "i");
+    re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
   } catch (err) {
-    const reason = (err as Error).message;
-    if (/invalid perl operator: \(\?<?[=!]/.test(reason)) {
+    throw badRequest(syntaxProblem((err as Error).message));
+  }
+  const size = re.programSize();
+  if (size > LIMITS.maxProgramSize) {
+    throw badRequest(
+      `The pattern is too large: it compiles to ${size} steps, at most ${LIMITS.maxProgramSize}. Use smaller repetition counts or fewer alternatives.`,
+    );
+  }
+  const groups = re.groupCount();
+  return {
+    find(text) {
+      // The DFA (test) answers whether there is a match without tracking groups: several times faster,
+      // and most pages match no admin pattern. Only a match pays for the capture run.
+      if (!re.test(text)) return null;
+      const m = re.matcher(text);
+      if (!m.find()) return null;
+      return (groups > 0 ? m.group(1) : null) ?? m.group(0);
+    },
+  };
+}
+
+/** re2js's parse error as the admin's 400, naming what RE2 leaves out when that is the cause. */
+function syntaxProblem(reason: string): string {
+  const detail = reason.replace(/^error parsing regexp: /, "").replace("`(?i)", "`");
+  if (/unsupported Perl syntax: `\(\?[=!]|invalid named capture: `\(\?<[=!]/.test(reason)) {
+    return `Lookahead and lookbehind ((?=, (?!, (?<=, (?<!) are not supported: patterns run on RE2, which matches in linear time. (${detail})`;
+  }
+  if (/invalid escape sequence: `\\(\d|k)/.test(reason)) {
+    return `Backreferences (\\1, \\k<name>) are not supported: patterns run on RE2, which matches in linear time. (${detail})`;
+  }
+  return `The pattern does not compile: ${detail}`;
+}
+
+/**
+ * Times a pattern on worst-case pages (domain worstCasePages) before it is saved; throws 400 when one
+ * takes more than GROUPING_PATTERN_LIMITS.maxMsPerPage. Each page gets a freshly compiled pattern, so
+ * the time includes building the matcher's states for that kind of text, as a page unlike any before
+ * costs at ingest; the best of three tries counts (a pause of the machine is not the pattern's). Call
+ * after compilePattern has accepted it (its caps bound each try to tens of milliseconds).
+ */
+export function assertPatternFast(pattern: string): void {
+  warmEngine();
+  const limit = LIMITS.maxMsPerPage;
+  for (const page of worstCasePages(pattern)) {
+    let best = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 3; run++) {
+      const regex = compilePattern(pattern);
+      const started = performance.now();
+      regex.find(page);
+      best = Math.min(best, performance.now() - started);
+      if (best <= limit) break;
+    }
+    if (best > limit) {
       throw badRequest(
-        `Lookahead and lookbehind ((?=, (?!, (?<=, (?<!) are not supported: patterns run on RE2, which matches in linear time. (${reason})`,
+        `The pattern is too slow: it took ${best.toFixed(1)} ms on a ${LIMITS.pageLength}-character page, at most ${limit} ms. Use smaller repetition counts or more specific parts (\\d rather than .).`,
       );
     }
-    if (/invalid escape sequence: \\(\d|k)/.test(reason)) {
-      throw badRequest(
-        `Backreferences (\\1, \\k<name>) are not supported: patterns run on RE2, which matches in linear time. (${reason})`,
-      );
-    }
-    throw badRequest(`The pattern does not compile: ${reason}`);
+  }
+}
+
+let engineWarm = false;
+
+/**
+ * Runs the engine's matching paths (DFA, capture run) until V8 has optimised them, once per process: a
+ * cold engine is ten times slower for its first few pages, and a pattern must not be refused for that.
+ */
+function warmEngine(): void {
+  if (engineWarm) return;
+  engineWarm = true;
+  for (const pattern of [String.raw`(\d*)*$`, String.raw`JOB\s*#?(\d+)`, ".*X"]) {
+    const regex = compilePattern(pattern);
+    for (let run = 0; run < 8; run++) for (const page of worstCasePages(pattern)) regex.find(page);
   }
 }
 
@@ -81,26 +162,41 @@ export async function activePatterns(db: Database): Promise<CompiledPattern[]> {
     try {
       out.push({ id: row.id, name: row.name, regex: compilePattern(row.pattern) });
     } catch {
-      // an unusable stored pattern must not stop ingest
+      // an unusable stored pattern (saved under older limits, or edited in the table) must not stop ingest
     }
   }
   return out;
 }
 
+/** Pages whose patterns ran out of their time budget since the start (shown with the grouping config). */
+let pagesOverBudget = 0;
+
+/** How many pages since the start fell back to the built-in rule because the patterns took too long. */
+export function patternBudgetOverruns(): number {
+  return pagesOverBudget;
+}
+
 /**
  * The job number that groups a message: admin patterns first (the first capture group, or the whole
  * match), then the SPEC 9 patterns. Null for TIMEUPDATE and administrative messages, which never group.
+ * The patterns together get `budgetMs` per page (GROUPING_PATTERN_LIMITS.pageBudgetMs): once spent, the
+ * rest are skipped for that page and the built-in rule decides, so no set of patterns can hold ingest.
  */
 export function jobNumberFor(
   text: string,
   type: AlertType,
   patterns: readonly CompiledPattern[],
+  budgetMs: number = LIMITS.pageBudgetMs,
 ): { jobNumber: string | null; matchedBy: string | null } {
   if (!isGroupable(text, type)) return { jobNumber: null, matchedBy: null };
+  const started = performance.now();
   for (const p of patterns) {
-    const m = p.regex.exec(text);
-    const value = (m?.[1] ?? m?.[0])?.trim().toUpperCase();
+    const value = p.regex.find(text)?.trim().toUpperCase();
     if (value) return { jobNumber: value.slice(0, 32), matchedBy: p.name };
+    if (performance.now() - started > budgetMs) {
+      pagesOverBudget++;
+      break;
+    }
   }
   const builtIn = extractJobNumber(text);
   return { jobNumber: builtIn, matchedBy: builtIn ? "built-in" : null };
@@ -127,8 +223,10 @@ export type PatternInput = {
   is_active?: boolean;
 };
 
+/** Stores a new pattern; throws 400 (compilePattern, assertPatternFast) for one that is unsafe to run. */
 export async function createPattern(db: Database, input: PatternInput) {
   compilePattern(input.pattern);
+  assertPatternFast(input.pattern);
   const [row] = await db
     .insert(groupingPatterns)
     .values({
@@ -142,8 +240,12 @@ export async function createPattern(db: Database, input: PatternInput) {
   return presentPattern(row!);
 }
 
+/** Changes a pattern; a new text is checked as createPattern's. Throws 404 for an unknown id. */
 export async function updatePattern(db: Database, id: number, input: Partial<PatternInput>) {
-  if (input.pattern !== undefined) compilePattern(input.pattern);
+  if (input.pattern !== undefined) {
+    compilePattern(input.pattern);
+    assertPatternFast(input.pattern);
+  }
   const [row] = await db
     .update(groupingPatterns)
     .set({

@@ -14,29 +14,41 @@ import { type IncomingMessage, ingestMessages } from "./service.js";
 
 export const MAX_MESSAGE_LENGTH = 2000;
 export const MAX_BATCH = 1000;
+/**
+ * Longest text read at all, before anything else is done with it: four times the stored limit leaves
+ * room for control characters and trailing blanks a decoder adds, and anything longer is refused
+ * without a pass over it.
+ */
+const MAX_RECEIVED_TEXT = 4 * MAX_MESSAGE_LENGTH;
+/**
+ * Bytes one message can take in a JSON body: its text as UTF-8 (3 bytes a UTF-16 unit at most), the
+ * id (128) and source (64) likewise, the capcode, time, names and punctuation.
+ */
+const MESSAGE_BYTES = 3 * (MAX_MESSAGE_LENGTH + 128 + 64) + 256;
+/** A full batch; a bigger body is a 413 before it is parsed (the bundled reader then halves its batch). */
+export const INGEST_BODY_LIMIT = MAX_BATCH * MESSAGE_BYTES + 1024;
+/** PagerMon's one message, form-encoded: every byte can be a three-character percent escape. */
+export const PAGERMON_BODY_LIMIT = 3 * MESSAGE_BYTES;
 /** The last millisecond of year 9999: the end of what ISO 8601 text (and a sane receiver clock) can say. */
 const LATEST_TIME_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-/** A received string made storable (the domain rule) before it is validated, so limits see what is stored. */
-const storable = (v: unknown) => (typeof v === "string" ? storablePagerText(v) : v);
-
-const textSchema = z.preprocess(
-  storable,
-  z
-    .string()
-    .transform((v) => v.replace(/\s+$/u, ""))
-    .pipe(
-      z
-        .string()
-        .min(1, "message is required")
-        .max(MAX_MESSAGE_LENGTH, `message must be at most ${MAX_MESSAGE_LENGTH} characters`),
-    ),
-);
+// Length first, then single passes only (trimEnd, not a regex: `/\s+$/` is quadratic on a run of
+// blanks that is followed by anything else).
+const textSchema = z
+  .string()
+  .max(MAX_RECEIVED_TEXT, `message must be at most ${MAX_MESSAGE_LENGTH} characters`)
+  .transform((v) => storablePagerText(v).trimEnd())
+  .pipe(
+    z
+      .string()
+      .min(1, "message is required")
+      .max(MAX_MESSAGE_LENGTH, `message must be at most ${MAX_MESSAGE_LENGTH} characters`),
+  );
 
 /** An optional label (source, id): made storable and trimmed; one left blank counts as not given. */
 const labelSchema = (max: number) =>
   z.preprocess(
-    (v) => (typeof v === "string" ? storablePagerText(v).trim() || undefined : v),
+    (v) => (typeof v === "string" && v.length <= 4 * max ? storablePagerText(v).trim() || undefined : v),
     z.string().max(max, `must be at most ${max} characters`).optional(),
   );
 
@@ -48,7 +60,7 @@ const isoTimeSchema = z.string().datetime({ offset: true });
  * the field named, when no date between 1970 and the end of 9999 is meant: 1e20, -1, "abc", year 10000.
  */
 const pagerTimeSchema = (field: string, { numericText }: { numericText: boolean }) =>
-  z.union([z.number(), z.string()]).transform((v, ctx) => {
+  z.union([z.number(), z.string().max(64, `${field} is too long to be a time`)]).transform((v, ctx) => {
     let ms = Number.NaN;
     if (typeof v === "number" || (numericText && /^\s*\d+(\.\d+)?\s*$/.test(v))) {
       const n = Number(v);
@@ -298,7 +310,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     "/ingest/messages",
     {
-      bodyLimit: 8 * 1024 * 1024,
+      bodyLimit: INGEST_BODY_LIMIT,
       onRequest: requireIngestKey,
       config: INGEST,
       schema: { body: ingestBody },
@@ -348,6 +360,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     "/messages",
     {
+      bodyLimit: PAGERMON_BODY_LIMIT,
       onRequest: requireIngestKey,
       // PagerMon's readers post forms: the one /api route that takes them (issue 27).
       config: { ...INGEST, bodyTypes: ["application/x-www-form-urlencoded"] },

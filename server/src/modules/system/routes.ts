@@ -97,12 +97,13 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.get("/admin/system/dashboard", async () => {
-    const [m, sessions, messages, sms, firstLogs] = await Promise.all([
+    const [m, sessions, messages, sms, firstLogs, mediaQueue] = await Promise.all([
       metrics(),
       sessionMetrics(app.db),
       messageMetrics(app.db),
       smsServiceStatus(app.db, app.sms, smsCheck),
       logs({ limit: LOG_PAGE, offset: 0 }),
+      app.feedback.converter.state(),
     ]);
     return {
       success: true,
@@ -116,6 +117,13 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
         messages,
         sms,
         logs: firstLogs,
+        // Feedback videos waiting for ffmpeg (issue 28): posters and conversions, all instances.
+        media_queue: {
+          available: app.feedback.ffmpeg.available,
+          concurrency: app.config.media.concurrency,
+          ffmpeg_threads: app.config.media.ffmpegThreads,
+          ...mediaQueue,
+        },
       },
     };
   });

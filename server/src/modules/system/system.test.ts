@@ -351,7 +351,16 @@ describe("GET /api/admin/system/dashboard", () => {
     const res = await get("/admin/system/dashboard");
     expect(res.statusCode).toBe(200);
     const data = res.json().data;
-    expect(Object.keys(data).sort()).toEqual(["health", "logs", "messages", "metrics", "sessions", "sms"]);
+    expect(Object.keys(data).sort()).toEqual([
+      "health",
+      "logs",
+      "media_queue",
+      "messages",
+      "metrics",
+      "sessions",
+      "sms",
+    ]);
+    expect(data.media_queue).toMatchObject({ concurrency: 1, ffmpeg_threads: 1, waiting: 0, running: 0 });
     expect(data.health.environment).toBe("development");
     expect(["healthy", "warning", "critical"]).toContain(data.health.overall);
     if (!process.env.REDIS_URL) {

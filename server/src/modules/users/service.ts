@@ -551,10 +551,21 @@ export async function resetPwaBanner(
   meta: RequestMeta,
 ): Promise<number> {
   return ctx.db.transaction(async (tx) => {
+    // The rows are locked in id order first, as an UPDATE locks them (NO KEY: the admin action recorded
+    // below share-locks the admin's row through its foreign key, which this does not block). A plain
+    // UPDATE locks them in whatever order its plan visits them (the table's for everyone, the key's for
+    // a few; updated rows move), so resets at once could each hold a row another waits for: deadlocks,
+    // and a pool of connections stuck behind them (issue 28).
+    const chosen = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(userIds === "all" ? undefined : inArray(users.id, userIds))
+      .orderBy(asc(users.id))
+      .for("no key update");
     const rows = await tx
       .update(users)
       .set({ pwaBannerResetAt: new Date() })
-      .where(userIds === "all" ? undefined : inArray(users.id, userIds))
+      .where(inArray(users.id, chosen))
       .returning({ id: users.id });
     await recordAdminAction(tx, actor, meta, {
       type: "admin_pwa_banner_reset",

@@ -1,3 +1,4 @@
+import InsertDriveFileIcon from "@mui/icons-material/InsertDriveFile";
 import SendIcon from "@mui/icons-material/Send";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
@@ -53,12 +54,42 @@ function DownloadLink({ media }: { media: MediaAttachment }) {
   );
 }
 
+/**
+ * A photo the server made no thumbnail of (HEIC, which only Safari shows; a damaged file): a card to
+ * download it, never the original in the page, which could be any size the file's header claims.
+ */
+function FileCard({ media }: { media: MediaAttachment }) {
+  return (
+    <Paper
+      variant="outlined"
+      role="group"
+      aria-label={`File ${media.file_name}`}
+      sx={{ p: 1, display: "flex", gap: 1, alignItems: "center", maxWidth: 320 }}
+    >
+      <InsertDriveFileIcon color="action" aria-hidden="true" />
+      <Stack sx={{ minWidth: 0 }}>
+        <Typography variant="body2" noWrap title={media.file_name}>
+          {media.file_name}
+        </Typography>
+        <Typography variant="caption" color="text.secondary">
+          {`No preview · ${formatFileSize(media.size_bytes)}`}
+        </Typography>
+        <DownloadLink media={media} />
+      </Stack>
+    </Paper>
+  );
+}
+
+function formatFileSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
 /** A photo's thumbnail; a click shows the full image in a dialog. */
 function ImageAttachment({ media }: { media: MediaAttachment }) {
   const [open, setOpen] = useState(false);
   const titleId = useId();
-  // A photo without a thumbnail (HEIC, which browsers other than Safari cannot show) is offered as a file.
-  if (!media.thumbnail_path && /heic|heif/i.test(media.file_type)) return <DownloadLink media={media} />;
+  if (!media.thumbnail_path) return <FileCard media={media} />;
   return (
     <>
       <Box
@@ -69,7 +100,7 @@ function ImageAttachment({ media }: { media: MediaAttachment }) {
         sx={{ p: 0, border: 0, background: "none", cursor: "zoom-in", display: "block" }}
       >
         <img
-          src={media.thumbnail_path ?? media.file_path}
+          src={media.thumbnail_path}
           alt={media.file_name}
           loading="lazy"
           style={{ maxWidth: 240, maxHeight: 240, borderRadius: 4, display: "block" }}

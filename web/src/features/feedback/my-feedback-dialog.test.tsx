@@ -91,6 +91,31 @@ describe("My Feedback list and thread", () => {
     expect(server.markedAt[0]! - server.threadAskedAt[0]!).toBeGreaterThanOrEqual(450);
   });
 
+  it("shows a photo without a thumbnail as a file card, never the original", async () => {
+    const bomb = media({
+      id: 41,
+      file_name: "huge.png",
+      file_type: "image/png",
+      size_bytes: 2_400_000,
+      file_path: "/feedback-uploads/huge.png?exp=1&sig=ee",
+      thumbnail_path: null,
+    });
+    feedbackServer({
+      conversations: [conversation()],
+      threads: { 7: [message({ message: "", media_attachments: [bomb] })] },
+    });
+    const user = renderDialog();
+    const list = await openConversation(user, /Wrong address on map/);
+    const card = within(list).getByRole("group", { name: "File huge.png" });
+    expect(card).toHaveTextContent("No preview · 2.3 MB");
+    expect(within(card).getByRole("link", { name: "Download huge.png" })).toHaveAttribute(
+      "href",
+      "/feedback-uploads/huge.png?exp=1&sig=ee",
+    );
+    expect(within(list).queryByRole("img")).not.toBeInTheDocument();
+    expect(document.querySelector('img[src*="huge.png"]')).toBeNull();
+  });
+
   it("says so when there is no feedback yet", async () => {
     feedbackServer();
     renderDialog();

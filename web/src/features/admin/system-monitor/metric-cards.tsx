@@ -11,7 +11,7 @@ import {
   formatWhen,
   NOT_AVAILABLE,
 } from "./format";
-import type { MessageMetrics, SessionMetrics, SmsMetrics, SystemMetrics } from "./monitor-api";
+import type { MediaQueue, MessageMetrics, SessionMetrics, SmsMetrics, SystemMetrics } from "./monitor-api";
 import { type CardFreshness, FigureList, MetricBar, MonitorCard } from "./monitor-card";
 
 /** Only the first few cores are drawn (SPEC 9); the total is written out. */
@@ -346,6 +346,46 @@ export function SmsCard({ sms, freshness }: { sms: SmsMetrics | undefined; fresh
             ]}
           />
         </>
+      ) : null}
+    </MonitorCard>
+  );
+}
+
+/** How long the oldest video has waited, in words: '40 s', '3 min', '2 h 5 min'. */
+function formatWait(seconds: number | null): string {
+  if (seconds === null) return "Nothing waiting";
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The feedback media queue: posters and conversions waiting for ffmpeg, and how many run. */
+export function MediaQueueCard({
+  queue,
+  freshness,
+}: {
+  queue: MediaQueue | undefined;
+  freshness: CardFreshness;
+}) {
+  return (
+    <MonitorCard
+      title="Media queue"
+      freshness={freshness}
+      chip={
+        queue ? <StatusChip status={queue.available ? "available" : "unavailable"} good="available" /> : null
+      }
+    >
+      {queue ? (
+        <FigureList
+          rows={[
+            ["Waiting", formatCount(queue.waiting)],
+            ["Running", `${formatCount(queue.running)} of ${formatCount(queue.concurrency)} at a time`],
+            ["Oldest waiting", formatWait(queue.oldest_waiting_seconds)],
+            ["Failed (24 h)", formatCount(queue.failed_last_day)],
+            ["ffmpeg threads", formatCount(queue.ffmpeg_threads)],
+          ]}
+        />
       ) : null}
     </MonitorCard>
   );

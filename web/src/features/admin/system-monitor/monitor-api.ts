@@ -166,6 +166,17 @@ export interface SystemHealth {
   environment: "development" | "production";
 }
 
+/** The feedback media queue (issue 28): video posters and conversions waiting for ffmpeg. */
+export interface MediaQueue {
+  available: boolean;
+  concurrency: number | null;
+  ffmpeg_threads: number | null;
+  waiting: number | null;
+  running: number | null;
+  failed_last_day: number | null;
+  oldest_waiting_seconds: number | null;
+}
+
 /** GET /admin/system/dashboard `data`: everything the monitor shows, in one answer. */
 export interface SystemDashboard {
   health: SystemHealth;
@@ -173,6 +184,7 @@ export interface SystemDashboard {
   sessions: SessionMetrics;
   messages: MessageMetrics;
   sms: SmsMetrics;
+  mediaQueue: MediaQueue;
   logs: LogPage;
 }
 
@@ -316,6 +328,19 @@ export function readSmsMetrics(value: unknown): SmsMetrics {
   };
 }
 
+export function readMediaQueue(value: unknown): MediaQueue {
+  const data = record(value);
+  return {
+    available: data.available === true,
+    concurrency: num(data.concurrency),
+    ffmpeg_threads: num(data.ffmpeg_threads),
+    waiting: num(data.waiting),
+    running: num(data.running),
+    failed_last_day: num(data.failed_last_day),
+    oldest_waiting_seconds: num(data.oldest_waiting_seconds),
+  };
+}
+
 export function readLogPage(value: unknown, total: unknown): LogPage {
   const data = list(value).map((row, index) => {
     const entry = record(row);
@@ -355,6 +380,7 @@ export function readDashboard(value: unknown): SystemDashboard {
     sessions: readSessionMetrics(data.sessions),
     messages: readMessageMetrics(data.messages),
     sms: readSmsMetrics(data.sms),
+    mediaQueue: readMediaQueue(data.media_queue),
     logs: readLogPage(logs.data, logs.total),
   };
 }

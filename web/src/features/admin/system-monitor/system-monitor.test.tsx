@@ -50,6 +50,10 @@ describe("system monitor figures", { timeout: 20_000 }, () => {
     expect(within(card("System")).getByText("3d 4h 12m")).toBeInTheDocument();
     expect(within(card("Sessions")).getByText("14")).toBeInTheDocument();
     expect(within(card("SMS service")).getByText("outbox")).toBeInTheDocument();
+    const media = card("Media queue");
+    expect(await within(media).findByText("Available")).toBeInTheDocument();
+    expect(within(media).getByText("1 of 1 at a time")).toBeInTheDocument();
+    expect(within(media).getByText("3 min")).toBeInTheDocument();
     const messages = card("Messages");
     expect(within(messages).getByText("≈ 128,450")).toBeInTheDocument();
     // Top 5 agencies only.

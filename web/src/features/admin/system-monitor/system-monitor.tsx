@@ -11,6 +11,7 @@ import {
   ApplicationCard,
   CacheCard,
   DatabaseCard,
+  MediaQueueCard,
   MessagesCard,
   SessionsCard,
   SmsCard,
@@ -127,6 +128,7 @@ export function SystemMonitor() {
       <SessionsCard sessions={sessions.data} freshness={sessions.freshness} />
       <MessagesCard messages={messages.data} freshness={messages.freshness} />
       <SmsCard sms={whole?.sms} freshness={dashboardFreshness} />
+      <MediaQueueCard queue={whole?.mediaQueue} freshness={dashboardFreshness} />
       <LogsCard logs={logs.data} freshness={logs.freshness} level={level} onLevelChange={setLevel} />
     </Box>
   );

@@ -157,6 +157,15 @@ export function makeDashboard(
     sessions: sessionMetrics,
     messages: messageMetrics,
     sms: smsMetrics,
+    media_queue: {
+      available: true,
+      concurrency: 1,
+      ffmpeg_threads: 1,
+      waiting: 4,
+      running: 1,
+      failed_last_day: 0,
+      oldest_waiting_seconds: 185,
+    },
     logs: { data: makeLogs(3), total: 3 },
   };
 }
