@@ -71,6 +71,22 @@ const visuallyHidden = {
   border: 0,
 } as const;
 
+/** The agencies (shown) and units a `joined-user-agencies` notice names. */
+type JoinedView = { agencyIds: number[]; units: { id: number; agency_id: number }[] };
+
+function joinedViewOf(payload: unknown): JoinedView | null {
+  const p = payload as { agencies?: unknown; units?: unknown } | null;
+  if (!p || !Array.isArray(p.agencies) || !Array.isArray(p.units)) return null;
+  const agencyIds = p.agencies.map((a: { id?: unknown }) => Number(a?.id)).filter(Number.isSafeInteger);
+  const units = p.units
+    .map((u: { id?: unknown; agency_id?: unknown }) => ({
+      id: Number(u?.id),
+      agency_id: Number(u?.agency_id),
+    }))
+    .filter((u) => Number.isSafeInteger(u.id) && Number.isSafeInteger(u.agency_id));
+  return { agencyIds, units };
+}
+
 /** What other features add to the feed's cards and its job popup (composed by the dashboard). */
 export interface FeedSlots {
   /** Beside the card's time (e.g. who is responding, as a toggle of the card's panel). */
@@ -133,16 +149,18 @@ export function AlertFeed({
   // (their units' and whole agencies' in the unit view, their agencies' in the agencies view: never
   // another agency's alert that reached the page through the admin room).
   const memberView = useQuery(memberViewQueryOptions());
-  const unitView = useMemo(
-    () =>
-      memberView.data
-        ? unitViewScope(
-            memberView.data.agencies.map((a) => a.id),
-            filters.view === "units" ? memberView.data.units : [],
-          )
-        : null,
-    [memberView.data, filters.view],
-  );
+  // What the live channel last said the member reads (its join notice, sent again whenever an admin
+  // changes their agencies or units): it decides as soon as it arrives; the query serves until then.
+  const [joined, setJoined] = useState<JoinedView | null>(null);
+  const unitView = useMemo(() => {
+    const source =
+      joined ??
+      (memberView.data && {
+        agencyIds: memberView.data.agencies.map((a) => a.id),
+        units: memberView.data.units,
+      });
+    return source ? unitViewScope(source.agencyIds, filters.view === "units" ? source.units : []) : null;
+  }, [joined, memberView.data, filters.view]);
   // The live channel is made after the feed it feeds: its joined agencies reach the callback by ref.
   const joinedAgencies = useRef<readonly string[] | null>(null);
   const admitted = useRef(onAlertsAdmitted);
@@ -160,9 +178,17 @@ export function AlertFeed({
       onRefresh: () => void feed.catchUp("burst"),
       // An admin changed the member's units or agencies: the chips and the live check read them again.
       onJoined: (payload) => {
-        const joined = (payload as { units?: { id: number }[] } | null)?.units;
-        const known = queryClient.getQueryData<MemberView>(alertKeys.memberView())?.units;
-        if (joined && known && joined.map((u) => u.id).join() !== known.map((u) => u.id).join())
+        const view = joinedViewOf(payload);
+        if (!view) return;
+        setJoined(view);
+        // The chips' names come from the query: read it again when the units or agencies changed.
+        const known = queryClient.getQueryData<MemberView>(alertKeys.memberView());
+        const ids = (list: readonly { id: number }[]) => list.map((x) => x.id).join();
+        const knownAgencies = known?.agencies.map((a) => a.id) ?? [];
+        if (
+          known &&
+          (ids(view.units) !== ids(known.units) || view.agencyIds.some((id) => !knownAgencies.includes(id)))
+        )
           void queryClient.invalidateQueries({ queryKey: alertKeys.memberView() });
       },
     },
