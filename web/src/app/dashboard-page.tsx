@@ -19,6 +19,7 @@ import { AlertFeed } from "../features/alerts/alert-feed";
 import { useAuth } from "../features/auth/auth-provider";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
 import { useServerEnvironment } from "../features/dashboard/use-server-environment";
+import { MyDevicesDialog } from "../features/devices";
 import { MyFeedbackDialog, useFeedbackUnread } from "../features/feedback";
 import { InstallBanner } from "../features/install";
 import { PushDialog, usePushMessages } from "../features/push";
@@ -57,6 +58,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   const [feedbackOpen, setFeedbackOpen] = useState(false);
   const [pushOpen, setPushOpen] = useState(false);
   const [unitsOpen, setUnitsOpen] = useState(false);
+  const [devicesOpen, setDevicesOpen] = useState(false);
   const [alarmOpen, setAlarmOpen] = useState(false);
   const alarm = useAlarm(user.id);
   usePushMessages();
@@ -136,6 +138,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
               slots={{
                 onOpenMyAlerts: () => setMyAlertsOpen(true),
                 onOpenMyUnits: () => setUnitsOpen(true),
+                onOpenMyDevices: () => setDevicesOpen(true),
                 onOpenPush: () => setPushOpen(true),
                 onOpenAlarm: () => setAlarmOpen(true),
                 // An admin at a desktop answers feedback in the console; anyone else sends their own.
@@ -150,6 +153,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
                   <MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />
                   <MyFeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
                   <PushDialog open={pushOpen} onClose={() => setPushOpen(false)} />
+                  <MyDevicesDialog open={devicesOpen} onClose={() => setDevicesOpen(false)} />
                   <MyUnitsDialog
                     open={unitsOpen}
                     onClose={() => setUnitsOpen(false)}

@@ -1,6 +1,7 @@
 import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
 import AlarmIcon from "@mui/icons-material/Alarm";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
+import DevicesIcon from "@mui/icons-material/Devices";
 import FeedbackIcon from "@mui/icons-material/Feedback";
 import GroupsIcon from "@mui/icons-material/Groups";
 import LogoutIcon from "@mui/icons-material/Logout";
@@ -73,6 +74,8 @@ export interface UserMenuSlots {
   onOpenMyAlerts?: (() => void) | undefined;
   /** 'My units' (issue 26): the member's brigades or units. */
   onOpenMyUnits?: (() => void) | undefined;
+  /** 'My devices' (issue 27): the devices that sign in first while the phone is under attack. */
+  onOpenMyDevices?: (() => void) | undefined;
   onOpenPush?: (() => void) | undefined;
   onOpenAlarm?: (() => void) | undefined;
   onOpenFeedback?: (() => void) | undefined;
