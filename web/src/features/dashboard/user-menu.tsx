@@ -127,9 +127,8 @@ function MenuEntry({
  * otherwise, ringed in the header's text colour, with a state icon and words (tooltip, description)
  * for those who cannot tell the colours apart, and while not live an amber pill beside it that
  * stands out from the header in both themes (issue 26); name and phone;
- * 'My Alerts', 'My units', 'Push notifications', 'Alarm', 'Feedback', 'Admin' (admins on non-mobile
- * devices) and
- * 'Sign out'.
+ * 'My Alerts', 'My units', 'My devices', 'Push notifications', 'Alarm', 'Feedback', 'Admin' (admins
+ * on non-mobile devices) and 'Sign out'.
  */
 export function UserMenu({
   user,
@@ -305,6 +304,11 @@ export function UserMenu({
           icon={<GroupsIcon fontSize="small" />}
           label="My units"
           onClick={run(slots.onOpenMyUnits)}
+        />
+        <MenuEntry
+          icon={<DevicesIcon fontSize="small" />}
+          label="My devices"
+          onClick={run(slots.onOpenMyDevices)}
         />
         <MenuEntry
           icon={<PhonelinkRingIcon fontSize="small" />}
