@@ -68,7 +68,11 @@ declare module "fastify" {
      * This process among the instances (random, new at each start: a restarted instance has a new
      * one) and whether it is shutting down; GET /api/ready reports both (deploy/rolling-restart.sh).
      */
-    lifecycle: { instanceId: string; closing: boolean };
+    /**
+     * `closingStep`: what a shutdown is waiting for (in-flight requests, then each worker, the cache
+     * store, the database), so a shutdown that runs out of time can say what held it.
+     */
+    lifecycle: { instanceId: string; closing: boolean; closingStep: string | null };
   }
 }
 
@@ -180,22 +184,32 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   app.addHook("onClose", async () => {
-    await feedback.converter.stop();
-    await upkeep.stop();
-    await wordBlockSealer?.stop();
-    await ruleMatcher.stop();
-    await pushWorker.stop();
-    await smsWorker.stop();
-    if (!options.cache) await cache.close();
-    if (!options.database) await database.close();
+    const step = async (name: string, stop: () => Promise<unknown> | undefined) => {
+      lifecycle.closingStep = name;
+      await stop();
+    };
+    await step("the feedback media worker", () => feedback.converter.stop());
+    await step("the database upkeep", () => upkeep.stop());
+    await step("the word-block sealer", () => wordBlockSealer?.stop());
+    await step("the keyword-rule matcher", () => ruleMatcher.stop());
+    await step("the push worker", () => pushWorker.stop());
+    await step("the SMS worker", () => smsWorker.stop());
+    if (!options.cache) await step("the cache store", () => cache.close());
+    if (!options.database) await step("the database", () => database.close());
+    lifecycle.closingStep = null;
   });
 
   // Keep-alive sockets would hold a graceful close open for the keep-alive timeout: once closing,
   // every response (in-flight ones included) asks the client to close its connection.
-  const lifecycle = { instanceId: randomBytes(8).toString("hex"), closing: false };
+  const lifecycle = {
+    instanceId: randomBytes(8).toString("hex"),
+    closing: false,
+    closingStep: null as string | null,
+  };
   app.decorate("lifecycle", lifecycle);
   app.addHook("preClose", async () => {
     lifecycle.closing = true;
+    lifecycle.closingStep = "in-flight requests";
   });
   app.addHook("onSend", async (_request, reply) => {
     if (lifecycle.closing) reply.header("connection", "close");

@@ -51,7 +51,10 @@ async function main(): Promise<void> {
     closing = true;
     logger.info({ signal }, "shutting down: finishing in-flight requests");
     const force = setTimeout(() => {
-      logger.error("in-flight requests did not finish in time; exiting");
+      logger.error(
+        { waitingOn: app.lifecycle.closingStep },
+        `shutting down took over ${SHUTDOWN_GRACE_MS / 1000} s (waiting on ${app.lifecycle.closingStep ?? "nothing known"}); exiting`,
+      );
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();

@@ -1,10 +1,18 @@
 import pino from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PollingLoop } from "./polling-loop.js";
 
+// Fake timers: every wait below is the loop's own clock, not the machine's, so a busy machine (a CI
+// run beside other work) cannot make a cycle late.
 const loops: PollingLoop[] = [];
+beforeEach(() => {
+  vi.useFakeTimers();
+});
 afterEach(async () => {
-  for (const l of loops.splice(0)) await l.stop();
+  const stopping = Promise.all(loops.splice(0).map((l) => l.stop()));
+  await vi.advanceTimersByTimeAsync(1_000);
+  await stopping;
+  vi.useRealTimers();
 });
 
 /** A loop whose cycles take `ms` and record how many run at once. */
@@ -41,7 +49,8 @@ function makeLoop(
   return { loop, stats, lines };
 }
 
-const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms));
+/** Lets `ms` of the loop's (fake) time pass, running every timer and promise due meanwhile. */
+const settle = (ms = 150) => vi.advanceTimersByTimeAsync(ms);
 
 describe("PollingLoop", () => {
   it("runs a first cycle on start, and kicks during a cycle coalesce into one more", async () => {
@@ -152,7 +161,9 @@ describe("PollingLoop", () => {
     const { loop, stats } = makeLoop({ ms: 50, pollMs: 10 });
     loop.start();
     await settle(10);
-    await loop.stop();
+    const stopping = loop.stop();
+    await settle(50); // the cycle in flight ends
+    await stopping;
     expect(stats.active).toBe(0);
     expect(loop.isStopped).toBe(true);
     const after = stats.runs;
@@ -168,11 +179,12 @@ describe("PollingLoop", () => {
     const { loop, stats } = makeLoop({ ms: 40 });
     loop.start();
     const order: string[] = [];
-    const result = await loop.runExclusive(async () => {
+    const exclusive = loop.runExclusive(async () => {
       order.push(`exclusive while ${stats.active} active`);
       return 42;
     });
-    expect(result).toBe(42);
+    await settle(40); // the cycle in flight ends
+    expect(await exclusive).toBe(42);
     expect(order).toEqual(["exclusive while 0 active"]);
     await expect(loop.runExclusive(async () => Promise.reject(new Error("no")))).rejects.toThrow("no");
   });
