@@ -72,7 +72,13 @@ declare module "fastify" {
      * `closingStep`: what a shutdown is waiting for (in-flight requests, then each worker, the cache
      * store, the database), so a shutdown that runs out of time can say what held it.
      */
-    lifecycle: { instanceId: string; closing: boolean; closingStep: string | null };
+    lifecycle: {
+      instanceId: string;
+      closing: boolean;
+      closingStep: string | null;
+      /** Requests not yet answered, by request id: what a shutdown that runs out of time names. */
+      inFlight: Map<string, { method: string; url: string; since: number }>;
+    };
   }
 }
 
@@ -205,6 +211,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     instanceId: randomBytes(8).toString("hex"),
     closing: false,
     closingStep: null as string | null,
+    inFlight: new Map<string, { method: string; url: string; since: number }>(),
   };
   app.decorate("lifecycle", lifecycle);
   app.addHook("preClose", async () => {
@@ -214,6 +221,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onSend", async (_request, reply) => {
     if (lifecycle.closing) reply.header("connection", "close");
   });
+  app.addHook("onRequest", async (request) => {
+    lifecycle.inFlight.set(request.id, {
+      method: request.method,
+      url: request.url.split("?")[0]!,
+      since: Date.now(),
+    });
+  });
+  const answered = async (request: { id: string }) => {
+    lifecycle.inFlight.delete(request.id);
+  };
+  app.addHook("onResponse", answered);
+  app.addHook("onRequestAbort", answered);
 
   const routeTable: RouteOptions[] = [];
   app.addHook("onRoute", (route) => {

@@ -52,7 +52,13 @@ async function main(): Promise<void> {
     logger.info({ signal }, "shutting down: finishing in-flight requests");
     const force = setTimeout(() => {
       logger.error(
-        { waitingOn: app.lifecycle.closingStep },
+        {
+          waitingOn: app.lifecycle.closingStep,
+          inFlight: [...app.lifecycle.inFlight.values()].map((r) => ({
+            request: `${r.method} ${r.url}`,
+            forMs: Date.now() - r.since,
+          })),
+        },
         `shutting down took over ${SHUTDOWN_GRACE_MS / 1000} s (waiting on ${app.lifecycle.closingStep ?? "nothing known"}); exiting`,
       );
       process.exit(1);
