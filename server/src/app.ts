@@ -96,6 +96,17 @@ export type BuildOptions = {
   whileDatabaseOpens?: () => void;
 };
 
+/** How long a shutdown waits for requests under way before it ends their connections. */
+export const IN_FLIGHT_GRACE_MS = 6_000;
+
+/** The requests under way, for a log line: what each is and for how long it has run. */
+export function describeInFlight(inFlight: Map<string, { method: string; url: string; since: number }>) {
+  return [...inFlight.values()].map((r) => ({
+    request: `${r.method} ${r.url}`,
+    forMs: Date.now() - r.since,
+  }));
+}
+
 /**
  * Builds the whole server: database (migrated and seeded), cache store, every route and the web app.
  * Closing the instance closes what it opened.
@@ -217,22 +228,33 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("preClose", async () => {
     lifecycle.closing = true;
     lifecycle.closingStep = "in-flight requests";
+    // A client that neither reads its answer nor hangs up holds its connection open, and with it the
+    // whole close: after IN_FLIGHT_GRACE_MS the connections still open are ended, so the workers and
+    // the database still close cleanly (seen: a receiver that gave up on a batch while the embedded
+    // database was being replaced after a full disk).
+    const cutOff = setTimeout(() => {
+      if (lifecycle.inFlight.size > 0)
+        app.log.warn(
+          { requests: describeInFlight(lifecycle.inFlight) },
+          `requests still unanswered ${IN_FLIGHT_GRACE_MS / 1000} s into the shutdown: their connections are ended`,
+        );
+      app.server.closeAllConnections();
+    }, IN_FLIGHT_GRACE_MS);
+    cutOff.unref();
+    app.server.once("close", () => clearTimeout(cutOff));
   });
   app.addHook("onSend", async (_request, reply) => {
     if (lifecycle.closing) reply.header("connection", "close");
   });
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     lifecycle.inFlight.set(request.id, {
       method: request.method,
       url: request.url.split("?")[0]!,
       since: Date.now(),
     });
+    // The response's close: sent, or its connection gone (onResponse misses a client that hung up).
+    reply.raw.once("close", () => lifecycle.inFlight.delete(request.id));
   });
-  const answered = async (request: { id: string }) => {
-    lifecycle.inFlight.delete(request.id);
-  };
-  app.addHook("onResponse", answered);
-  app.addHook("onRequestAbort", answered);
 
   const routeTable: RouteOptions[] = [];
   app.addHook("onRoute", (route) => {

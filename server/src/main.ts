@@ -1,4 +1,4 @@
-import { buildApp } from "./app.js";
+import { buildApp, describeInFlight } from "./app.js";
 import { loadConfig } from "./config.js";
 import { describeStartFailure } from "./db/storage.js";
 import { createLogger } from "./logger.js";
@@ -54,10 +54,7 @@ async function main(): Promise<void> {
       logger.error(
         {
           waitingOn: app.lifecycle.closingStep,
-          inFlight: [...app.lifecycle.inFlight.values()].map((r) => ({
-            request: `${r.method} ${r.url}`,
-            forMs: Date.now() - r.since,
-          })),
+          inFlight: describeInFlight(app.lifecycle.inFlight),
         },
         `shutting down took over ${SHUTDOWN_GRACE_MS / 1000} s (waiting on ${app.lifecycle.closingStep ?? "nothing known"}); exiting`,
       );

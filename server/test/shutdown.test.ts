@@ -27,6 +27,31 @@ describe("graceful shutdown", () => {
     await expect(fetch(`${url}/api/health`)).rejects.toThrow();
   });
 
+  it("ends the connection of a request that never finishes, so the close still completes and the database closes", async () => {
+    const app = await buildTestApp();
+    let handlerStarted: () => void = () => {};
+    const started = new Promise<void>((r) => {
+      handlerStarted = r;
+    });
+    app.get("/never", async () => {
+      handlerStarted();
+      return new Promise(() => {}); // a handler waiting on something that never settles
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const address = app.server.address();
+    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+
+    const stuck = fetch(`${url}/never`).then(
+      (r) => r.status,
+      (e: Error) => e.name,
+    );
+    await started;
+    expect([...app.lifecycle.inFlight.values()].map((r) => r.url)).toEqual(["/never"]);
+    await app.cleanup(); // hung for good before IN_FLIGHT_GRACE_MS
+    expect(await stuck).toBe("TypeError"); // the connection was ended: fetch fails
+    expect(app.lifecycle.closingStep).toBeNull(); // every close step ran, the database's last
+  }, 90_000);
+
   describe("the server process", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "turnout-shutdown-"));
     afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
