@@ -1,0 +1,68 @@
+// Timing of text helpers on adversarial input, shared by the domain's and the server's checks (issue 28).
+
+// The high-resolution clock of Node and browsers alike (domain compiles with no platform types).
+declare const performance: { now(): number };
+
+/**
+ * Runs of blanks, digits and letters, the kinds that make a backtracking regular expression or a
+ * repeated scan super-linear (issue 28: `/\s+$/` took 30 s on 80,000 spaces). Each makes a text of
+ * about `n` characters.
+ */
+export const ADVERSARIAL_TEXTS: Record<string, (n: number) => string> = {
+  "blanks then a letter": (n) => `${" ".repeat(n)}x`,
+  "digits then a letter": (n) => `${"1".repeat(n)}x`,
+  "letters then a mark": (n) => `${"a".repeat(n)}!`,
+  "capitals and digits": (n) => "A1".repeat(n / 2),
+  "words and blanks": (n) => "ab ".repeat(n / 3),
+  "tabs and line breaks": (n) => "\t\n".repeat(n / 2),
+  "a prefix then blanks": (n) => `@@${" ".repeat(n)}F`,
+  "job-number letters": (n) => "F1".repeat(n / 2),
+};
+
+const SHORT = 4000;
+const LONG = 8 * SHORT;
+/** Below this the long run is too quick to judge by its growth: it cannot stall anything. */
+const FLOOR_MS = 5;
+
+function best(run: () => void, times = 3): number {
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    run();
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  return fastest;
+}
+
+/**
+ * The helper/text pairs whose work grows super-linearly: work linear in the text grows 8x when the
+ * text does; a pair is reported past 32x (quadratic is 64x), and only when the long text takes long
+ * enough to measure. A helper that throws has answered too: its time is what is measured.
+ */
+export function superLinearHelpers(
+  helpers: [string, (text: string) => unknown][],
+  texts: Record<string, (n: number) => string> = ADVERSARIAL_TEXTS,
+): string[] {
+  const superLinear: string[] = [];
+  for (const [name, helper] of helpers) {
+    for (const [kind, make] of Object.entries(texts)) {
+      const call = (text: string) => () => {
+        try {
+          helper(text);
+        } catch {
+          // a refusal is an answer too
+        }
+      };
+      call(make(SHORT))(); // warm
+      const longMs = best(call(make(LONG)));
+      if (longMs < FLOOR_MS) continue;
+      const shortMs = Math.max(best(call(make(SHORT))), 0.05);
+      if (longMs / shortMs > 32) {
+        superLinear.push(
+          `${name} on ${kind}: ${shortMs.toFixed(2)} ms at ${SHORT}, ${longMs.toFixed(1)} ms at ${LONG}`,
+        );
+      }
+    }
+  }
+  return superLinear;
+}
