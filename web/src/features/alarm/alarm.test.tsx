@@ -7,7 +7,7 @@ import { storeSession, testUser } from "../../testing/session-fixtures";
 import { feedPage, makeAlert, makeGroup } from "../alerts/alert-fixtures";
 import type { Alert } from "../alerts/alerts-api";
 import { VIBRATION } from "./alarm-player";
-import { installFakeAudio } from "./testing/fake-audio";
+import { installFakeAudio } from "../../testing/alarm/fake-audio";
 
 const CFA = { id: 2, name: "Country Fire Authority", code: "CFA" };
 

@@ -3,7 +3,7 @@ import { ApiError } from "../../api/errors";
 import { onSessionNotice, type SessionNotice } from "../../api/session-events";
 import { storeSession } from "../../testing/session-fixtures";
 import { conversationSchema, feedbackApi, mediaAttachmentSchema } from "./feedback-api";
-import { fakeUploads } from "./testing/fake-upload";
+import { fakeUploads } from "../../testing/feedback/fake-upload";
 
 const photo = () => new File(["jpeg"], "a.jpg", { type: "image/jpeg" });
 

@@ -6,7 +6,7 @@ import { storeSession } from "../../testing/session-fixtures";
 import { feedPage, makeAlert } from "../alerts/alert-fixtures";
 import { answerTimeLabel } from "./labels";
 import type { Respondent } from "./responding-api";
-import { makeJobResponses } from "./testing/responding-fixtures";
+import { makeJobResponses } from "../../testing/responding/responding-fixtures";
 
 const fire = makeAlert({ id: 4711, type: "emergency", message: "@@ALERT F2404711 HOUSE FIRE" });
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();

@@ -7,7 +7,7 @@ import { storeSession, testUser } from "../../testing/session-fixtures";
 import { feedPage, makeAlert, makeGroup } from "../alerts/alert-fixtures";
 import { OFFLINE_COUNTS_TEXT, PENDING_TEXT } from "./labels";
 import type { Answer } from "./responding-api";
-import { makeJobResponses, summariesReply } from "./testing/responding-fixtures";
+import { makeJobResponses, summariesReply } from "../../testing/responding/responding-fixtures";
 
 const fire = makeAlert({ id: 4711, type: "emergency", message: "@@ALERT F2404711 HOUSE FIRE" });
 const pendingKey = `${STORAGE_PREFIX}pending_responses_${testUser.id}`;

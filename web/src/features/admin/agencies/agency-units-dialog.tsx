@@ -4,24 +4,18 @@ import AlertTitle from "@mui/material/AlertTitle";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
-import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableHead from "@mui/material/TableHead";
-import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { placeLabel } from "../../../ui/location-field";
+import { AdminList } from "../data-view/admin-list";
 import type { AdminAgency } from "./agencies-api";
 import { errorText } from "./error-text";
-import { LoadError } from "./load-error";
 import { agencyAdminKeys, agencyUnitsQueryOptions } from "./queries";
 import { UnitCapcodesDialog } from "./unit-capcodes-dialog";
 import { placeOfUnit, UnitFormDialog } from "./unit-form-dialog";
@@ -66,6 +60,16 @@ function UnitCapcodeChips({ unit }: { unit: AdminUnit }) {
   );
 }
 
+function UnitPlace({ unit }: { unit: AdminUnit }) {
+  const place = placeOfUnit(unit);
+  if (place) return placeLabel(place);
+  return (
+    <Typography variant="body2" color="text.secondary">
+      Not placed
+    </Typography>
+  );
+}
+
 /**
  * One agency's units (issue 26): each with its place, capcodes and members; add, edit, choose
  * capcodes, delete. An agency with capcodes and no units is told what units are for.
@@ -106,101 +110,69 @@ export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | n
   );
   const hasCapcodes = (agency?.capcode_count ?? 0) > 0;
 
-  let list: ReactNode;
-  if (units.isError) {
-    list = <LoadError error={units.error} onRetry={() => void units.refetch()} />;
-  } else if (!units.data) {
-    list = <CircularProgress size={24} aria-label="Loading units" />;
-  } else if (units.data.length === 0) {
-    list = hasCapcodes ? (
-      <Alert severity="info" action={addButton} sx={{ alignItems: "center" }}>
-        <AlertTitle>No units yet</AlertTitle>
-        {UNITS_GUIDE} A member of a unit sees its jobs by default, with every {agency?.code ?? ""} job one tap
-        away.
-      </Alert>
-    ) : (
-      <>
-        <Typography color="text.secondary">
-          No units yet. Add the agency's capcodes first, then group them into brigades or units.
-        </Typography>
-        {addButton}
-      </>
-    );
-  } else {
-    list = (
-      <>
-        <Table size="small" aria-label={`Units of ${agency?.name ?? ""}`}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Unit</TableCell>
-              <TableCell>Place</TableCell>
-              <TableCell>Capcodes</TableCell>
-              <TableCell align="right">Members</TableCell>
-              <TableCell align="right">Actions</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {units.data.map((unit) => {
-              const place = placeOfUnit(unit);
-              return (
-                <TableRow key={unit.id}>
-                  <TableCell>
-                    <Typography sx={{ fontWeight: 600 }}>{unit.name}</Typography>
-                    {unit.code ? (
-                      <Typography variant="body2" color="text.secondary">
-                        {unit.code}
-                      </Typography>
-                    ) : null}
-                  </TableCell>
-                  <TableCell>
-                    {place ? (
-                      placeLabel(place)
-                    ) : (
-                      <Typography variant="body2" color="text.secondary">
-                        Not placed
-                      </Typography>
-                    )}
-                  </TableCell>
-                  <TableCell>
-                    <UnitCapcodeChips unit={unit} />
-                  </TableCell>
-                  <TableCell align="right">{unit.member_count ?? 0}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                    <Button
-                      size="small"
-                      onClick={() => setCapcodesOf(unit)}
-                      aria-label={`Capcodes of unit ${unit.name}`}
-                    >
-                      Capcodes
-                    </Button>
-                    <Button
-                      size="small"
-                      onClick={() => setForm({ unit })}
-                      aria-label={`Edit unit ${unit.name}`}
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      size="small"
-                      color="error"
-                      onClick={() => {
-                        remove.reset();
-                        setDeleting(unit);
-                      }}
-                      aria-label={`Delete unit ${unit.name}`}
-                    >
-                      Delete
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-        {addButton}
-      </>
-    );
-  }
+  const list = (
+    <AdminList
+      query={units}
+      loadingLabel="Loading units"
+      spinnerSize={24}
+      errorText={errorText}
+      emptyText={
+        hasCapcodes ? (
+          <Alert severity="info" action={addButton} sx={{ alignItems: "center" }}>
+            <AlertTitle>No units yet</AlertTitle>
+            {UNITS_GUIDE} A member of a unit sees its jobs by default, with every {agency?.code ?? ""} job one
+            tap away.
+          </Alert>
+        ) : (
+          <>
+            <Typography color="text.secondary">
+              No units yet. Add the agency's capcodes first, then group them into brigades or units.
+            </Typography>
+            {addButton}
+          </>
+        )
+      }
+      label={`Units of ${agency?.name ?? ""}`}
+      rowKey={(unit) => unit.id}
+      actionsAlign="right"
+      columns={[
+        {
+          header: "Unit",
+          cell: (unit) => (
+            <>
+              <Typography sx={{ fontWeight: 600 }}>{unit.name}</Typography>
+              {unit.code ? (
+                <Typography variant="body2" color="text.secondary">
+                  {unit.code}
+                </Typography>
+              ) : null}
+            </>
+          ),
+        },
+        { header: "Place", cell: (unit) => <UnitPlace unit={unit} /> },
+        { header: "Capcodes", cell: (unit) => <UnitCapcodeChips unit={unit} /> },
+        { header: "Members", cell: (unit) => unit.member_count ?? 0, align: "right" },
+      ]}
+      actions={[
+        { label: "Capcodes", ariaLabel: (unit) => `Capcodes of unit ${unit.name}`, onClick: setCapcodesOf },
+        {
+          label: "Edit",
+          ariaLabel: (unit) => `Edit unit ${unit.name}`,
+          onClick: (unit) => setForm({ unit }),
+        },
+        {
+          label: "Delete",
+          color: "error",
+          ariaLabel: (unit) => `Delete unit ${unit.name}`,
+          onClick: (unit) => {
+            remove.reset();
+            setDeleting(unit);
+          },
+        },
+      ]}
+    />
+  );
+  const hasUnits = (units.data?.length ?? 0) > 0;
 
   // The unit dialogs show the latest copy once a change reloads the list.
   const fresh = (unit: AdminUnit | null) =>
@@ -217,6 +189,7 @@ export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | n
             </Alert>
           ) : null}
           {list}
+          {hasUnits ? addButton : null}
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>Close</Button>

@@ -11,7 +11,7 @@ import {
   makeAdminJobResponses,
   makeSummary,
   summariesReply,
-} from "../../responding/testing/responding-fixtures";
+} from "../../../testing/responding/responding-fixtures";
 import { AlertsTab } from "./alerts-tab";
 
 const fire = makeAlert({ id: 600, type: "emergency", message: "@@ALERT F250000600 HOUSE FIRE" });

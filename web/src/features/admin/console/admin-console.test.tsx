@@ -5,7 +5,7 @@ import { fakeLiveChannels, latestLiveChannel } from "../../../testing/fake-live-
 import { type MockRoute, mockApi } from "../../../testing/mock-api";
 import { currentLocation, renderApp } from "../../../testing/render-app";
 import { storeSession, testUser } from "../../../testing/session-fixtures";
-import { adminRoutes, adminUser, DESKTOP_UA, IPHONE_UA } from "../testing/admin-fixtures";
+import { adminRoutes, adminUser, DESKTOP_UA, IPHONE_UA } from "../../../testing/admin/admin-fixtures";
 import { ADMIN_TABS } from "./admin-tabs";
 
 // The dashboard and the console are lazy chunks: on a busy machine their first load takes seconds.

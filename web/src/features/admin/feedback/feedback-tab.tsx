@@ -9,7 +9,6 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { FEEDBACK_STATUSES, type FeedbackStatus } from "@turnout/domain";
 import { useState } from "react";
-import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { useNoticeToast } from "../../../ui/notice-toast";
 import {
   type Conversation,
@@ -23,6 +22,7 @@ import {
   useRefreshBadgeOnOpen,
   useSetStatus,
 } from "../../feedback";
+import { useConfirmation } from "../data-view/confirmation";
 import { formatBytes } from "../system-monitor/format";
 
 /** Shown when the server has no ffmpeg (stats.ffmpeg_available false). */
@@ -111,9 +111,7 @@ function ConversationActions({
 export function FeedbackTab() {
   const [filter, setFilter] = useState<FeedbackStatus | typeof ALL>(ALL);
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  // The conversation to delete stays set while the confirmation closes, so its text does not blank.
-  const [pendingDelete, setPendingDelete] = useState<Conversation | null>(null);
-  const [confirmOpen, setConfirmOpen] = useState(false);
+  const confirm = useConfirmation();
   const conversations = useAdminConversations(filter === ALL ? null : filter);
   const remove = useDeleteConversation();
   const { show, toast } = useNoticeToast();
@@ -121,16 +119,24 @@ export function FeedbackTab() {
   useRefreshBadgeOnOpen("admin", true);
   useAdminFeedbackLive();
 
-  const confirmDelete = async () => {
-    if (!pendingDelete) return;
+  const deleteConversation = async (conversation: Conversation) => {
     try {
-      await remove.mutateAsync(pendingDelete.id);
-      if (selectedId === pendingDelete.id) setSelectedId(null);
-      setConfirmOpen(false);
+      await remove.mutateAsync(conversation.id);
+      setSelectedId((current) => (current === conversation.id ? null : current));
+      confirm.close();
       show("Conversation deleted");
     } catch {
       // Shown inside the confirmation, which stays open for another try.
     }
+  };
+  const askDelete = (conversation: Conversation) => {
+    remove.reset();
+    confirm.ask({
+      title: "Delete conversation?",
+      text: `'${conversation.subject}' will be deleted with all its messages, photos and videos. This cannot be undone.`,
+      confirmLabel: "Delete",
+      onConfirm: () => void deleteConversation(conversation),
+    });
   };
 
   return (
@@ -178,32 +184,16 @@ export function FeedbackTab() {
               side="admin"
               notify={notifyError}
               actions={(conversation) => (
-                <ConversationActions
-                  conversation={conversation}
-                  notify={show}
-                  onDelete={(target) => {
-                    setPendingDelete(target);
-                    setConfirmOpen(true);
-                  }}
-                />
+                <ConversationActions conversation={conversation} notify={show} onDelete={askDelete} />
               )}
             />
           )}
         </Paper>
       </Box>
-      <ConfirmDialog
-        open={confirmOpen}
-        title="Delete conversation?"
-        text={`'${pendingDelete?.subject ?? ""}' will be deleted with all its messages, photos and videos. This cannot be undone.`}
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        error={remove.isError ? "Failed to delete the conversation. Please try again." : null}
-        onCancel={() => {
-          remove.reset();
-          setConfirmOpen(false);
-        }}
-        onConfirm={() => void confirmDelete()}
-      />
+      {confirm.dialog({
+        busy: remove.isPending,
+        error: remove.isError ? "Failed to delete the conversation. Please try again." : null,
+      })}
       {toast}
     </Stack>
   );

@@ -10,7 +10,7 @@ import {
   makeDashboard,
   makeLogs,
   makeMetrics,
-} from "../testing/admin-fixtures";
+} from "../../../testing/admin/admin-fixtures";
 
 // The dashboard and the console are lazy chunks: on a busy machine their first load takes seconds.
 

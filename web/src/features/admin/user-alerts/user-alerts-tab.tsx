@@ -1,7 +1,6 @@
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
@@ -22,6 +21,7 @@ import {
 import { type FormEvent, useId, useState } from "react";
 import { useNoticeToast } from "../../../ui/notice-toast";
 import { previewMatchesText, RuleStatusChip, STATUS_PRESENTATION } from "../../rules";
+import { QueryState } from "../data-view/query-state";
 import { useDecideRule, usePendingRuleCount, useReviewRules, useRuleMatches } from "./queries";
 import type { ReviewRule, RuleDecision } from "./user-alerts-api";
 
@@ -49,51 +49,40 @@ function RuleMatches({ rule, id }: { rule: ReviewRule; id: string }) {
   const samplesId = useId();
   return (
     <Box id={id} role="region" aria-label={`Matches of ${rule.name}`} sx={{ mt: 1 }}>
-      {matches.isPending && <CircularProgress size={20} aria-label="Checking matches" />}
-      {matches.isError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void matches.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {matches.error.message}
-        </Alert>
-      )}
-      {matches.data && (
-        <>
-          <Typography variant="body2" sx={{ fontWeight: 600 }}>
-            {previewMatchesText(matches.data)}
-          </Typography>
-          {matches.data.sample_messages.length > 0 && (
-            <>
-              <Typography id={samplesId} variant="caption" color="text.secondary" component="p">
-                Newest matches
-              </Typography>
-              <Stack component="ul" aria-labelledby={samplesId} sx={{ gap: 0.5, p: 0, m: 0 }}>
-                {matches.data.sample_messages.map((sample, index) => (
-                  <Box
-                    // Samples have no id; the server's order is stable for one answer.
-                    // biome-ignore lint/suspicious/noArrayIndexKey: see above
-                    key={index}
-                    component="li"
-                    sx={{ listStyle: "none", borderLeft: 2, borderColor: "divider", pl: 1 }}
-                  >
-                    <Typography variant="caption" color="text.secondary" component="p">
-                      {sample.agency_name || "Unknown agency"} · {formatDateTime(sample.created_at)}
-                    </Typography>
-                    <Typography variant="body2" sx={{ overflowWrap: "anywhere" }}>
-                      {displayText(sample.message)}
-                    </Typography>
-                  </Box>
-                ))}
-              </Stack>
-            </>
-          )}
-        </>
-      )}
+      <QueryState query={matches} loadingLabel="Checking matches" spinnerSize={20} isEmpty={() => false}>
+        {(data) => (
+          <>
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              {previewMatchesText(data)}
+            </Typography>
+            {data.sample_messages.length > 0 && (
+              <>
+                <Typography id={samplesId} variant="caption" color="text.secondary" component="p">
+                  Newest matches
+                </Typography>
+                <Stack component="ul" aria-labelledby={samplesId} sx={{ gap: 0.5, p: 0, m: 0 }}>
+                  {data.sample_messages.map((sample, index) => (
+                    <Box
+                      // Samples have no id; the server's order is stable for one answer.
+                      // biome-ignore lint/suspicious/noArrayIndexKey: see above
+                      key={index}
+                      component="li"
+                      sx={{ listStyle: "none", borderLeft: 2, borderColor: "divider", pl: 1 }}
+                    >
+                      <Typography variant="caption" color="text.secondary" component="p">
+                        {sample.agency_name || "Unknown agency"} · {formatDateTime(sample.created_at)}
+                      </Typography>
+                      <Typography variant="body2" sx={{ overflowWrap: "anywhere" }}>
+                        {displayText(sample.message)}
+                      </Typography>
+                    </Box>
+                  ))}
+                </Stack>
+              </>
+            )}
+          </>
+        )}
+      </QueryState>
     </Box>
   );
 }
@@ -295,36 +284,24 @@ export function UserAlertsTab() {
           ))}
         </TextField>
       </Stack>
-      {rules.isPending && <CircularProgress aria-label="Loading alert rules" />}
-      {rules.isError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void rules.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {rules.error.message}
-        </Alert>
-      )}
-      {rules.data?.length === 0 && <Typography>No alert rules.</Typography>}
-      {rules.data && rules.data.length > 0 && (
-        <Stack component="ul" aria-label="Alert rules" sx={{ gap: 1.5, p: 0, m: 0 }}>
-          {rules.data.map((rule) => (
-            <RuleCard
-              key={rule.id}
-              rule={rule}
-              busy={decide.isPending}
-              onDecide={handleDecide}
-              onReject={(target) => {
-                setRejectError(null);
-                setRejecting(target);
-              }}
-            />
-          ))}
-        </Stack>
-      )}
+      <QueryState query={rules} loadingLabel="Loading alert rules" emptyText="No alert rules.">
+        {(list) => (
+          <Stack component="ul" aria-label="Alert rules" sx={{ gap: 1.5, p: 0, m: 0 }}>
+            {list.map((rule) => (
+              <RuleCard
+                key={rule.id}
+                rule={rule}
+                busy={decide.isPending}
+                onDecide={handleDecide}
+                onReject={(target) => {
+                  setRejectError(null);
+                  setRejecting(target);
+                }}
+              />
+            ))}
+          </Stack>
+        )}
+      </QueryState>
       <RejectDialog
         key={rejecting?.id ?? "none"}
         rule={rejecting}

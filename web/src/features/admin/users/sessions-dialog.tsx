@@ -11,7 +11,7 @@ import ListItemText from "@mui/material/ListItemText";
 import Typography from "@mui/material/Typography";
 import { formatDateTime } from "@turnout/domain";
 import { useState } from "react";
-import { type Confirmation, ConfirmDialog } from "./confirm-dialog";
+import { type Confirmation, ConfirmDialog } from "../data-view/confirmation";
 import { useTerminateSessions, useUserSessions } from "./queries";
 import type { AdminUser, UserSession } from "./users-api";
 
