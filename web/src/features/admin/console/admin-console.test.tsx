@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { MESSAGES } from "@turnout/domain";
 import type { SessionUser } from "../../../api/types";
+import { adminRoutes, adminUser, DESKTOP_UA, IPHONE_UA } from "../../../testing/admin/admin-fixtures";
 import { fakeLiveChannels, latestLiveChannel } from "../../../testing/fake-live-channel";
 import { type MockRoute, mockApi } from "../../../testing/mock-api";
 import { currentLocation, renderApp } from "../../../testing/render-app";
 import { storeSession, testUser } from "../../../testing/session-fixtures";
-import { adminRoutes, adminUser, DESKTOP_UA, IPHONE_UA } from "../../../testing/admin/admin-fixtures";
 import { ADMIN_TABS } from "./admin-tabs";
 
 // The dashboard and the console are lazy chunks: on a busy machine their first load takes seconds.

@@ -1,8 +1,5 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { HEALTH_ALL_OK_TEXT, MESSAGES } from "@turnout/domain";
-import { type MockRoute, mockApi, type RecordedRequest } from "../../../testing/mock-api";
-import { renderApp } from "../../../testing/render-app";
-import { storeSession } from "../../../testing/session-fixtures";
 import {
   adminRoutes,
   adminUser,
@@ -11,6 +8,9 @@ import {
   makeLogs,
   makeMetrics,
 } from "../../../testing/admin/admin-fixtures";
+import { type MockRoute, mockApi, type RecordedRequest } from "../../../testing/mock-api";
+import { renderApp } from "../../../testing/render-app";
+import { storeSession } from "../../../testing/session-fixtures";
 
 // The dashboard and the console are lazy chunks: on a busy machine their first load takes seconds.
 
