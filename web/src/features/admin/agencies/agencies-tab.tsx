@@ -9,10 +9,11 @@ import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { UNMAPPED_AGENCY } from "@turnout/domain";
 import { useState } from "react";
-import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { safeLogoPath } from "../../alerts";
 import { AdminList } from "../data-view/admin-list";
+import { useConfirmation } from "../data-view/confirmation";
 import type { Column } from "../data-view/data-table";
+import { NoticeAlert } from "../data-view/list-dialog";
 import { type AdminAgency, agenciesApi } from "./agencies-api";
 import { AgencyCapcodesDialog } from "./agency-capcodes-dialog";
 import { AgencyFormDialog } from "./agency-form-dialog";
@@ -80,14 +81,14 @@ export function AgenciesTab() {
   const [capcodesOf, setCapcodesOf] = useState<AdminAgency | null>(null);
   const [unitsOf, setUnitsOf] = useState<AdminAgency | null>(null);
   const [logoOf, setLogoOf] = useState<AdminAgency | null>(null);
-  const [deleting, setDeleting] = useState<AdminAgency | null>(null);
+  const confirm = useConfirmation();
   const [importOpen, setImportOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
 
   const remove = useMutation({
     mutationFn: (agency: AdminAgency) => agenciesApi.deleteAgency(agency.id),
     onSuccess: (message) => {
-      setDeleting(null);
+      confirm.close();
       setNotice(message);
       void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
     },
@@ -131,11 +132,7 @@ export function AgenciesTab() {
             Export CSV
           </Button>
         </Box>
-        {notice ? (
-          <Alert severity="success" role="status" onClose={() => setNotice(null)} sx={{ mb: 1 }}>
-            {notice}
-          </Alert>
-        ) : null}
+        <NoticeAlert notice={notice} onClose={() => setNotice(null)} sx={{ mb: 1 }} />
         {exportCsv.isError ? (
           <Alert severity="error" role="alert" onClose={() => exportCsv.reset()} sx={{ mb: 1 }}>
             {`Export failed: ${errorText(exportCsv.error)}`}
@@ -175,7 +172,12 @@ export function AgenciesTab() {
               ariaLabel: (agency) => `Delete ${agency.name}`,
               onClick: (agency) => {
                 remove.reset();
-                setDeleting(agency);
+                confirm.ask({
+                  title: `Delete ${agency.name}?`,
+                  text: "The agency is removed for good. An agency that still has capcodes, users or alerts cannot be deleted.",
+                  confirmLabel: "Delete",
+                  onConfirm: () => remove.mutate(agency),
+                });
               },
             },
           ]}
@@ -192,16 +194,7 @@ export function AgenciesTab() {
       <AgencyUnitsDialog agency={fresh(unitsOf)} onClose={() => setUnitsOf(null)} />
       <AgencyLogoDialog agency={fresh(logoOf)} onClose={() => setLogoOf(null)} />
       <CapcodeImportDialog open={importOpen} onClose={() => setImportOpen(false)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ""}?`}
-        text="The agency is removed for good. An agency that still has capcodes, users or alerts cannot be deleted."
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        error={remove.isError ? errorText(remove.error) : null}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
+      {confirm.dialog({ busy: remove.isPending, error: remove.isError ? errorText(remove.error) : null })}
     </Box>
   );
 }

@@ -1,16 +1,13 @@
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import TextField from "@mui/material/TextField";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useId, useState } from "react";
-import { ConfirmDialog } from "../../../ui/confirm-dialog";
+import { type FormEvent, useEffect, useState } from "react";
 import { AdminList } from "../data-view/admin-list";
+import { useConfirmation } from "../data-view/confirmation";
 import { FormDialog } from "../data-view/form-dialog";
+import { ListDialog, useNotice } from "../data-view/list-dialog";
 import { type AdminAgency, agenciesApi, type Capcode, type CapcodeFields } from "./agencies-api";
 import { isCapcode, parseBulkCapcodes } from "./bulk-capcodes";
 import { CapcodeMessagesDialog, type MessagesTarget } from "./capcode-messages-dialog";
@@ -176,28 +173,30 @@ export function AgencyCapcodesDialog({
   agency: AdminAgency | null;
   onClose: () => void;
 }) {
-  const titleId = useId();
   const queryClient = useQueryClient();
   const capcodes = useQuery({ ...agencyCapcodesQueryOptions(agency?.id ?? 0), enabled: agency !== null });
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice(agency?.id);
   const [editing, setEditing] = useState<Capcode | null>(null);
-  const [deleting, setDeleting] = useState<Capcode | null>(null);
   const [messagesOf, setMessagesOf] = useState<MessagesTarget | null>(null);
-
-  // A new agency opened starts clean; the same one reloaded after a change keeps its notice.
-  const agencyId = agency?.id ?? null;
-  useEffect(() => {
-    if (agencyId !== null) setNotice(null);
-  }, [agencyId]);
+  const confirm = useConfirmation();
 
   const remove = useMutation({
     mutationFn: (capcode: Capcode) => agenciesApi.deleteCapcode(capcode.id),
     onSuccess: (message) => {
-      setDeleting(null);
+      confirm.close();
       setNotice(message);
       void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
     },
   });
+  const askDelete = (capcode: Capcode) => {
+    remove.reset();
+    confirm.ask({
+      title: `Delete capcode ${capcode.capcode}?`,
+      text: "Its alerts stay; new pages to it will be collected under Unmapped Capcodes again.",
+      confirmLabel: "Delete",
+      onConfirm: () => remove.mutate(capcode),
+    });
+  };
 
   const list = (
     <AdminList
@@ -225,10 +224,7 @@ export function AgencyCapcodesDialog({
           label: "Delete",
           color: "error",
           ariaLabel: (capcode) => `Delete capcode ${capcode.capcode}`,
-          onClick: (capcode) => {
-            remove.reset();
-            setDeleting(capcode);
-          },
+          onClick: askDelete,
         },
       ]}
     />
@@ -236,37 +232,23 @@ export function AgencyCapcodesDialog({
 
   return (
     <>
-      <Dialog open={agency !== null} onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>
-        <DialogTitle id={titleId}>{`Capcodes of ${agency?.name ?? ""}`}</DialogTitle>
-        <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
-          {notice ? (
-            <Alert severity="success" role="status" onClose={() => setNotice(null)}>
-              {notice}
-            </Alert>
-          ) : null}
-          {list}
-          {agency ? (
-            <>
-              <AddCapcodeForm agencyId={agency.id} onDone={setNotice} />
-              <BulkAddForm agencyId={agency.id} onDone={setNotice} />
-            </>
-          ) : null}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>Close</Button>
-        </DialogActions>
-      </Dialog>
+      <ListDialog
+        open={agency !== null}
+        title={`Capcodes of ${agency?.name ?? ""}`}
+        notice={notice}
+        onNoticeClose={() => setNotice(null)}
+        onClose={onClose}
+      >
+        {list}
+        {agency ? (
+          <>
+            <AddCapcodeForm agencyId={agency.id} onDone={setNotice} />
+            <BulkAddForm agencyId={agency.id} onDone={setNotice} />
+          </>
+        ) : null}
+      </ListDialog>
       <CapcodeEditDialog capcode={editing} onClose={() => setEditing(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete capcode ${deleting?.capcode ?? ""}?`}
-        text="Its alerts stay; new pages to it will be collected under Unmapped Capcodes again."
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        error={remove.isError ? errorText(remove.error) : null}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
+      {confirm.dialog({ busy: remove.isPending, error: remove.isError ? errorText(remove.error) : null })}
       <CapcodeMessagesDialog target={messagesOf} onClose={() => setMessagesOf(null)} />
     </>
   );

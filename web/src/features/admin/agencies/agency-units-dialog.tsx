@@ -4,16 +4,13 @@ import AlertTitle from "@mui/material/AlertTitle";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
-import { ConfirmDialog } from "../../../ui/confirm-dialog";
+import { useState } from "react";
 import { placeLabel } from "../../../ui/location-field";
 import { AdminList } from "../data-view/admin-list";
+import { useConfirmation } from "../data-view/confirmation";
+import { ListDialog, useNotice } from "../data-view/list-dialog";
 import type { AdminAgency } from "./agencies-api";
 import { errorText } from "./error-text";
 import { agencyAdminKeys, agencyUnitsQueryOptions } from "./queries";
@@ -75,28 +72,30 @@ function UnitPlace({ unit }: { unit: AdminUnit }) {
  * capcodes, delete. An agency with capcodes and no units is told what units are for.
  */
 export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | null; onClose: () => void }) {
-  const titleId = useId();
   const queryClient = useQueryClient();
   const units = useQuery({ ...agencyUnitsQueryOptions(agency?.id ?? 0), enabled: agency !== null });
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice(agency?.id);
   const [form, setForm] = useState<{ unit: AdminUnit | null } | null>(null);
   const [capcodesOf, setCapcodesOf] = useState<AdminUnit | null>(null);
-  const [deleting, setDeleting] = useState<AdminUnit | null>(null);
-
-  // A new agency opened starts clean; the same one reloaded after a change keeps its notice.
-  const agencyId = agency?.id ?? null;
-  useEffect(() => {
-    if (agencyId !== null) setNotice(null);
-  }, [agencyId]);
+  const confirm = useConfirmation();
 
   const remove = useMutation({
     mutationFn: (unit: AdminUnit) => unitsApi.deleteUnit(unit.id),
     onSuccess: (_message, unit) => {
-      setDeleting(null);
+      confirm.close();
       setNotice(`Unit ${unit.name} deleted.`);
       void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
     },
   });
+  const askDelete = (unit: AdminUnit) => {
+    remove.reset();
+    confirm.ask({
+      title: `Delete unit ${unit.name}?`,
+      text: deleteText(unit, agency?.name ?? ""),
+      confirmLabel: "Delete",
+      onConfirm: () => remove.mutate(unit),
+    });
+  };
 
   const addButton = (
     <Button
@@ -164,10 +163,7 @@ export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | n
           label: "Delete",
           color: "error",
           ariaLabel: (unit) => `Delete unit ${unit.name}`,
-          onClick: (unit) => {
-            remove.reset();
-            setDeleting(unit);
-          },
+          onClick: askDelete,
         },
       ]}
     />
@@ -180,21 +176,16 @@ export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | n
 
   return (
     <>
-      <Dialog open={agency !== null} onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>
-        <DialogTitle id={titleId}>{`Units of ${agency?.name ?? ""}`}</DialogTitle>
-        <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
-          {notice ? (
-            <Alert severity="success" role="status" onClose={() => setNotice(null)}>
-              {notice}
-            </Alert>
-          ) : null}
-          {list}
-          {hasUnits ? addButton : null}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>Close</Button>
-        </DialogActions>
-      </Dialog>
+      <ListDialog
+        open={agency !== null}
+        title={`Units of ${agency?.name ?? ""}`}
+        notice={notice}
+        onNoticeClose={() => setNotice(null)}
+        onClose={onClose}
+      >
+        {list}
+        {hasUnits ? addButton : null}
+      </ListDialog>
       {agency ? (
         <UnitFormDialog
           open={form !== null}
@@ -216,16 +207,7 @@ export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | n
           setNotice(message);
         }}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete unit ${deleting?.name ?? ""}?`}
-        text={deleting ? deleteText(deleting, agency?.name ?? "") : ""}
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        error={remove.isError ? errorText(remove.error) : null}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
+      {confirm.dialog({ busy: remove.isPending, error: remove.isError ? errorText(remove.error) : null })}
     </>
   );
 }

@@ -23,13 +23,12 @@ import {
   useSetStatus,
 } from "../../feedback";
 import { useConfirmation } from "../data-view/confirmation";
+import { StatusFilter } from "../data-view/status-filter";
 import { formatBytes } from "../system-monitor/format";
 
 /** Shown when the server has no ffmpeg (stats.ffmpeg_available false). */
 export const FFMPEG_UNAVAILABLE_TEXT =
   "Video conversion is unavailable on the server: videos that are not MP4/WebM are kept as uploaded.";
-
-const ALL = "all";
 
 /** "1 conversation", "3 conversations". */
 const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
@@ -109,10 +108,10 @@ function ConversationActions({
  * conversations and messages arrive live from the admin channel.
  */
 export function FeedbackTab() {
-  const [filter, setFilter] = useState<FeedbackStatus | typeof ALL>(ALL);
+  const [filter, setFilter] = useState<FeedbackStatus | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const confirm = useConfirmation();
-  const conversations = useAdminConversations(filter === ALL ? null : filter);
+  const conversations = useAdminConversations(filter);
   const remove = useDeleteConversation();
   const { show, toast } = useNoticeToast();
   const notifyError = (message: string) => show(message, true);
@@ -145,21 +144,14 @@ export function FeedbackTab() {
         <Typography variant="h6" component="h2" sx={{ flexGrow: 1 }}>
           Feedback
         </Typography>
-        <TextField
-          select
-          size="small"
+        <StatusFilter
           label="Status filter"
           value={filter}
-          onChange={(event) => setFilter(event.target.value as FeedbackStatus | typeof ALL)}
+          statuses={FEEDBACK_STATUSES}
+          labelOf={(status) => FEEDBACK_STATUS_PRESENTATION[status].label}
+          onChange={setFilter}
           sx={{ minWidth: 180 }}
-        >
-          <MenuItem value={ALL}>All</MenuItem>
-          {FEEDBACK_STATUSES.map((status) => (
-            <MenuItem key={status} value={status}>
-              {FEEDBACK_STATUS_PRESENTATION[status].label}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
       </Stack>
       <StatsLine />
       <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "minmax(280px, 2fr) 3fr" } }}>

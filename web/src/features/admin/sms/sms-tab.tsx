@@ -5,9 +5,7 @@ import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import Chip from "@mui/material/Chip";
 import LinearProgress from "@mui/material/LinearProgress";
-import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { smsSuccessColor } from "@turnout/domain";
 import { useState } from "react";
@@ -15,6 +13,7 @@ import { useNoticeToast } from "../../../ui/notice-toast";
 import { AdminList } from "../data-view/admin-list";
 import { useConfirmation } from "../data-view/confirmation";
 import type { Column } from "../data-view/data-table";
+import { StatusFilter } from "../data-view/status-filter";
 import { useSmsAction, useSmsQueue, useSmsService } from "./queries";
 import { SMS_QUEUE_STATUSES, type SmsQueueItem, type SmsQueueStatus, type SmsService } from "./sms-api";
 
@@ -122,23 +121,12 @@ export function SmsTab() {
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, mr: "auto" }}>
           Queue
         </Typography>
-        <TextField
-          select
-          size="small"
-          label="Status"
-          value={status ?? "all"}
-          onChange={(event) =>
-            setStatus(event.target.value === "all" ? null : (event.target.value as SmsQueueStatus))
-          }
+        <StatusFilter
+          value={status}
+          statuses={SMS_QUEUE_STATUSES}
+          onChange={setStatus}
           sx={{ minWidth: 140 }}
-        >
-          <MenuItem value="all">All</MenuItem>
-          {SMS_QUEUE_STATUSES.map((value) => (
-            <MenuItem key={value} value={value}>
-              {value}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
         <Button
           variant="outlined"
           disabled={action.isPending}

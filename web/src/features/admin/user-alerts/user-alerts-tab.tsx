@@ -6,7 +6,6 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
-import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
@@ -22,6 +21,7 @@ import { type FormEvent, useId, useState } from "react";
 import { useNoticeToast } from "../../../ui/notice-toast";
 import { previewMatchesText, RuleStatusChip, STATUS_PRESENTATION } from "../../rules";
 import { QueryState } from "../data-view/query-state";
+import { StatusFilter } from "../data-view/status-filter";
 import { useDecideRule, usePendingRuleCount, useReviewRules, useRuleMatches } from "./queries";
 import type { ReviewRule, RuleDecision } from "./user-alerts-api";
 
@@ -266,23 +266,13 @@ export function UserAlertsTab() {
         <Typography variant="body2" color="text.secondary">
           {`${pending} waiting for review`}
         </Typography>
-        <TextField
-          select
-          size="small"
-          label="Status"
-          value={status ?? "all"}
-          onChange={(event) =>
-            setStatus(event.target.value === "all" ? null : (event.target.value as RuleStatus))
-          }
+        <StatusFilter
+          value={status}
+          statuses={RULE_STATUSES}
+          labelOf={(value) => STATUS_PRESENTATION[value].label}
+          onChange={setStatus}
           sx={{ minWidth: 160, ml: "auto" }}
-        >
-          <MenuItem value="all">All</MenuItem>
-          {RULE_STATUSES.map((value) => (
-            <MenuItem key={value} value={value}>
-              {STATUS_PRESENTATION[value].label}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
       </Stack>
       <QueryState query={rules} loadingLabel="Loading alert rules" emptyText="No alert rules.">
         {(list) => (
