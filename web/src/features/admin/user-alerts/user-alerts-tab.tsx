@@ -1,11 +1,6 @@
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
-import DialogTitle from "@mui/material/DialogTitle";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
@@ -17,9 +12,10 @@ import {
   RULE_TRIGGER_WINDOW_DAYS,
   type RuleStatus,
 } from "@turnout/domain";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
 import { useNoticeToast } from "../../../ui/notice-toast";
 import { previewMatchesText, RuleStatusChip, STATUS_PRESENTATION } from "../../rules";
+import { FormDialog } from "../data-view/form-dialog";
 import { QueryState } from "../data-view/query-state";
 import { StatusFilter } from "../data-view/status-filter";
 import { useDecideRule, usePendingRuleCount, useReviewRules, useRuleMatches } from "./queries";
@@ -173,8 +169,7 @@ function RejectDialog({
   const [reason, setReason] = useState("");
   const [touched, setTouched] = useState(false);
   const missing = reason.trim() === "";
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const handleSubmit = () => {
     setTouched(true);
     if (rule && !missing) onConfirm(rule, reason.trim());
   };
@@ -184,39 +179,32 @@ function RejectDialog({
     onCancel();
   };
   return (
-    <Dialog open={rule !== null} onClose={handleClose} aria-labelledby="reject-rule-title">
-      <form onSubmit={handleSubmit} noValidate>
-        <DialogTitle id="reject-rule-title">Reject Alert Rule</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
-            {`The member is told by SMS that “${rule?.name ?? ""}” was rejected, with this reason.`}
-          </DialogContentText>
-          {error && (
-            <Alert severity="error" sx={{ mb: 2 }}>
-              {error}
-            </Alert>
-          )}
-          <TextField
-            label="Reason"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            required
-            fullWidth
-            multiline
-            minRows={2}
-            error={touched && missing}
-            helperText={touched && missing ? "A reason is required." : " "}
-            slotProps={{ htmlInput: { maxLength: REASON_MAX_LENGTH } }}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={handleClose}>Cancel</Button>
-          <Button type="submit" color="error" variant="contained" disabled={busy}>
-            Reject
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={rule !== null}
+      title="Reject Alert Rule"
+      error={error}
+      submitLabel="Reject"
+      submitColor="error"
+      busy={busy}
+      onSubmit={handleSubmit}
+      onClose={handleClose}
+    >
+      <DialogContentText>
+        {`The member is told by SMS that “${rule?.name ?? ""}” was rejected, with this reason.`}
+      </DialogContentText>
+      <TextField
+        label="Reason"
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+        required
+        fullWidth
+        multiline
+        minRows={2}
+        error={touched && missing}
+        helperText={touched && missing ? "A reason is required." : " "}
+        slotProps={{ htmlInput: { maxLength: REASON_MAX_LENGTH } }}
+      />
+    </FormDialog>
   );
 }
 
