@@ -31,50 +31,32 @@ function serverFieldErrors(body: Record<string, unknown> | undefined): FieldErro
   return errors;
 }
 
+interface UnitFormProps {
+  open: boolean;
+  agency: { id: number; name: string };
+  unit: AdminUnit | null;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}
+
 /**
  * Adds a unit to an agency (`unit` null) or edits one: its name, optional short code, and its place
  * chosen with the registration screen's postcode-or-suburb search. Without a place the server places
  * the unit by its name when exactly one locality has that name.
  */
-export function UnitFormDialog({
-  open,
-  agency,
-  unit,
-  onClose,
-  onSaved,
-}: {
-  open: boolean;
-  agency: { id: number; name: string };
-  unit: AdminUnit | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}) {
+export function UnitFormDialog(props: UnitFormProps) {
   // Each opening mounts a fresh form, so it starts from the unit as it is now; closing keeps the
   // form mounted while the dialog fades out.
   const [openings, setOpenings] = useState(0);
-  const [wasOpen, setWasOpen] = useState(open);
-  if (open !== wasOpen) {
-    setWasOpen(open);
-    if (open) setOpenings((count) => count + 1);
+  const [wasOpen, setWasOpen] = useState(props.open);
+  if (props.open !== wasOpen) {
+    setWasOpen(props.open);
+    if (props.open) setOpenings((count) => count + 1);
   }
-  return (
-    <UnitForm key={openings} open={open} agency={agency} unit={unit} onClose={onClose} onSaved={onSaved} />
-  );
+  return <UnitForm key={openings} {...props} />;
 }
 
-function UnitForm({
-  open,
-  agency,
-  unit,
-  onClose,
-  onSaved,
-}: {
-  open: boolean;
-  agency: { id: number; name: string };
-  unit: AdminUnit | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}) {
+function UnitForm({ open, agency, unit, onClose, onSaved }: UnitFormProps) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(unit?.name ?? "");
   const [code, setCode] = useState(unit?.code ?? "");
