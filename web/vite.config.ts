@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { type ManifestOptions, VitePWA } from "vite-plugin-pwa";
+import { noTestCode } from "./build/no-test-code";
 
 const apiTarget = "http://127.0.0.1:3000";
 
@@ -109,6 +110,8 @@ export default defineConfig({
       },
     }),
     precompress(),
+    // Test doubles and fixtures (src/testing, *.test.*) must never ship: the build fails if they do.
+    noTestCode(),
   ],
   server: {
     proxy: {

@@ -1,5 +1,5 @@
+import { installFakeAudio } from "../../testing/alarm/fake-audio";
 import { ALARM_SOUND_MS, AlarmPlayer, VIBRATION } from "./alarm-player";
-import { installFakeAudio } from "./testing/fake-audio";
 
 /** A Screen Wake Lock whose sentinels the test can see. */
 function fakeWakeLock() {

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { MESSAGES } from "@turnout/domain";
+import { installFakeAudio } from "../../testing/alarm/fake-audio";
 import { latestLiveChannel } from "../../testing/fake-live-channel";
 import { mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
@@ -7,7 +8,6 @@ import { storeSession, testUser } from "../../testing/session-fixtures";
 import { feedPage, makeAlert, makeGroup } from "../alerts/alert-fixtures";
 import type { Alert } from "../alerts/alerts-api";
 import { VIBRATION } from "./alarm-player";
-import { installFakeAudio } from "./testing/fake-audio";
 
 const CFA = { id: 2, name: "Country Fire Authority", code: "CFA" };
 

@@ -1,9 +1,9 @@
 import { MESSAGES } from "@turnout/domain";
 import { ApiError } from "../../api/errors";
 import { onSessionNotice, type SessionNotice } from "../../api/session-events";
+import { fakeUploads } from "../../testing/feedback/fake-upload";
 import { storeSession } from "../../testing/session-fixtures";
 import { conversationSchema, feedbackApi, mediaAttachmentSchema } from "./feedback-api";
-import { fakeUploads } from "./testing/fake-upload";
 
 const photo = () => new File(["jpeg"], "a.jpg", { type: "image/jpeg" });
 

@@ -1,10 +1,10 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { FEEDBACK_UNREAD_POLL_MS } from "@turnout/domain";
+import { adminRoutes } from "../../testing/admin/admin-fixtures";
 import { latestLiveChannel } from "../../testing/fake-live-channel";
+import { conversation, feedbackServer, message } from "../../testing/feedback/feedback-fixtures";
 import { renderApp } from "../../testing/render-app";
 import { storeSession, testUser } from "../../testing/session-fixtures";
-import { adminRoutes } from "../admin/testing/admin-fixtures";
-import { conversation, feedbackServer, message } from "./testing/feedback-fixtures";
 
 // The dashboard is a lazy chunk: on a busy machine its first load takes seconds.
 vi.setConfig({ testTimeout: 20_000 });

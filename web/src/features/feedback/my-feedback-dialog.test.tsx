@@ -3,10 +3,10 @@ import userEvent from "@testing-library/user-event";
 import { CLOSED_CONVERSATION_TEXT, MESSAGES } from "@turnout/domain";
 import { publishLiveEvent } from "../../api/live-events";
 import { AppProviders, createQueryClient } from "../../app/providers";
+import { fakeUploads } from "../../testing/feedback/fake-upload";
+import { conversation, feedbackServer, media, message } from "../../testing/feedback/feedback-fixtures";
 import { storeSession } from "../../testing/session-fixtures";
 import { MyFeedbackDialog } from "./my-feedback-dialog";
-import { fakeUploads } from "./testing/fake-upload";
-import { conversation, feedbackServer, media, message } from "./testing/feedback-fixtures";
 
 // Typing whole forms on a loaded machine needs more than the default 5 s.
 vi.setConfig({ testTimeout: 20_000 });

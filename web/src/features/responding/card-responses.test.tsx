@@ -3,10 +3,10 @@ import type { UserEvent } from "@testing-library/user-event";
 import { latestLiveChannel } from "../../testing/fake-live-channel";
 import { type MockRoute, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
+import { makeJobResponses, makeSummary, summariesReply } from "../../testing/responding/responding-fixtures";
 import { storeSession } from "../../testing/session-fixtures";
 import { feedPage, makeAlert, makeGroup } from "../alerts/alert-fixtures";
 import { answerTimeLabel } from "./labels";
-import { makeJobResponses, makeSummary, summariesReply } from "./testing/responding-fixtures";
 
 const fire = makeAlert({ id: 4711, type: "emergency", message: "@@ALERT F2404711 HOUSE FIRE" });
 const rescue = makeAlert({ id: 4712, type: "emergency", message: "@@ALERT F2404712 RESCUE" });

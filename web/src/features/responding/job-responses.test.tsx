@@ -2,11 +2,11 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import { latestLiveChannel } from "../../testing/fake-live-channel";
 import { type MockRoute, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
+import { makeJobResponses } from "../../testing/responding/responding-fixtures";
 import { storeSession } from "../../testing/session-fixtures";
 import { feedPage, makeAlert } from "../alerts/alert-fixtures";
 import { answerTimeLabel } from "./labels";
 import type { Respondent } from "./responding-api";
-import { makeJobResponses } from "./testing/responding-fixtures";
 
 const fire = makeAlert({ id: 4711, type: "emergency", message: "@@ALERT F2404711 HOUSE FIRE" });
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();

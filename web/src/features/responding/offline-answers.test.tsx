@@ -3,11 +3,11 @@ import type { UserEvent } from "@testing-library/user-event";
 import { STORAGE_PREFIX } from "@turnout/domain";
 import { type MockRoute, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
+import { makeJobResponses, summariesReply } from "../../testing/responding/responding-fixtures";
 import { storeSession, testUser } from "../../testing/session-fixtures";
 import { feedPage, makeAlert, makeGroup } from "../alerts/alert-fixtures";
 import { OFFLINE_COUNTS_TEXT, PENDING_TEXT } from "./labels";
 import type { Answer } from "./responding-api";
-import { makeJobResponses, summariesReply } from "./testing/responding-fixtures";
 
 const fire = makeAlert({ id: 4711, type: "emergency", message: "@@ALERT F2404711 HOUSE FIRE" });
 const pendingKey = `${STORAGE_PREFIX}pending_responses_${testUser.id}`;

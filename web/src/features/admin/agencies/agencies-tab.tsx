@@ -5,20 +5,15 @@ import Alert from "@mui/material/Alert";
 import Avatar from "@mui/material/Avatar";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import Paper from "@mui/material/Paper";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
-import TableHead from "@mui/material/TableHead";
-import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { UNMAPPED_AGENCY } from "@turnout/domain";
 import { useState } from "react";
-import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { safeLogoPath } from "../../alerts";
+import { AdminList } from "../data-view/admin-list";
+import { useConfirmation } from "../data-view/confirmation";
+import type { Column } from "../data-view/data-table";
+import { NoticeAlert } from "../data-view/list-dialog";
 import { type AdminAgency, agenciesApi } from "./agencies-api";
 import { AgencyCapcodesDialog } from "./agency-capcodes-dialog";
 import { AgencyFormDialog } from "./agency-form-dialog";
@@ -26,7 +21,6 @@ import { AgencyLogoDialog } from "./agency-logo-dialog";
 import { AgencyUnitsDialog } from "./agency-units-dialog";
 import { CapcodeImportDialog } from "./capcode-import-dialog";
 import { errorText } from "./error-text";
-import { LoadError } from "./load-error";
 import { agenciesQueryOptions, agencyAdminKeys } from "./queries";
 import { UnmappedCapcodes } from "./unmapped-capcodes";
 
@@ -45,93 +39,34 @@ function saveCsv(text: string): void {
   URL.revokeObjectURL(url);
 }
 
-function AgencyTable({
-  agencies,
-  onCapcodes,
-  onUnits,
-  onEdit,
-  onLogo,
-  onDelete,
-}: {
-  agencies: AdminAgency[];
-  onCapcodes: (agency: AdminAgency) => void;
-  onUnits: (agency: AdminAgency) => void;
-  onEdit: (agency: AdminAgency) => void;
-  onLogo: (agency: AdminAgency) => void;
-  onDelete: (agency: AdminAgency) => void;
-}) {
+function AgencyLogo({ agency }: { agency: AdminAgency }) {
+  const logo = safeLogoPath(agency.logo_path);
   return (
-    <TableContainer component={Paper} variant="outlined">
-      <Table size="small" aria-label="Agencies">
-        <TableHead>
-          <TableRow>
-            <TableCell>Logo</TableCell>
-            <TableCell>Name</TableCell>
-            <TableCell>Code</TableCell>
-            <TableCell align="right">Capcodes</TableCell>
-            <TableCell align="right">Users</TableCell>
-            <TableCell align="right">Actions</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {agencies.map((agency) => {
-            const logo = safeLogoPath(agency.logo_path);
-            return (
-              <TableRow key={agency.id}>
-                <TableCell>
-                  <Avatar
-                    src={logo ?? undefined}
-                    alt={logo ? `Logo of ${agency.name}` : undefined}
-                    variant="rounded"
-                  >
-                    {agency.code.slice(0, 3)}
-                  </Avatar>
-                </TableCell>
-                <TableCell>
-                  <Typography sx={{ fontWeight: 600 }}>{agency.name}</Typography>
-                  {agency.description ? (
-                    <Typography variant="body2" color="text.secondary">
-                      {agency.description}
-                    </Typography>
-                  ) : null}
-                </TableCell>
-                <TableCell>{agency.code}</TableCell>
-                <TableCell align="right">{agency.capcode_count ?? 0}</TableCell>
-                <TableCell align="right">{agency.user_count ?? 0}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                  <Button
-                    size="small"
-                    onClick={() => onCapcodes(agency)}
-                    aria-label={`Capcodes of ${agency.name}`}
-                  >
-                    Capcodes
-                  </Button>
-                  <Button size="small" onClick={() => onUnits(agency)} aria-label={`Units of ${agency.name}`}>
-                    Units
-                  </Button>
-                  <Button size="small" onClick={() => onEdit(agency)} aria-label={`Edit ${agency.name}`}>
-                    Edit
-                  </Button>
-                  <Button size="small" onClick={() => onLogo(agency)} aria-label={`Logo of ${agency.name}`}>
-                    Logo
-                  </Button>
-                  <Button
-                    size="small"
-                    color="error"
-                    onClick={() => onDelete(agency)}
-                    aria-label={`Delete ${agency.name}`}
-                  >
-                    Delete
-                  </Button>
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <Avatar src={logo ?? undefined} alt={logo ? `Logo of ${agency.name}` : undefined} variant="rounded">
+      {agency.code.slice(0, 3)}
+    </Avatar>
   );
 }
+
+const AGENCY_COLUMNS: Column<AdminAgency>[] = [
+  { header: "Logo", cell: (agency) => <AgencyLogo agency={agency} /> },
+  {
+    header: "Name",
+    cell: (agency) => (
+      <>
+        <Typography sx={{ fontWeight: 600 }}>{agency.name}</Typography>
+        {agency.description ? (
+          <Typography variant="body2" color="text.secondary">
+            {agency.description}
+          </Typography>
+        ) : null}
+      </>
+    ),
+  },
+  { header: "Code", cell: (agency) => agency.code },
+  { header: "Capcodes", cell: (agency) => agency.capcode_count ?? 0, align: "right" },
+  { header: "Users", cell: (agency) => agency.user_count ?? 0, align: "right" },
+];
 
 /**
  * The Agencies tab of the admin console: agencies with their logos, capcodes and units (brigades,
@@ -146,21 +81,20 @@ export function AgenciesTab() {
   const [capcodesOf, setCapcodesOf] = useState<AdminAgency | null>(null);
   const [unitsOf, setUnitsOf] = useState<AdminAgency | null>(null);
   const [logoOf, setLogoOf] = useState<AdminAgency | null>(null);
-  const [deleting, setDeleting] = useState<AdminAgency | null>(null);
+  const confirm = useConfirmation();
   const [importOpen, setImportOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
 
   const remove = useMutation({
     mutationFn: (agency: AdminAgency) => agenciesApi.deleteAgency(agency.id),
     onSuccess: (message) => {
-      setDeleting(null);
+      confirm.close();
       setNotice(message);
       void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
     },
   });
   const exportCsv = useMutation({ mutationFn: () => agenciesApi.exportCapcodes(), onSuccess: saveCsv });
 
-  const listed = (agencies.data ?? []).filter((agency) => agency.code !== UNMAPPED_AGENCY.code);
   // Editing, logo and capcode dialogs show the latest copy once a change reloads the list.
   const fresh = (agency: AdminAgency | null) =>
     agency ? (agencies.data?.find((candidate) => candidate.id === agency.id) ?? agency) : null;
@@ -198,36 +132,56 @@ export function AgenciesTab() {
             Export CSV
           </Button>
         </Box>
-        {notice ? (
-          <Alert severity="success" role="status" onClose={() => setNotice(null)} sx={{ mb: 1 }}>
-            {notice}
-          </Alert>
-        ) : null}
+        <NoticeAlert notice={notice} onClose={() => setNotice(null)} sx={{ mb: 1 }} />
         {exportCsv.isError ? (
           <Alert severity="error" role="alert" onClose={() => exportCsv.reset()} sx={{ mb: 1 }}>
             {`Export failed: ${errorText(exportCsv.error)}`}
           </Alert>
         ) : null}
-        {agencies.isError ? (
-          <LoadError error={agencies.error} onRetry={() => void agencies.refetch()} />
-        ) : !agencies.data ? (
-          <CircularProgress size={28} aria-label="Loading agencies" />
-        ) : (
-          <AgencyTable
-            agencies={listed}
-            onCapcodes={setCapcodesOf}
-            onUnits={setUnitsOf}
-            onEdit={(agency) => {
-              setEditing(agency);
-              setFormOpen(true);
-            }}
-            onLogo={setLogoOf}
-            onDelete={(agency) => {
-              remove.reset();
-              setDeleting(agency);
-            }}
-          />
-        )}
+        <AdminList
+          query={agencies}
+          loadingLabel="Loading agencies"
+          spinnerSize={28}
+          errorText={errorText}
+          select={(data) => data.filter((agency) => agency.code !== UNMAPPED_AGENCY.code)}
+          isEmpty={() => false}
+          outlined
+          label="Agencies"
+          rowKey={(agency) => agency.id}
+          columns={AGENCY_COLUMNS}
+          actionsAlign="right"
+          actions={[
+            {
+              label: "Capcodes",
+              ariaLabel: (agency) => `Capcodes of ${agency.name}`,
+              onClick: setCapcodesOf,
+            },
+            { label: "Units", ariaLabel: (agency) => `Units of ${agency.name}`, onClick: setUnitsOf },
+            {
+              label: "Edit",
+              ariaLabel: (agency) => `Edit ${agency.name}`,
+              onClick: (agency) => {
+                setEditing(agency);
+                setFormOpen(true);
+              },
+            },
+            { label: "Logo", ariaLabel: (agency) => `Logo of ${agency.name}`, onClick: setLogoOf },
+            {
+              label: "Delete",
+              color: "error",
+              ariaLabel: (agency) => `Delete ${agency.name}`,
+              onClick: (agency) => {
+                remove.reset();
+                confirm.ask({
+                  title: `Delete ${agency.name}?`,
+                  text: "The agency is removed for good. An agency that still has capcodes, users or alerts cannot be deleted.",
+                  confirmLabel: "Delete",
+                  onConfirm: () => remove.mutate(agency),
+                });
+              },
+            },
+          ]}
+        />
       </Box>
       <Box component="section" aria-labelledby="unmapped-heading">
         <Typography id="unmapped-heading" component="h2" variant="h6" sx={{ mb: 1 }}>
@@ -240,16 +194,7 @@ export function AgenciesTab() {
       <AgencyUnitsDialog agency={fresh(unitsOf)} onClose={() => setUnitsOf(null)} />
       <AgencyLogoDialog agency={fresh(logoOf)} onClose={() => setLogoOf(null)} />
       <CapcodeImportDialog open={importOpen} onClose={() => setImportOpen(false)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.name ?? ""}?`}
-        text="The agency is removed for good. An agency that still has capcodes, users or alerts cannot be deleted."
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        error={remove.isError ? errorText(remove.error) : null}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
+      {confirm.dialog({ busy: remove.isPending, error: remove.isError ? errorText(remove.error) : null })}
     </Box>
   );
 }

@@ -1,21 +1,13 @@
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableHead from "@mui/material/TableHead";
-import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
-import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
-import { ConfirmDialog } from "../../../ui/confirm-dialog";
+import { type FormEvent, useEffect, useState } from "react";
+import { AdminList } from "../data-view/admin-list";
+import { useConfirmation } from "../data-view/confirmation";
+import { FormDialog } from "../data-view/form-dialog";
+import { ListDialog, useNotice } from "../data-view/list-dialog";
 import { type AdminAgency, agenciesApi, type Capcode, type CapcodeFields } from "./agencies-api";
 import { isCapcode, parseBulkCapcodes } from "./bulk-capcodes";
 import { CapcodeMessagesDialog, type MessagesTarget } from "./capcode-messages-dialog";
@@ -24,7 +16,6 @@ import { agencyAdminKeys, agencyCapcodesQueryOptions } from "./queries";
 
 /** Alias and area of one capcode. */
 function CapcodeEditDialog({ capcode, onClose }: { capcode: Capcode | null; onClose: () => void }) {
-  const titleId = useId();
   const queryClient = useQueryClient();
   const [alias, setAlias] = useState("");
   const [area, setArea] = useState("");
@@ -44,38 +35,24 @@ function CapcodeEditDialog({ capcode, onClose }: { capcode: Capcode | null; onCl
     if (capcode) reset();
   }, [capcode, reset]);
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const handleSubmit = () => {
     if (!capcode) return;
     save.mutate({ capcode: capcode.capcode, alias: alias.trim() || null, area: area.trim() || null });
   };
 
   return (
-    <Dialog open={capcode !== null} onClose={onClose} aria-labelledby={titleId} maxWidth="xs" fullWidth>
-      <Box component="form" noValidate onSubmit={handleSubmit}>
-        <DialogTitle id={titleId}>{`Edit capcode ${capcode?.capcode ?? ""}`}</DialogTitle>
-        <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2, pt: "8px !important" }}>
-          {save.isError ? (
-            <Alert severity="error" role="alert">
-              {errorText(save.error)}
-            </Alert>
-          ) : null}
-          <TextField
-            label="Alias"
-            value={alias}
-            onChange={(event) => setAlias(event.target.value)}
-            fullWidth
-          />
-          <TextField label="Area" value={area} onChange={(event) => setArea(event.target.value)} fullWidth />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={save.isPending}>
-            Save
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+    <FormDialog
+      open={capcode !== null}
+      title={`Edit capcode ${capcode?.capcode ?? ""}`}
+      error={save.isError ? errorText(save.error) : null}
+      busy={save.isPending}
+      maxWidth="xs"
+      onSubmit={handleSubmit}
+      onClose={onClose}
+    >
+      <TextField label="Alias" value={alias} onChange={(event) => setAlias(event.target.value)} fullWidth />
+      <TextField label="Area" value={area} onChange={(event) => setArea(event.target.value)} fullWidth />
+    </FormDialog>
   );
 }
 
@@ -196,118 +173,82 @@ export function AgencyCapcodesDialog({
   agency: AdminAgency | null;
   onClose: () => void;
 }) {
-  const titleId = useId();
   const queryClient = useQueryClient();
   const capcodes = useQuery({ ...agencyCapcodesQueryOptions(agency?.id ?? 0), enabled: agency !== null });
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice(agency?.id);
   const [editing, setEditing] = useState<Capcode | null>(null);
-  const [deleting, setDeleting] = useState<Capcode | null>(null);
   const [messagesOf, setMessagesOf] = useState<MessagesTarget | null>(null);
-
-  // A new agency opened starts clean; the same one reloaded after a change keeps its notice.
-  const agencyId = agency?.id ?? null;
-  useEffect(() => {
-    if (agencyId !== null) setNotice(null);
-  }, [agencyId]);
+  const confirm = useConfirmation();
 
   const remove = useMutation({
     mutationFn: (capcode: Capcode) => agenciesApi.deleteCapcode(capcode.id),
     onSuccess: (message) => {
-      setDeleting(null);
+      confirm.close();
       setNotice(message);
       void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
     },
   });
+  const askDelete = (capcode: Capcode) => {
+    remove.reset();
+    confirm.ask({
+      title: `Delete capcode ${capcode.capcode}?`,
+      text: "Its alerts stay; new pages to it will be collected under Unmapped Capcodes again.",
+      confirmLabel: "Delete",
+      onConfirm: () => remove.mutate(capcode),
+    });
+  };
 
-  let list: ReactNode;
-  if (capcodes.isError) list = <Alert severity="error">{errorText(capcodes.error)}</Alert>;
-  else if (!capcodes.data) list = <CircularProgress size={24} aria-label="Loading capcodes" />;
-  else if (capcodes.data.length === 0)
-    list = <Typography color="text.secondary">No capcodes yet.</Typography>;
-  else {
-    list = (
-      <Table size="small" aria-label={`Capcodes of ${agency?.name ?? ""}`}>
-        <TableHead>
-          <TableRow>
-            <TableCell>Capcode</TableCell>
-            <TableCell>Alias</TableCell>
-            <TableCell>Area</TableCell>
-            <TableCell align="right">Actions</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {capcodes.data.map((capcode) => (
-            <TableRow key={capcode.id}>
-              <TableCell sx={{ fontFamily: "monospace" }}>{capcode.capcode}</TableCell>
-              <TableCell>{capcode.alias}</TableCell>
-              <TableCell>{capcode.area}</TableCell>
-              <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                <Button
-                  size="small"
-                  onClick={() => setMessagesOf(capcode)}
-                  aria-label={`Messages of capcode ${capcode.capcode}`}
-                >
-                  Messages
-                </Button>
-                <Button
-                  size="small"
-                  onClick={() => setEditing(capcode)}
-                  aria-label={`Edit capcode ${capcode.capcode}`}
-                >
-                  Edit
-                </Button>
-                <Button
-                  size="small"
-                  color="error"
-                  onClick={() => {
-                    remove.reset();
-                    setDeleting(capcode);
-                  }}
-                  aria-label={`Delete capcode ${capcode.capcode}`}
-                >
-                  Delete
-                </Button>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    );
-  }
+  const list = (
+    <AdminList
+      query={capcodes}
+      loadingLabel="Loading capcodes"
+      spinnerSize={24}
+      errorText={errorText}
+      emptyText="No capcodes yet."
+      label={`Capcodes of ${agency?.name ?? ""}`}
+      rowKey={(capcode) => capcode.id}
+      actionsAlign="right"
+      columns={[
+        { header: "Capcode", cell: (capcode) => capcode.capcode, sx: { fontFamily: "monospace" } },
+        { header: "Alias", cell: (capcode) => capcode.alias },
+        { header: "Area", cell: (capcode) => capcode.area },
+      ]}
+      actions={[
+        {
+          label: "Messages",
+          ariaLabel: (capcode) => `Messages of capcode ${capcode.capcode}`,
+          onClick: setMessagesOf,
+        },
+        { label: "Edit", ariaLabel: (capcode) => `Edit capcode ${capcode.capcode}`, onClick: setEditing },
+        {
+          label: "Delete",
+          color: "error",
+          ariaLabel: (capcode) => `Delete capcode ${capcode.capcode}`,
+          onClick: askDelete,
+        },
+      ]}
+    />
+  );
 
   return (
     <>
-      <Dialog open={agency !== null} onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>
-        <DialogTitle id={titleId}>{`Capcodes of ${agency?.name ?? ""}`}</DialogTitle>
-        <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
-          {notice ? (
-            <Alert severity="success" role="status" onClose={() => setNotice(null)}>
-              {notice}
-            </Alert>
-          ) : null}
-          {list}
-          {agency ? (
-            <>
-              <AddCapcodeForm agencyId={agency.id} onDone={setNotice} />
-              <BulkAddForm agencyId={agency.id} onDone={setNotice} />
-            </>
-          ) : null}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>Close</Button>
-        </DialogActions>
-      </Dialog>
+      <ListDialog
+        open={agency !== null}
+        title={`Capcodes of ${agency?.name ?? ""}`}
+        notice={notice}
+        onNoticeClose={() => setNotice(null)}
+        onClose={onClose}
+      >
+        {list}
+        {agency ? (
+          <>
+            <AddCapcodeForm agencyId={agency.id} onDone={setNotice} />
+            <BulkAddForm agencyId={agency.id} onDone={setNotice} />
+          </>
+        ) : null}
+      </ListDialog>
       <CapcodeEditDialog capcode={editing} onClose={() => setEditing(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete capcode ${deleting?.capcode ?? ""}?`}
-        text="Its alerts stay; new pages to it will be collected under Unmapped Capcodes again."
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        error={remove.isError ? errorText(remove.error) : null}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
+      {confirm.dialog({ busy: remove.isPending, error: remove.isError ? errorText(remove.error) : null })}
       <CapcodeMessagesDialog target={messagesOf} onClose={() => setMessagesOf(null)} />
     </>
   );

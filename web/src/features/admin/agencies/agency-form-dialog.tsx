@@ -1,13 +1,7 @@
-import Alert from "@mui/material/Alert";
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import TextField from "@mui/material/TextField";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { useEffect, useState } from "react";
+import { FormDialog } from "../data-view/form-dialog";
 import { type AdminAgency, type AgencyFields, agenciesApi } from "./agencies-api";
 import { errorText } from "./error-text";
 import { agencyAdminKeys } from "./queries";
@@ -25,7 +19,6 @@ export function AgencyFormDialog({
   agency: AdminAgency | null;
   onClose: () => void;
 }) {
-  const titleId = useId();
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
   const [code, setCode] = useState("");
@@ -53,8 +46,7 @@ export function AgencyFormDialog({
     if (open) reset();
   }, [open, reset]);
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const handleSubmit = () => {
     const errors: { name?: string; code?: string } = {};
     if (!name.trim()) errors.name = "Name is required";
     if (!CODE_PATTERN.test(code.trim())) errors.code = "Code is 1 to 32 letters, digits, '_' or '-'";
@@ -68,52 +60,44 @@ export function AgencyFormDialog({
   };
 
   return (
-    <Dialog open={open} onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
-      <Box component="form" noValidate onSubmit={handleSubmit}>
-        <DialogTitle id={titleId}>{agency ? `Edit ${agency.name}` : "New Agency"}</DialogTitle>
-        <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2, pt: "8px !important" }}>
-          {save.isError ? (
-            <Alert severity="error" role="alert">
-              {errorText(save.error)}
-            </Alert>
-          ) : null}
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            error={Boolean(fieldErrors.name)}
-            helperText={fieldErrors.name}
-            required
-            fullWidth
-            slotProps={{ htmlInput: { maxLength: 100 } }}
-          />
-          <TextField
-            label="Code"
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
-            error={Boolean(fieldErrors.code)}
-            helperText={fieldErrors.code ?? "Short name, e.g. CFA; PagerMon's CSV names agencies by it"}
-            required
-            fullWidth
-            slotProps={{ htmlInput: { maxLength: 32 } }}
-          />
-          <TextField
-            label="Description"
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            multiline
-            minRows={2}
-            fullWidth
-            slotProps={{ htmlInput: { maxLength: 500 } }}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={save.isPending}>
-            {agency ? "Save" : "Create"}
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+    <FormDialog
+      open={open}
+      title={agency ? `Edit ${agency.name}` : "New Agency"}
+      error={save.isError ? errorText(save.error) : null}
+      submitLabel={agency ? "Save" : "Create"}
+      busy={save.isPending}
+      onSubmit={handleSubmit}
+      onClose={onClose}
+    >
+      <TextField
+        label="Name"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={Boolean(fieldErrors.name)}
+        helperText={fieldErrors.name}
+        required
+        fullWidth
+        slotProps={{ htmlInput: { maxLength: 100 } }}
+      />
+      <TextField
+        label="Code"
+        value={code}
+        onChange={(event) => setCode(event.target.value)}
+        error={Boolean(fieldErrors.code)}
+        helperText={fieldErrors.code ?? "Short name, e.g. CFA; PagerMon's CSV names agencies by it"}
+        required
+        fullWidth
+        slotProps={{ htmlInput: { maxLength: 32 } }}
+      />
+      <TextField
+        label="Description"
+        value={description}
+        onChange={(event) => setDescription(event.target.value)}
+        multiline
+        minRows={2}
+        fullWidth
+        slotProps={{ htmlInput: { maxLength: 500 } }}
+      />
+    </FormDialog>
   );
 }

@@ -4,24 +4,15 @@ import AlertTitle from "@mui/material/AlertTitle";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
-import CircularProgress from "@mui/material/CircularProgress";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableHead from "@mui/material/TableHead";
-import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useId, useState } from "react";
-import { ConfirmDialog } from "../../../ui/confirm-dialog";
+import { useState } from "react";
 import { placeLabel } from "../../../ui/location-field";
+import { AdminList } from "../data-view/admin-list";
+import { useConfirmation } from "../data-view/confirmation";
+import { ListDialog, useNotice } from "../data-view/list-dialog";
 import type { AdminAgency } from "./agencies-api";
 import { errorText } from "./error-text";
-import { LoadError } from "./load-error";
 import { agencyAdminKeys, agencyUnitsQueryOptions } from "./queries";
 import { UnitCapcodesDialog } from "./unit-capcodes-dialog";
 import { placeOfUnit, UnitFormDialog } from "./unit-form-dialog";
@@ -66,33 +57,45 @@ function UnitCapcodeChips({ unit }: { unit: AdminUnit }) {
   );
 }
 
+function UnitPlace({ unit }: { unit: AdminUnit }) {
+  const place = placeOfUnit(unit);
+  if (place) return placeLabel(place);
+  return (
+    <Typography variant="body2" color="text.secondary">
+      Not placed
+    </Typography>
+  );
+}
+
 /**
  * One agency's units (issue 26): each with its place, capcodes and members; add, edit, choose
  * capcodes, delete. An agency with capcodes and no units is told what units are for.
  */
 export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | null; onClose: () => void }) {
-  const titleId = useId();
   const queryClient = useQueryClient();
   const units = useQuery({ ...agencyUnitsQueryOptions(agency?.id ?? 0), enabled: agency !== null });
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice(agency?.id);
   const [form, setForm] = useState<{ unit: AdminUnit | null } | null>(null);
   const [capcodesOf, setCapcodesOf] = useState<AdminUnit | null>(null);
-  const [deleting, setDeleting] = useState<AdminUnit | null>(null);
-
-  // A new agency opened starts clean; the same one reloaded after a change keeps its notice.
-  const agencyId = agency?.id ?? null;
-  useEffect(() => {
-    if (agencyId !== null) setNotice(null);
-  }, [agencyId]);
+  const confirm = useConfirmation();
 
   const remove = useMutation({
     mutationFn: (unit: AdminUnit) => unitsApi.deleteUnit(unit.id),
     onSuccess: (_message, unit) => {
-      setDeleting(null);
+      confirm.close();
       setNotice(`Unit ${unit.name} deleted.`);
       void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
     },
   });
+  const askDelete = (unit: AdminUnit) => {
+    remove.reset();
+    confirm.ask({
+      title: `Delete unit ${unit.name}?`,
+      text: deleteText(unit, agency?.name ?? ""),
+      confirmLabel: "Delete",
+      onConfirm: () => remove.mutate(unit),
+    });
+  };
 
   const addButton = (
     <Button
@@ -106,101 +109,66 @@ export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | n
   );
   const hasCapcodes = (agency?.capcode_count ?? 0) > 0;
 
-  let list: ReactNode;
-  if (units.isError) {
-    list = <LoadError error={units.error} onRetry={() => void units.refetch()} />;
-  } else if (!units.data) {
-    list = <CircularProgress size={24} aria-label="Loading units" />;
-  } else if (units.data.length === 0) {
-    list = hasCapcodes ? (
-      <Alert severity="info" action={addButton} sx={{ alignItems: "center" }}>
-        <AlertTitle>No units yet</AlertTitle>
-        {UNITS_GUIDE} A member of a unit sees its jobs by default, with every {agency?.code ?? ""} job one tap
-        away.
-      </Alert>
-    ) : (
-      <>
-        <Typography color="text.secondary">
-          No units yet. Add the agency's capcodes first, then group them into brigades or units.
-        </Typography>
-        {addButton}
-      </>
-    );
-  } else {
-    list = (
-      <>
-        <Table size="small" aria-label={`Units of ${agency?.name ?? ""}`}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Unit</TableCell>
-              <TableCell>Place</TableCell>
-              <TableCell>Capcodes</TableCell>
-              <TableCell align="right">Members</TableCell>
-              <TableCell align="right">Actions</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {units.data.map((unit) => {
-              const place = placeOfUnit(unit);
-              return (
-                <TableRow key={unit.id}>
-                  <TableCell>
-                    <Typography sx={{ fontWeight: 600 }}>{unit.name}</Typography>
-                    {unit.code ? (
-                      <Typography variant="body2" color="text.secondary">
-                        {unit.code}
-                      </Typography>
-                    ) : null}
-                  </TableCell>
-                  <TableCell>
-                    {place ? (
-                      placeLabel(place)
-                    ) : (
-                      <Typography variant="body2" color="text.secondary">
-                        Not placed
-                      </Typography>
-                    )}
-                  </TableCell>
-                  <TableCell>
-                    <UnitCapcodeChips unit={unit} />
-                  </TableCell>
-                  <TableCell align="right">{unit.member_count ?? 0}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                    <Button
-                      size="small"
-                      onClick={() => setCapcodesOf(unit)}
-                      aria-label={`Capcodes of unit ${unit.name}`}
-                    >
-                      Capcodes
-                    </Button>
-                    <Button
-                      size="small"
-                      onClick={() => setForm({ unit })}
-                      aria-label={`Edit unit ${unit.name}`}
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      size="small"
-                      color="error"
-                      onClick={() => {
-                        remove.reset();
-                        setDeleting(unit);
-                      }}
-                      aria-label={`Delete unit ${unit.name}`}
-                    >
-                      Delete
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-        {addButton}
-      </>
-    );
-  }
+  const list = (
+    <AdminList
+      query={units}
+      loadingLabel="Loading units"
+      spinnerSize={24}
+      errorText={errorText}
+      emptyText={
+        hasCapcodes ? (
+          <Alert severity="info" action={addButton} sx={{ alignItems: "center" }}>
+            <AlertTitle>No units yet</AlertTitle>
+            {UNITS_GUIDE} A member of a unit sees its jobs by default, with every {agency?.code ?? ""} job one
+            tap away.
+          </Alert>
+        ) : (
+          <>
+            <Typography color="text.secondary">
+              No units yet. Add the agency's capcodes first, then group them into brigades or units.
+            </Typography>
+            {addButton}
+          </>
+        )
+      }
+      label={`Units of ${agency?.name ?? ""}`}
+      rowKey={(unit) => unit.id}
+      actionsAlign="right"
+      columns={[
+        {
+          header: "Unit",
+          cell: (unit) => (
+            <>
+              <Typography sx={{ fontWeight: 600 }}>{unit.name}</Typography>
+              {unit.code ? (
+                <Typography variant="body2" color="text.secondary">
+                  {unit.code}
+                </Typography>
+              ) : null}
+            </>
+          ),
+        },
+        { header: "Place", cell: (unit) => <UnitPlace unit={unit} /> },
+        { header: "Capcodes", cell: (unit) => <UnitCapcodeChips unit={unit} /> },
+        { header: "Members", cell: (unit) => unit.member_count ?? 0, align: "right" },
+      ]}
+      actions={[
+        { label: "Capcodes", ariaLabel: (unit) => `Capcodes of unit ${unit.name}`, onClick: setCapcodesOf },
+        {
+          label: "Edit",
+          ariaLabel: (unit) => `Edit unit ${unit.name}`,
+          onClick: (unit) => setForm({ unit }),
+        },
+        {
+          label: "Delete",
+          color: "error",
+          ariaLabel: (unit) => `Delete unit ${unit.name}`,
+          onClick: askDelete,
+        },
+      ]}
+    />
+  );
+  const hasUnits = (units.data?.length ?? 0) > 0;
 
   // The unit dialogs show the latest copy once a change reloads the list.
   const fresh = (unit: AdminUnit | null) =>
@@ -208,20 +176,16 @@ export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | n
 
   return (
     <>
-      <Dialog open={agency !== null} onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>
-        <DialogTitle id={titleId}>{`Units of ${agency?.name ?? ""}`}</DialogTitle>
-        <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
-          {notice ? (
-            <Alert severity="success" role="status" onClose={() => setNotice(null)}>
-              {notice}
-            </Alert>
-          ) : null}
-          {list}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>Close</Button>
-        </DialogActions>
-      </Dialog>
+      <ListDialog
+        open={agency !== null}
+        title={`Units of ${agency?.name ?? ""}`}
+        notice={notice}
+        onNoticeClose={() => setNotice(null)}
+        onClose={onClose}
+      >
+        {list}
+        {hasUnits ? addButton : null}
+      </ListDialog>
       {agency ? (
         <UnitFormDialog
           open={form !== null}
@@ -243,16 +207,7 @@ export function AgencyUnitsDialog({ agency, onClose }: { agency: AdminAgency | n
           setNotice(message);
         }}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete unit ${deleting?.name ?? ""}?`}
-        text={deleting ? deleteText(deleting, agency?.name ?? "") : ""}
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        error={remove.isError ? errorText(remove.error) : null}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
+      {confirm.dialog({ busy: remove.isPending, error: remove.isError ? errorText(remove.error) : null })}
     </>
   );
 }

@@ -1,6 +1,4 @@
-import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
@@ -8,10 +6,10 @@ import DialogTitle from "@mui/material/DialogTitle";
 import List from "@mui/material/List";
 import ListItem from "@mui/material/ListItem";
 import ListItemText from "@mui/material/ListItemText";
-import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { displayText, formatDateTime, normalizeAlertType, typePresentation } from "@turnout/domain";
-import { type ReactNode, useId } from "react";
+import { useId } from "react";
+import { QueryState } from "../data-view/query-state";
 import { errorText } from "./error-text";
 import { capcodeMessagesQueryOptions } from "./queries";
 
@@ -32,27 +30,28 @@ export function CapcodeMessagesDialog({
   const titleId = useId();
   const messages = useQuery({ ...capcodeMessagesQueryOptions(target?.id ?? 0), enabled: target !== null });
 
-  let content: ReactNode;
-  if (messages.isError) {
-    content = <Alert severity="error">{errorText(messages.error)}</Alert>;
-  } else if (!messages.data) {
-    content = <CircularProgress size={24} aria-label="Loading messages" />;
-  } else if (messages.data.length === 0) {
-    content = <Typography color="text.secondary">No messages yet.</Typography>;
-  } else {
-    content = (
-      <List dense aria-label={`Messages of capcode ${target?.capcode ?? ""}`}>
-        {messages.data.map((message) => (
-          <ListItem key={message.id} divider disableGutters>
-            <ListItemText
-              primary={displayText(message.message)}
-              secondary={`${typePresentation(normalizeAlertType(message.type)).label} · ${formatDateTime(message.created_at)}`}
-            />
-          </ListItem>
-        ))}
-      </List>
-    );
-  }
+  const content = (
+    <QueryState
+      query={messages}
+      loadingLabel="Loading messages"
+      spinnerSize={24}
+      errorText={errorText}
+      emptyText="No messages yet."
+    >
+      {(list) => (
+        <List dense aria-label={`Messages of capcode ${target?.capcode ?? ""}`}>
+          {list.map((message) => (
+            <ListItem key={message.id} divider disableGutters>
+              <ListItemText
+                primary={displayText(message.message)}
+                secondary={`${typePresentation(normalizeAlertType(message.type)).label} · ${formatDateTime(message.created_at)}`}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </QueryState>
+  );
 
   return (
     <Dialog open={target !== null} onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth>

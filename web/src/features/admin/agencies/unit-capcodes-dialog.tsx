@@ -3,7 +3,6 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
-import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
@@ -16,10 +15,10 @@ import ListItemText from "@mui/material/ListItemText";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useId, useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
+import { QueryState } from "../data-view/query-state";
 import type { Capcode } from "./agencies-api";
 import { errorText } from "./error-text";
-import { LoadError } from "./load-error";
 import { agencyAdminKeys, agencyCapcodesQueryOptions } from "./queries";
 import { type AdminUnit, unitsApi } from "./units-api";
 
@@ -123,90 +122,87 @@ function CapcodeChecklist({
       return next;
     });
 
-  let body: ReactNode;
-  if (capcodes.isError) {
-    body = <LoadError error={capcodes.error} onRetry={() => void capcodes.refetch()} />;
-  } else if (!capcodes.data) {
-    body = <CircularProgress size={24} aria-label="Loading capcodes" />;
-  } else if (capcodes.data.length === 0) {
-    body = (
-      <Typography color="text.secondary">
-        This agency has no capcodes yet: add them with its Capcodes button first.
-      </Typography>
-    );
-  } else {
-    body = (
-      <>
-        <TextField
-          label="Search capcodes"
-          placeholder="Number, alias or area"
-          size="small"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          fullWidth
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon aria-hidden="true" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-        {matching.length === 0 ? (
-          <Typography color="text.secondary">No capcode matches “{search.trim()}”.</Typography>
-        ) : (
-          <List dense aria-label={`Capcodes of ${unit.name}`} sx={{ maxHeight: 360, overflowY: "auto" }}>
-            {shown.map((capcode) => {
-              const others = othersOf.get(capcode.id);
-              const labelId = `${titleId}-c${capcode.id}`;
-              const detail = [capcode.area, others ? `Also in ${others.join(", ")}` : null]
-                .filter(Boolean)
-                .join(" · ");
-              return (
-                <ListItem key={capcode.id} disableGutters disablePadding>
-                  <ListItemIcon sx={{ minWidth: 40 }}>
-                    <Checkbox
-                      edge="start"
-                      checked={selected.has(capcode.id)}
-                      onChange={() => toggle(capcode.id)}
-                      slotProps={{
-                        input: {
-                          "aria-label": capcodeName(capcode),
-                          "aria-describedby": detail ? `${labelId}-detail` : undefined,
-                        },
-                      }}
+  const body = (
+    <QueryState
+      query={capcodes}
+      loadingLabel="Loading capcodes"
+      spinnerSize={24}
+      errorText={errorText}
+      emptyText="This agency has no capcodes yet: add them with its Capcodes button first."
+    >
+      {() => (
+        <>
+          <TextField
+            label="Search capcodes"
+            placeholder="Number, alias or area"
+            size="small"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            fullWidth
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon aria-hidden="true" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          {matching.length === 0 ? (
+            <Typography color="text.secondary">No capcode matches “{search.trim()}”.</Typography>
+          ) : (
+            <List dense aria-label={`Capcodes of ${unit.name}`} sx={{ maxHeight: 360, overflowY: "auto" }}>
+              {shown.map((capcode) => {
+                const others = othersOf.get(capcode.id);
+                const labelId = `${titleId}-c${capcode.id}`;
+                const detail = [capcode.area, others ? `Also in ${others.join(", ")}` : null]
+                  .filter(Boolean)
+                  .join(" · ");
+                return (
+                  <ListItem key={capcode.id} disableGutters disablePadding>
+                    <ListItemIcon sx={{ minWidth: 40 }}>
+                      <Checkbox
+                        edge="start"
+                        checked={selected.has(capcode.id)}
+                        onChange={() => toggle(capcode.id)}
+                        slotProps={{
+                          input: {
+                            "aria-label": capcodeName(capcode),
+                            "aria-describedby": detail ? `${labelId}-detail` : undefined,
+                          },
+                        }}
+                      />
+                    </ListItemIcon>
+                    <ListItemText
+                      id={labelId}
+                      primary={
+                        <>
+                          <Box component="span" sx={{ fontFamily: "monospace" }}>
+                            {capcode.capcode}
+                          </Box>
+                          {capcode.alias ? ` ${capcode.alias}` : ""}
+                        </>
+                      }
+                      secondary={detail || null}
+                      slotProps={{ secondary: { id: `${labelId}-detail` } }}
+                      onClick={() => toggle(capcode.id)}
+                      sx={{ cursor: "pointer" }}
                     />
-                  </ListItemIcon>
-                  <ListItemText
-                    id={labelId}
-                    primary={
-                      <>
-                        <Box component="span" sx={{ fontFamily: "monospace" }}>
-                          {capcode.capcode}
-                        </Box>
-                        {capcode.alias ? ` ${capcode.alias}` : ""}
-                      </>
-                    }
-                    secondary={detail || null}
-                    slotProps={{ secondary: { id: `${labelId}-detail` } }}
-                    onClick={() => toggle(capcode.id)}
-                    sx={{ cursor: "pointer" }}
-                  />
-                </ListItem>
-              );
-            })}
-          </List>
-        )}
-        {matching.length > shown.length ? (
-          <Typography variant="body2" color="text.secondary">
-            {`Showing ${shown.length} of ${matching.length}: search to find the others.`}
-          </Typography>
-        ) : null}
-      </>
-    );
-  }
+                  </ListItem>
+                );
+              })}
+            </List>
+          )}
+          {matching.length > shown.length ? (
+            <Typography variant="body2" color="text.secondary">
+              {`Showing ${shown.length} of ${matching.length}: search to find the others.`}
+            </Typography>
+          ) : null}
+        </>
+      )}
+    </QueryState>
+  );
 
   return (
     <>

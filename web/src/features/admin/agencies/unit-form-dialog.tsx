@@ -1,19 +1,13 @@
-import Alert from "@mui/material/Alert";
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import TextField from "@mui/material/TextField";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { unitInputSchema } from "@turnout/domain";
-import { type FormEvent, useId, useState } from "react";
+import { useState } from "react";
 import { isApiError } from "../../../api/errors";
 import { fieldErrorsFrom } from "../../../api/field-errors";
 import type { PostcodeMatch } from "../../../api/places";
 import { LocationField, placeLabel } from "../../../ui/location-field";
 import { useLocationSearch } from "../../../ui/use-location-search";
+import { FormDialog } from "../data-view/form-dialog";
 import { errorText } from "./error-text";
 import { agencyAdminKeys } from "./queries";
 import { type AdminUnit, type UnitFields, unitsApi } from "./units-api";
@@ -37,48 +31,32 @@ function serverFieldErrors(body: Record<string, unknown> | undefined): FieldErro
   return errors;
 }
 
-/**
- * Adds a unit to an agency (`unit` null) or edits one: its name, optional short code, and its place
- * chosen with the registration screen's postcode-or-suburb search. Without a place the server places
- * the unit by its name when exactly one locality has that name.
- */
-export function UnitFormDialog({
-  open,
-  agency,
-  unit,
-  onClose,
-  onSaved,
-}: {
+interface UnitFormProps {
   open: boolean;
   agency: { id: number; name: string };
   unit: AdminUnit | null;
   onClose: () => void;
   onSaved: (message: string) => void;
-}) {
-  const titleId = useId();
-  return (
-    <Dialog open={open} onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
-      {/* Mounted per opening, so each one starts from the unit as it is now. */}
-      {open ? (
-        <UnitForm titleId={titleId} agency={agency} unit={unit} onClose={onClose} onSaved={onSaved} />
-      ) : null}
-    </Dialog>
-  );
 }
 
-function UnitForm({
-  titleId,
-  agency,
-  unit,
-  onClose,
-  onSaved,
-}: {
-  titleId: string;
-  agency: { id: number; name: string };
-  unit: AdminUnit | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}) {
+/**
+ * Adds a unit to an agency (`unit` null) or edits one: its name, optional short code, and its place
+ * chosen with the registration screen's postcode-or-suburb search. Without a place the server places
+ * the unit by its name when exactly one locality has that name.
+ */
+export function UnitFormDialog(props: UnitFormProps) {
+  // Each opening mounts a fresh form, so it starts from the unit as it is now; closing keeps the
+  // form mounted while the dialog fades out.
+  const [openings, setOpenings] = useState(0);
+  const [wasOpen, setWasOpen] = useState(props.open);
+  if (props.open !== wasOpen) {
+    setWasOpen(props.open);
+    if (props.open) setOpenings((count) => count + 1);
+  }
+  return <UnitForm key={openings} {...props} />;
+}
+
+function UnitForm({ open, agency, unit, onClose, onSaved }: UnitFormProps) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(unit?.name ?? "");
   const [code, setCode] = useState(unit?.code ?? "");
@@ -101,8 +79,7 @@ function UnitForm({
     },
   });
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const handleSubmit = () => {
     const chosen = place.chosen;
     const found: FieldErrors = {};
     if (!chosen && place.query.trim() !== "")
@@ -130,54 +107,48 @@ function UnitForm({
   const failure = save.isError && !Object.values(errors).some(Boolean) ? errorText(save.error) : null;
 
   return (
-    <Box component="form" noValidate onSubmit={handleSubmit}>
-      <DialogTitle id={titleId}>{unit ? `Edit unit ${unit.name}` : `New unit of ${agency.name}`}</DialogTitle>
-      <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2, pt: "8px !important" }}>
-        {failure ? (
-          <Alert severity="error" role="alert">
-            {failure}
-          </Alert>
-        ) : null}
-        <TextField
-          label="Name"
-          value={name}
-          onChange={(event) => {
-            setName(event.target.value);
-            setErrors((current) => ({ ...current, name: undefined }));
-          }}
-          error={Boolean(errors.name)}
-          helperText={errors.name ?? "The brigade, unit or group, e.g. Kangaroo Flat Fire Brigade"}
-          required
-          fullWidth
-          autoFocus
-          slotProps={{ htmlInput: { maxLength: 100 } }}
-        />
-        <TextField
-          label="Code"
-          value={code}
-          onChange={(event) => {
-            setCode(event.target.value);
-            setErrors((current) => ({ ...current, code: undefined }));
-          }}
-          error={Boolean(errors.code)}
-          helperText={errors.code ?? "Optional short name, e.g. KANG"}
-          fullWidth
-          slotProps={{ htmlInput: { maxLength: 32 } }}
-        />
-        <LocationField
-          search={place}
-          label="Place (postcode or suburb)"
-          hint="Where the unit is based: members are offered the units nearest them first. Empty: placed by its name when that names a town."
-          error={errors.place}
-          pickerTitle="Select the unit's place"
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button type="submit" variant="contained" disabled={save.isPending || place.searching}>
-          {unit ? "Save" : "Add unit"}
-        </Button>
-      </DialogActions>
-    </Box>
+    <FormDialog
+      open={open}
+      title={unit ? `Edit unit ${unit.name}` : `New unit of ${agency.name}`}
+      error={failure}
+      submitLabel={unit ? "Save" : "Add unit"}
+      busy={save.isPending || place.searching}
+      onSubmit={handleSubmit}
+      onClose={onClose}
+    >
+      <TextField
+        label="Name"
+        value={name}
+        onChange={(event) => {
+          setName(event.target.value);
+          setErrors((current) => ({ ...current, name: undefined }));
+        }}
+        error={Boolean(errors.name)}
+        helperText={errors.name ?? "The brigade, unit or group, e.g. Kangaroo Flat Fire Brigade"}
+        required
+        fullWidth
+        autoFocus
+        slotProps={{ htmlInput: { maxLength: 100 } }}
+      />
+      <TextField
+        label="Code"
+        value={code}
+        onChange={(event) => {
+          setCode(event.target.value);
+          setErrors((current) => ({ ...current, code: undefined }));
+        }}
+        error={Boolean(errors.code)}
+        helperText={errors.code ?? "Optional short name, e.g. KANG"}
+        fullWidth
+        slotProps={{ htmlInput: { maxLength: 32 } }}
+      />
+      <LocationField
+        search={place}
+        label="Place (postcode or suburb)"
+        hint="Where the unit is based: members are offered the units nearest them first. Empty: placed by its name when that names a town."
+        error={errors.place}
+        pickerTitle="Select the unit's place"
+      />
+    </FormDialog>
   );
 }

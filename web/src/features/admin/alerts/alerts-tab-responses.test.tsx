@@ -4,14 +4,14 @@ import { MemoryRouter } from "react-router";
 import { publishLiveEvent } from "../../../api/live-events";
 import { AppProviders, createQueryClient } from "../../../app/providers";
 import { type MockRoute, mockApi } from "../../../testing/mock-api";
-import { storeSession, testUser } from "../../../testing/session-fixtures";
-import { feedPage, makeAlert, makeGroup } from "../../alerts/alert-fixtures";
-import { RespondingProvider } from "../../responding";
 import {
   makeAdminJobResponses,
   makeSummary,
   summariesReply,
-} from "../../responding/testing/responding-fixtures";
+} from "../../../testing/responding/responding-fixtures";
+import { storeSession, testUser } from "../../../testing/session-fixtures";
+import { feedPage, makeAlert, makeGroup } from "../../alerts/alert-fixtures";
+import { RespondingProvider } from "../../responding";
 import { AlertsTab } from "./alerts-tab";
 
 const fire = makeAlert({ id: 600, type: "emergency", message: "@@ALERT F250000600 HOUSE FIRE" });

@@ -1,6 +1,3 @@
-import ConstructionIcon from "@mui/icons-material/Construction";
-import Alert from "@mui/material/Alert";
-import AlertTitle from "@mui/material/AlertTitle";
 import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
 import Container from "@mui/material/Container";
@@ -22,20 +19,17 @@ import { usePendingRuleCount } from "../user-alerts";
 import { UserAlertsTab } from "../user-alerts/user-alerts-tab";
 import { usePendingReviewCount } from "../users/queries";
 import { UsersTab } from "../users/users-tab";
-import { ADMIN_TABS, type AdminTab, adminTabPath, DEFAULT_ADMIN_TAB, findAdminTab } from "./admin-tabs";
+import {
+  ADMIN_TABS,
+  type AdminTab,
+  type AdminTabSlug,
+  adminTabPath,
+  DEFAULT_ADMIN_TAB,
+  findAdminTab,
+} from "./admin-tabs";
 
-/** What the console shows of a tab no issue has built yet: honestly that, and what it will hold. */
-function PlaceholderTab({ tab }: { tab: AdminTab }) {
-  return (
-    <Alert severity="info" icon={<ConstructionIcon aria-hidden="true" />}>
-      <AlertTitle>This tab is not built yet</AlertTitle>
-      {`${tab.label} will hold: ${tab.purpose}`}
-    </Alert>
-  );
-}
-
-/** The content of each tab; a tab without an entry shows its placeholder. */
-const TAB_CONTENT: Record<string, (tab: AdminTab) => ReactNode> = {
+/** The content of each tab: the type asks for one entry per tab, so no tab can be left empty. */
+const TAB_CONTENT: Record<AdminTabSlug, () => ReactNode> = {
   system: () => <SystemMonitor />,
   users: () => <UsersTab />,
   alerts: () => <AlertsTab />,
@@ -99,7 +93,6 @@ export function AdminConsole({ isAdmin }: { isAdmin: boolean }) {
     if (!count) return candidate.label;
     return `${candidate.label}, ${count} ${counts[candidate.slug]?.meaning ?? ""}`;
   };
-  const content = TAB_CONTENT[tab.slug] ?? ((current: AdminTab) => <PlaceholderTab tab={current} />);
 
   return (
     <Container component="main" maxWidth="xl" sx={{ py: 2 }}>
@@ -124,7 +117,7 @@ export function AdminConsole({ isAdmin }: { isAdmin: boolean }) {
         </Tabs>
       </Box>
       <Box role="tabpanel" id="admin-tab-panel" aria-labelledby={`admin-tab-${tab.slug}`}>
-        {content(tab)}
+        {TAB_CONTENT[tab.slug]()}
       </Box>
     </Container>
   );

@@ -9,7 +9,6 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { FEEDBACK_STATUSES, type FeedbackStatus } from "@turnout/domain";
 import { useState } from "react";
-import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { useNoticeToast } from "../../../ui/notice-toast";
 import {
   type Conversation,
@@ -23,13 +22,13 @@ import {
   useRefreshBadgeOnOpen,
   useSetStatus,
 } from "../../feedback";
+import { useConfirmation } from "../data-view/confirmation";
+import { StatusFilter } from "../data-view/status-filter";
 import { formatBytes } from "../system-monitor/format";
 
 /** Shown when the server has no ffmpeg (stats.ffmpeg_available false). */
 export const FFMPEG_UNAVAILABLE_TEXT =
   "Video conversion is unavailable on the server: videos that are not MP4/WebM are kept as uploaded.";
-
-const ALL = "all";
 
 /** "1 conversation", "3 conversations". */
 const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
@@ -109,28 +108,34 @@ function ConversationActions({
  * conversations and messages arrive live from the admin channel.
  */
 export function FeedbackTab() {
-  const [filter, setFilter] = useState<FeedbackStatus | typeof ALL>(ALL);
+  const [filter, setFilter] = useState<FeedbackStatus | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  // The conversation to delete stays set while the confirmation closes, so its text does not blank.
-  const [pendingDelete, setPendingDelete] = useState<Conversation | null>(null);
-  const [confirmOpen, setConfirmOpen] = useState(false);
-  const conversations = useAdminConversations(filter === ALL ? null : filter);
+  const confirm = useConfirmation();
+  const conversations = useAdminConversations(filter);
   const remove = useDeleteConversation();
   const { show, toast } = useNoticeToast();
   const notifyError = (message: string) => show(message, true);
   useRefreshBadgeOnOpen("admin", true);
   useAdminFeedbackLive();
 
-  const confirmDelete = async () => {
-    if (!pendingDelete) return;
+  const deleteConversation = async (conversation: Conversation) => {
     try {
-      await remove.mutateAsync(pendingDelete.id);
-      if (selectedId === pendingDelete.id) setSelectedId(null);
-      setConfirmOpen(false);
+      await remove.mutateAsync(conversation.id);
+      setSelectedId((current) => (current === conversation.id ? null : current));
+      confirm.close();
       show("Conversation deleted");
     } catch {
       // Shown inside the confirmation, which stays open for another try.
     }
+  };
+  const askDelete = (conversation: Conversation) => {
+    remove.reset();
+    confirm.ask({
+      title: "Delete conversation?",
+      text: `'${conversation.subject}' will be deleted with all its messages, photos and videos. This cannot be undone.`,
+      confirmLabel: "Delete",
+      onConfirm: () => void deleteConversation(conversation),
+    });
   };
 
   return (
@@ -139,21 +144,14 @@ export function FeedbackTab() {
         <Typography variant="h6" component="h2" sx={{ flexGrow: 1 }}>
           Feedback
         </Typography>
-        <TextField
-          select
-          size="small"
+        <StatusFilter
           label="Status filter"
           value={filter}
-          onChange={(event) => setFilter(event.target.value as FeedbackStatus | typeof ALL)}
+          statuses={FEEDBACK_STATUSES}
+          labelOf={(status) => FEEDBACK_STATUS_PRESENTATION[status].label}
+          onChange={setFilter}
           sx={{ minWidth: 180 }}
-        >
-          <MenuItem value={ALL}>All</MenuItem>
-          {FEEDBACK_STATUSES.map((status) => (
-            <MenuItem key={status} value={status}>
-              {FEEDBACK_STATUS_PRESENTATION[status].label}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
       </Stack>
       <StatsLine />
       <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "minmax(280px, 2fr) 3fr" } }}>
@@ -178,32 +176,16 @@ export function FeedbackTab() {
               side="admin"
               notify={notifyError}
               actions={(conversation) => (
-                <ConversationActions
-                  conversation={conversation}
-                  notify={show}
-                  onDelete={(target) => {
-                    setPendingDelete(target);
-                    setConfirmOpen(true);
-                  }}
-                />
+                <ConversationActions conversation={conversation} notify={show} onDelete={askDelete} />
               )}
             />
           )}
         </Paper>
       </Box>
-      <ConfirmDialog
-        open={confirmOpen}
-        title="Delete conversation?"
-        text={`'${pendingDelete?.subject ?? ""}' will be deleted with all its messages, photos and videos. This cannot be undone.`}
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        error={remove.isError ? "Failed to delete the conversation. Please try again." : null}
-        onCancel={() => {
-          remove.reset();
-          setConfirmOpen(false);
-        }}
-        onConfirm={() => void confirmDelete()}
-      />
+      {confirm.dialog({
+        busy: remove.isPending,
+        error: remove.isError ? "Failed to delete the conversation. Please try again." : null,
+      })}
       {toast}
     </Stack>
   );

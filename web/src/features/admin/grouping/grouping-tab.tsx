@@ -2,22 +2,17 @@ import AddIcon from "@mui/icons-material/Add";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import FormControlLabel from "@mui/material/FormControlLabel";
-import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
-import TableHead from "@mui/material/TableHead";
-import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { type FormEvent, type ReactNode, useState } from "react";
-import { ConfirmDialog } from "../../../ui/confirm-dialog";
-import type { GroupingPattern, GroupingSettingKey, GroupingSettings } from "./grouping-api";
+import { type FormEvent, useState } from "react";
+import { AdminList } from "../data-view/admin-list";
+import { useConfirmation } from "../data-view/confirmation";
+import { QueryState } from "../data-view/query-state";
+import { Section } from "../data-view/section";
+import type { GroupingPattern, GroupingSettingKey } from "./grouping-api";
 import { PatternDialog } from "./pattern-dialog";
 import {
   useDeletePattern,
@@ -28,17 +23,6 @@ import {
   useTestExtraction,
   useUpdateGroupingSetting,
 } from "./queries";
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Paper component="section" variant="outlined" aria-labelledby={id} sx={{ p: 2, mb: 3 }}>
-      <Typography id={id} variant="subtitle1" component="h3" sx={{ fontWeight: 600, mb: 1 }}>
-        {title}
-      </Typography>
-      {children}
-    </Paper>
-  );
-}
 
 /** A whole-number setting with its own Save, so one change never sends another half-typed one. */
 function WindowField({
@@ -92,50 +76,49 @@ function SettingsSection() {
   const settings = useGroupingSettings();
   const update = useUpdateGroupingSetting();
   const save = (key: GroupingSettingKey, value: boolean | number) => update.mutate({ key, value });
-  const data: GroupingSettings | undefined = settings.data;
   return (
     <Section id="grouping-settings-heading" title="Settings">
-      {settings.isPending && <CircularProgress aria-label="Loading grouping settings" />}
-      {settings.isError && <Alert severity="error">{settings.error.message}</Alert>}
       {update.isError && (
         <Alert severity="error" sx={{ mb: 1 }}>
           {update.error.message}
         </Alert>
       )}
-      {data && (
-        <Stack sx={{ gap: 2 }}>
-          <FormControlLabel
-            control={
-              <Switch
-                checked={data.grouping_enabled}
-                disabled={update.isPending}
-                onChange={(event) => save("grouping_enabled", event.target.checked)}
-              />
-            }
-            label="Group messages by job number"
-          />
-          <WindowField
-            key={`hours-${data.group_window_hours}`}
-            settingKey="group_window_hours"
-            label="Group window"
-            unit="hours"
-            max={24 * 30}
-            current={data.group_window_hours}
-            busy={update.isPending}
-            onSave={save}
-          />
-          <WindowField
-            key={`seconds-${data.duplicate_window_seconds}`}
-            settingKey="duplicate_window_seconds"
-            label="Duplicate window"
-            unit="seconds"
-            max={3600}
-            current={data.duplicate_window_seconds}
-            busy={update.isPending}
-            onSave={save}
-          />
-        </Stack>
-      )}
+      <QueryState query={settings} loadingLabel="Loading grouping settings">
+        {(data) => (
+          <Stack sx={{ gap: 2 }}>
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={data.grouping_enabled}
+                  disabled={update.isPending}
+                  onChange={(event) => save("grouping_enabled", event.target.checked)}
+                />
+              }
+              label="Group messages by job number"
+            />
+            <WindowField
+              key={`hours-${data.group_window_hours}`}
+              settingKey="group_window_hours"
+              label="Group window"
+              unit="hours"
+              max={24 * 30}
+              current={data.group_window_hours}
+              busy={update.isPending}
+              onSave={save}
+            />
+            <WindowField
+              key={`seconds-${data.duplicate_window_seconds}`}
+              settingKey="duplicate_window_seconds"
+              label="Duplicate window"
+              unit="seconds"
+              max={3600}
+              current={data.duplicate_window_seconds}
+              busy={update.isPending}
+              onSave={save}
+            />
+          </Stack>
+        )}
+      </QueryState>
     </Section>
   );
 }
@@ -147,12 +130,20 @@ function PatternsSection() {
   const remove = useDeletePattern();
   // undefined: closed; null: a new pattern.
   const [editing, setEditing] = useState<GroupingPattern | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<GroupingPattern | null>(null);
+  const confirm = useConfirmation();
 
   const openEditor = (pattern: GroupingPattern | null) => {
     save.reset();
     setEditing(pattern);
   };
+
+  const askDelete = (pattern: GroupingPattern) =>
+    confirm.ask({
+      title: "Delete pattern?",
+      text: `Delete the pattern “${pattern.name}”? Messages already grouped stay as they are.`,
+      confirmLabel: "Delete",
+      onConfirm: () => remove.mutate(pattern.id, { onSettled: confirm.close }),
+    });
 
   return (
     <Section id="grouping-patterns-heading" title="Job-number patterns">
@@ -164,66 +155,47 @@ function PatternsSection() {
       <Button startIcon={<AddIcon />} variant="contained" onClick={() => openEditor(null)} sx={{ mb: 1 }}>
         New pattern
       </Button>
-      {patterns.isPending && <CircularProgress aria-label="Loading patterns" />}
-      {patterns.isError && <Alert severity="error">{patterns.error.message}</Alert>}
       {remove.isError && <Alert severity="error">{remove.error.message}</Alert>}
       {editing === undefined && save.isError && <Alert severity="error">{save.error.message}</Alert>}
-      {patterns.data?.length === 0 && <Typography>No patterns of your own yet.</Typography>}
-      {patterns.data && patterns.data.length > 0 && (
-        <TableContainer>
-          <Table size="small" aria-label="Patterns">
-            <TableHead>
-              <TableRow>
-                <TableCell>Priority</TableCell>
-                <TableCell>Name</TableCell>
-                <TableCell>Pattern</TableCell>
-                <TableCell>Description</TableCell>
-                <TableCell>Enabled</TableCell>
-                <TableCell>Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {patterns.data.map((pattern) => (
-                <TableRow key={pattern.id}>
-                  <TableCell>{pattern.priority}</TableCell>
-                  <TableCell>{pattern.name}</TableCell>
-                  <TableCell sx={{ fontFamily: "monospace", overflowWrap: "anywhere" }}>
-                    {pattern.pattern}
-                  </TableCell>
-                  <TableCell>{pattern.description}</TableCell>
-                  <TableCell>
-                    <Switch
-                      checked={pattern.is_active}
-                      disabled={save.isPending}
-                      onChange={(event) =>
-                        save.mutate({ id: pattern.id, input: { is_active: event.target.checked } })
-                      }
-                      slotProps={{ input: { "aria-label": `${pattern.name} enabled` } }}
-                    />
-                  </TableCell>
-                  <TableCell>
-                    <Button
-                      size="small"
-                      onClick={() => openEditor(pattern)}
-                      aria-label={`Edit ${pattern.name}`}
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      size="small"
-                      color="error"
-                      onClick={() => setDeleting(pattern)}
-                      aria-label={`Delete ${pattern.name}`}
-                    >
-                      Delete
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
+      <AdminList
+        query={patterns}
+        loadingLabel="Loading patterns"
+        emptyText="No patterns of your own yet."
+        label="Patterns"
+        rowKey={(pattern) => pattern.id}
+        columns={[
+          { header: "Priority", cell: (pattern) => pattern.priority },
+          { header: "Name", cell: (pattern) => pattern.name },
+          {
+            header: "Pattern",
+            cell: (pattern) => pattern.pattern,
+            sx: { fontFamily: "monospace", overflowWrap: "anywhere" },
+          },
+          { header: "Description", cell: (pattern) => pattern.description },
+          {
+            header: "Enabled",
+            cell: (pattern) => (
+              <Switch
+                checked={pattern.is_active}
+                disabled={save.isPending}
+                onChange={(event) =>
+                  save.mutate({ id: pattern.id, input: { is_active: event.target.checked } })
+                }
+                slotProps={{ input: { "aria-label": `${pattern.name} enabled` } }}
+              />
+            ),
+          },
+        ]}
+        actions={[
+          { label: "Edit", ariaLabel: (pattern) => `Edit ${pattern.name}`, onClick: openEditor },
+          {
+            label: "Delete",
+            color: "error",
+            ariaLabel: (pattern) => `Delete ${pattern.name}`,
+            onClick: askDelete,
+          },
+        ]}
+      />
       {editing !== undefined && (
         <PatternDialog
           open
@@ -236,17 +208,7 @@ function PatternsSection() {
           }
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete pattern?"
-        text={`Delete the pattern “${deleting?.name ?? ""}”? Messages already grouped stay as they are.`}
-        confirmLabel="Delete"
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
-        }}
-      />
+      {confirm.dialog({ busy: remove.isPending })}
     </Section>
   );
 }

@@ -1,14 +1,8 @@
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import FormControlLabel from "@mui/material/FormControlLabel";
-import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { FormDialog } from "../data-view/form-dialog";
 import type { GroupingPattern, PatternInput } from "./grouping-api";
 
 /** The server's limits (it answers 400 beyond them). */
@@ -72,8 +66,7 @@ export function PatternDialog({
   const set = (field: keyof Draft) => (value: string | boolean) =>
     setDraft((current) => ({ ...current, [field]: value }));
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const handleSubmit = () => {
     setSubmitted(true);
     if (Object.keys(errors).length > 0) return;
     onSave({
@@ -85,67 +78,55 @@ export function PatternDialog({
     });
   };
 
-  const title = pattern ? "Edit Pattern" : "New Pattern";
   return (
-    <Dialog open={open} onClose={onCancel} aria-labelledby="pattern-dialog-title" fullWidth maxWidth="sm">
-      <form onSubmit={handleSubmit} noValidate>
-        <DialogTitle id="pattern-dialog-title">{title}</DialogTitle>
-        <DialogContent>
-          <Stack sx={{ gap: 2, pt: 1 }}>
-            {error && <Alert severity="error">{error}</Alert>}
-            <TextField
-              label="Name"
-              required
-              value={draft.name}
-              onChange={(event) => set("name")(event.target.value)}
-              error={Boolean(shown.name)}
-              helperText={shown.name ?? " "}
-              slotProps={{ htmlInput: { maxLength: 100 } }}
-            />
-            <TextField
-              label="Pattern"
-              required
-              value={draft.pattern}
-              onChange={(event) => set("pattern")(event.target.value)}
-              error={Boolean(shown.pattern)}
-              helperText={
-                shown.pattern ??
-                "A regular expression; its first group (or the whole match) is the job number."
-              }
-              slotProps={{ htmlInput: { maxLength: PATTERN_MAX_LENGTH, spellCheck: false } }}
-            />
-            <TextField
-              label="Description"
-              value={draft.description}
-              onChange={(event) => set("description")(event.target.value)}
-              slotProps={{ htmlInput: { maxLength: 500 } }}
-            />
-            <TextField
-              label="Priority"
-              value={draft.priority}
-              onChange={(event) => set("priority")(event.target.value)}
-              error={Boolean(shown.priority)}
-              helperText={shown.priority ?? "Lower numbers are tried first."}
-              slotProps={{ htmlInput: { inputMode: "numeric" } }}
-            />
-            <FormControlLabel
-              control={
-                <Switch
-                  checked={draft.is_active}
-                  onChange={(event) => set("is_active")(event.target.checked)}
-                />
-              }
-              label="Enabled"
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onCancel}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            Save
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      title={pattern ? "Edit Pattern" : "New Pattern"}
+      error={error}
+      busy={busy}
+      onSubmit={handleSubmit}
+      onClose={onCancel}
+    >
+      <TextField
+        label="Name"
+        required
+        value={draft.name}
+        onChange={(event) => set("name")(event.target.value)}
+        error={Boolean(shown.name)}
+        helperText={shown.name ?? " "}
+        slotProps={{ htmlInput: { maxLength: 100 } }}
+      />
+      <TextField
+        label="Pattern"
+        required
+        value={draft.pattern}
+        onChange={(event) => set("pattern")(event.target.value)}
+        error={Boolean(shown.pattern)}
+        helperText={
+          shown.pattern ?? "A regular expression; its first group (or the whole match) is the job number."
+        }
+        slotProps={{ htmlInput: { maxLength: PATTERN_MAX_LENGTH, spellCheck: false } }}
+      />
+      <TextField
+        label="Description"
+        value={draft.description}
+        onChange={(event) => set("description")(event.target.value)}
+        slotProps={{ htmlInput: { maxLength: 500 } }}
+      />
+      <TextField
+        label="Priority"
+        value={draft.priority}
+        onChange={(event) => set("priority")(event.target.value)}
+        error={Boolean(shown.priority)}
+        helperText={shown.priority ?? "Lower numbers are tried first."}
+        slotProps={{ htmlInput: { inputMode: "numeric" } }}
+      />
+      <FormControlLabel
+        control={
+          <Switch checked={draft.is_active} onChange={(event) => set("is_active")(event.target.checked)} />
+        }
+        label="Enabled"
+      />
+    </FormDialog>
   );
 }

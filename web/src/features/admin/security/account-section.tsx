@@ -6,6 +6,8 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { isPlausibleAuPhone, maskPhone, normalizePhone } from "@turnout/domain";
 import { type FormEvent, useState } from "react";
+import { Section } from "../data-view/section";
+import { formatTime } from "./format-time";
 import {
   useResetPhoneOtp,
   useResetUserOtp,
@@ -13,7 +15,6 @@ import {
   useUserDevices,
   useUserSecurityStatus,
 } from "./queries";
-import { formatTime, Section } from "./section";
 
 /** A user id as the server takes it: digits only, in range. */
 const USER_ID_PATTERN = /^\d{1,9}$/;

@@ -1,15 +1,9 @@
-import Alert from "@mui/material/Alert";
-import CircularProgress from "@mui/material/CircularProgress";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
-import TableHead from "@mui/material/TableHead";
-import TableRow from "@mui/material/TableRow";
-import Typography from "@mui/material/Typography";
 import { type UseQueryResult, useQuery } from "@tanstack/react-query";
+import { AdminList } from "../data-view/admin-list";
+import type { Column } from "../data-view/data-table";
+import { Section } from "../data-view/section";
+import { formatTime } from "./format-time";
 import { securityQueries } from "./queries";
-import { formatTime, Section } from "./section";
 import type { SecurityEvent } from "./security-api";
 
 function detailsText(details: unknown): string {
@@ -22,73 +16,41 @@ export function OtpAttemptsSection() {
   const attempts = useQuery(securityQueries.otpAttempts());
   return (
     <Section id="security-attempts-heading" title="OTP attempts">
-      {attempts.isPending && <CircularProgress aria-label="Loading OTP attempts" />}
-      {attempts.isError && <Alert severity="error">{attempts.error.message}</Alert>}
-      {attempts.data?.length === 0 && <Typography>No attempts recorded.</Typography>}
-      {attempts.data && attempts.data.length > 0 && (
-        <TableContainer sx={{ maxHeight: 400 }}>
-          <Table size="small" stickyHeader aria-label="OTP attempts">
-            <TableHead>
-              <TableRow>
-                <TableCell>Time</TableCell>
-                <TableCell>Phone</TableCell>
-                <TableCell>Address</TableCell>
-                <TableCell>Kind</TableCell>
-                <TableCell>Result</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {attempts.data.map((attempt) => (
-                <TableRow key={attempt.id}>
-                  <TableCell>{formatTime(attempt.created_at)}</TableCell>
-                  <TableCell>{attempt.phone}</TableCell>
-                  <TableCell>{attempt.ip_address ?? ""}</TableCell>
-                  <TableCell>{attempt.kind}</TableCell>
-                  <TableCell>
-                    {attempt.success ? "Succeeded" : `Failed${attempt.reason ? `: ${attempt.reason}` : ""}`}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
+      <AdminList
+        query={attempts}
+        loadingLabel="Loading OTP attempts"
+        emptyText="No attempts recorded."
+        label="OTP attempts"
+        maxHeight={400}
+        rowKey={(attempt) => attempt.id}
+        columns={[
+          { header: "Time", cell: (attempt) => formatTime(attempt.created_at) },
+          { header: "Phone", cell: (attempt) => attempt.phone },
+          { header: "Address", cell: (attempt) => attempt.ip_address ?? "" },
+          { header: "Kind", cell: (attempt) => attempt.kind },
+          {
+            header: "Result",
+            cell: (attempt) =>
+              attempt.success ? "Succeeded" : `Failed${attempt.reason ? `: ${attempt.reason}` : ""}`,
+          },
+        ]}
+      />
     </Section>
   );
 }
 
-function EventsTable({ label, events }: { label: string; events: SecurityEvent[] }) {
-  return (
-    <TableContainer sx={{ maxHeight: 400 }}>
-      <Table size="small" stickyHeader aria-label={label}>
-        <TableHead>
-          <TableRow>
-            <TableCell>Time</TableCell>
-            <TableCell>Event</TableCell>
-            <TableCell>Severity</TableCell>
-            <TableCell>User</TableCell>
-            <TableCell>Address</TableCell>
-            <TableCell>Details</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {events.map((event) => (
-            <TableRow key={event.id}>
-              <TableCell>{formatTime(event.created_at)}</TableCell>
-              <TableCell>{event.event_type}</TableCell>
-              <TableCell>{event.severity ?? ""}</TableCell>
-              <TableCell>{event.user_id ?? ""}</TableCell>
-              <TableCell>{event.ip_address ?? ""}</TableCell>
-              <TableCell sx={{ overflowWrap: "anywhere", maxWidth: 320 }}>
-                {detailsText(event.details)}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
-  );
-}
+const EVENT_COLUMNS: Column<SecurityEvent>[] = [
+  { header: "Time", cell: (event) => formatTime(event.created_at) },
+  { header: "Event", cell: (event) => event.event_type },
+  { header: "Severity", cell: (event) => event.severity ?? "" },
+  { header: "User", cell: (event) => event.user_id ?? "" },
+  { header: "Address", cell: (event) => event.ip_address ?? "" },
+  {
+    header: "Details",
+    cell: (event) => detailsText(event.details),
+    sx: { overflowWrap: "anywhere", maxWidth: 320 },
+  },
+];
 
 function EventsSection({
   id,
@@ -101,10 +63,15 @@ function EventsSection({
 }) {
   return (
     <Section id={id} title={title}>
-      {events.isPending && <CircularProgress aria-label={`Loading ${title.toLowerCase()}`} />}
-      {events.isError && <Alert severity="error">{events.error.message}</Alert>}
-      {events.data?.length === 0 && <Typography>Nothing recorded.</Typography>}
-      {events.data && events.data.length > 0 && <EventsTable label={title} events={events.data} />}
+      <AdminList
+        query={events}
+        loadingLabel={`Loading ${title.toLowerCase()}`}
+        emptyText="Nothing recorded."
+        label={title}
+        maxHeight={400}
+        rowKey={(event) => event.id}
+        columns={EVENT_COLUMNS}
+      />
     </Section>
   );
 }

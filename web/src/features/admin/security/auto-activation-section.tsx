@@ -7,8 +7,8 @@ import Typography from "@mui/material/Typography";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api } from "../../../api/client";
+import { Section } from "../data-view/section";
 import { securityKeys } from "./queries";
-import { Section } from "./section";
 
 type AdminChoice = { id: number; first_name: string; last_name: string };
 type Notifications = { enabled: boolean; admin_ids: number[]; admins: AdminChoice[] };

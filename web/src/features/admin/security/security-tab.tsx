@@ -6,13 +6,13 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { useNoticeToast } from "../../../ui/notice-toast";
+import { Section } from "../data-view/section";
 import { AccountSection } from "./account-section";
 import { AdminActionsSection, OtpAttemptsSection, SecurityEventsSection } from "./activity-section";
 import { AutoActivationSection } from "./auto-activation-section";
 import { ConfigSection } from "./config-section";
 import { LockoutsSection } from "./lockouts-section";
 import { securityQueries, useSecurityCleanup } from "./queries";
-import { Section } from "./section";
 import type { CleanupResult } from "./security-api";
 
 function StatsLine() {

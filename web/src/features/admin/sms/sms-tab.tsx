@@ -4,22 +4,16 @@ import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import Chip from "@mui/material/Chip";
-import CircularProgress from "@mui/material/CircularProgress";
 import LinearProgress from "@mui/material/LinearProgress";
-import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
-import TableHead from "@mui/material/TableHead";
-import TableRow from "@mui/material/TableRow";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { smsSuccessColor } from "@turnout/domain";
 import { useState } from "react";
-import { ConfirmDialog } from "../../../ui/confirm-dialog";
 import { useNoticeToast } from "../../../ui/notice-toast";
+import { AdminList } from "../data-view/admin-list";
+import { useConfirmation } from "../data-view/confirmation";
+import type { Column } from "../data-view/data-table";
+import { StatusFilter } from "../data-view/status-filter";
 import { useSmsAction, useSmsQueue, useSmsService } from "./queries";
 import { SMS_QUEUE_STATUSES, type SmsQueueItem, type SmsQueueStatus, type SmsService } from "./sms-api";
 
@@ -77,61 +71,23 @@ function ServiceCard({ service }: { service: SmsService }) {
   );
 }
 
-function QueueTable({
-  items,
-  busy,
-  onRetry,
-}: {
-  items: SmsQueueItem[];
-  busy: boolean;
-  onRetry: (item: SmsQueueItem) => void;
-}) {
-  return (
-    <TableContainer>
-      <Table size="small" aria-label="SMS queue">
-        <TableHead>
-          <TableRow>
-            <TableCell>To</TableCell>
-            <TableCell>Kind</TableCell>
-            <TableCell>Status</TableCell>
-            <TableCell>Message</TableCell>
-            <TableCell>Attempts</TableCell>
-            <TableCell>Last error</TableCell>
-            <TableCell>Queued</TableCell>
-            <TableCell>Actions</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {items.map((item) => (
-            <TableRow key={item.id}>
-              <TableCell>{item.to}</TableCell>
-              <TableCell>{item.kind}</TableCell>
-              <TableCell>{item.status}</TableCell>
-              <TableCell sx={{ maxWidth: 360, overflowWrap: "anywhere" }}>
-                {item.body ?? <em>Hidden: carries a sign-in or activation code</em>}
-              </TableCell>
-              <TableCell>{`${item.attempts} of ${item.max_attempts}`}</TableCell>
-              <TableCell sx={{ maxWidth: 240, overflowWrap: "anywhere" }}>{item.last_error ?? ""}</TableCell>
-              <TableCell>{formatTime(item.created_at)}</TableCell>
-              <TableCell>
-                {item.status === "failed" && !CODE_KINDS.has(item.kind) && (
-                  <Button
-                    size="small"
-                    disabled={busy}
-                    onClick={() => onRetry(item)}
-                    aria-label={`Retry SMS ${item.id} to ${item.to}`}
-                  >
-                    Retry
-                  </Button>
-                )}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
-  );
-}
+const QUEUE_COLUMNS: Column<SmsQueueItem>[] = [
+  { header: "To", cell: (item) => item.to },
+  { header: "Kind", cell: (item) => item.kind },
+  { header: "Status", cell: (item) => item.status },
+  {
+    header: "Message",
+    cell: (item) => item.body ?? <em>Hidden: carries a sign-in or activation code</em>,
+    sx: { maxWidth: 360, overflowWrap: "anywhere" },
+  },
+  { header: "Attempts", cell: (item) => `${item.attempts} of ${item.max_attempts}` },
+  {
+    header: "Last error",
+    cell: (item) => item.last_error ?? "",
+    sx: { maxWidth: 240, overflowWrap: "anywhere" },
+  },
+  { header: "Queued", cell: (item) => formatTime(item.created_at) },
+];
 
 /**
  * The SMS tab (issue 12): the SMS service card (status, sender, last check, response time, success
@@ -143,14 +99,14 @@ export function SmsTab() {
   const queue = useSmsQueue(status);
   const service = useSmsService();
   const action = useSmsAction();
-  const [confirmRetryAll, setConfirmRetryAll] = useState(false);
+  const confirm = useConfirmation();
   const { show, toast } = useNoticeToast();
 
   const run = (target: number | "all" | "stuck") =>
     action.mutate(target, {
       onSuccess: (message) => show(message),
       onError: (error) => show(error.message, true),
-      onSettled: () => setConfirmRetryAll(false),
+      onSettled: confirm.close,
     });
 
   return (
@@ -165,46 +121,49 @@ export function SmsTab() {
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600, mr: "auto" }}>
           Queue
         </Typography>
-        <TextField
-          select
-          size="small"
-          label="Status"
-          value={status ?? "all"}
-          onChange={(event) =>
-            setStatus(event.target.value === "all" ? null : (event.target.value as SmsQueueStatus))
-          }
+        <StatusFilter
+          value={status}
+          statuses={SMS_QUEUE_STATUSES}
+          onChange={setStatus}
           sx={{ minWidth: 140 }}
+        />
+        <Button
+          variant="outlined"
+          disabled={action.isPending}
+          onClick={() =>
+            confirm.ask({
+              title: "Retry all failed SMS?",
+              text: "Every failed SMS (except sign-in and activation codes) is queued and sent again.",
+              confirmLabel: "Retry all",
+              onConfirm: () => run("all"),
+            })
+          }
         >
-          <MenuItem value="all">All</MenuItem>
-          {SMS_QUEUE_STATUSES.map((value) => (
-            <MenuItem key={value} value={value}>
-              {value}
-            </MenuItem>
-          ))}
-        </TextField>
-        <Button variant="outlined" disabled={action.isPending} onClick={() => setConfirmRetryAll(true)}>
           Retry all failed
         </Button>
         <Button variant="outlined" disabled={action.isPending} onClick={() => run("stuck")}>
           Handle stuck
         </Button>
       </Stack>
-      {queue.isPending && <CircularProgress aria-label="Loading SMS queue" />}
-      {queue.isError && <Alert severity="error">{queue.error.message}</Alert>}
-      {queue.data?.length === 0 && <Typography>No SMS in the queue.</Typography>}
-      {queue.data && queue.data.length > 0 && (
-        <QueueTable items={queue.data} busy={action.isPending} onRetry={(item) => run(item.id)} />
-      )}
-
-      <ConfirmDialog
-        open={confirmRetryAll}
-        title="Retry all failed SMS?"
-        text="Every failed SMS (except sign-in and activation codes) is queued and sent again."
-        confirmLabel="Retry all"
-        busy={action.isPending}
-        onCancel={() => setConfirmRetryAll(false)}
-        onConfirm={() => run("all")}
+      <AdminList
+        query={queue}
+        loadingLabel="Loading SMS queue"
+        emptyText="No SMS in the queue."
+        label="SMS queue"
+        rowKey={(item) => item.id}
+        columns={QUEUE_COLUMNS}
+        actions={[
+          {
+            label: "Retry",
+            ariaLabel: (item) => `Retry SMS ${item.id} to ${item.to}`,
+            showIf: (item) => item.status === "failed" && !CODE_KINDS.has(item.kind),
+            disabled: action.isPending,
+            onClick: (item) => run(item.id),
+          },
+        ]}
       />
+
+      {confirm.dialog({ busy: action.isPending })}
       {toast}
     </Box>
   );

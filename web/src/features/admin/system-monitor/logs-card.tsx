@@ -3,15 +3,11 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Chip from "@mui/material/Chip";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogContentText from "@mui/material/DialogContentText";
-import DialogTitle from "@mui/material/DialogTitle";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useId, useState } from "react";
+import { useConfirmation } from "../data-view/confirmation";
 import { capitalise, formatWhen } from "./format";
 import { LOG_LEVELS, LOG_PAGE_SIZE, type LogLevelFilter, type LogPage } from "./monitor-api";
 import { type CardFreshness, MonitorCard } from "./monitor-card";
@@ -44,7 +40,7 @@ export function LogsCard({
   level: LogLevelFilter;
   onLevelChange: (level: LogLevelFilter) => void;
 }) {
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirmation();
   const [cleared, setCleared] = useState<string | null>(null);
   const clear = useClearLogs();
   const filterLabelId = useId();
@@ -53,7 +49,7 @@ export function LogsCard({
     setCleared(null);
     clear.mutate(undefined, {
       onSuccess: (count) => {
-        setConfirming(false);
+        confirm.close();
         setCleared(count === 1 ? "Cleared 1 log." : `Cleared ${count} logs.`);
       },
     });
@@ -86,7 +82,14 @@ export function LogsCard({
           color="error"
           variant="outlined"
           startIcon={<DeleteSweepIcon aria-hidden="true" />}
-          onClick={() => setConfirming(true)}
+          onClick={() =>
+            confirm.ask({
+              title: "Clear all system logs?",
+              text: "Every log entry, of every level, is deleted for good. This cannot be undone.",
+              confirmLabel: "Clear all logs",
+              onConfirm: handleClear,
+            })
+          }
           disabled={!logs || logs.total === 0}
         >
           Clear logs
@@ -139,29 +142,7 @@ export function LogsCard({
           )}
         </>
       ) : null}
-      <Dialog
-        open={confirming}
-        onClose={() => setConfirming(false)}
-        aria-labelledby={`${filterLabelId}-clear`}
-      >
-        <DialogTitle id={`${filterLabelId}-clear`}>Clear all system logs?</DialogTitle>
-        <DialogContent>
-          <DialogContentText>
-            Every log entry, of every level, is deleted for good. This cannot be undone.
-          </DialogContentText>
-          {clear.isError ? (
-            <Alert severity="error" sx={{ mt: 2 }}>
-              {clear.error.message}
-            </Alert>
-          ) : null}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setConfirming(false)}>Cancel</Button>
-          <Button color="error" variant="contained" onClick={handleClear} disabled={clear.isPending}>
-            Clear all logs
-          </Button>
-        </DialogActions>
-      </Dialog>
+      {confirm.dialog({ busy: clear.isPending, error: clear.isError ? clear.error.message : null })}
     </MonitorCard>
   );
 }

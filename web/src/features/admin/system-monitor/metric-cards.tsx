@@ -14,6 +14,12 @@ import {
 import type { MediaQueue, MessageMetrics, SessionMetrics, SmsMetrics, SystemMetrics } from "./monitor-api";
 import { type CardFreshness, FigureList, MetricBar, MonitorCard } from "./monitor-card";
 
+/** What every figures card reads: the metrics answer and how fresh it is. */
+interface MetricCardProps {
+  metrics: SystemMetrics | undefined;
+  freshness: CardFreshness;
+}
+
 /** Only the first few cores are drawn (SPEC 9); the total is written out. */
 const CORES_SHOWN = 4;
 /** The messages card lists the busiest agencies only (SPEC 9). */
@@ -34,13 +40,7 @@ function SubHeading({ children }: { children: string }) {
 }
 
 /** Host figures: CPU with the first cores, memory, load average, host name and uptime. */
-export function SystemCard({
-  metrics,
-  freshness,
-}: {
-  metrics: SystemMetrics | undefined;
-  freshness: CardFreshness;
-}) {
+export function SystemCard({ metrics, freshness }: MetricCardProps) {
   const system = metrics?.system;
   return (
     <MonitorCard title="System" freshness={freshness}>
@@ -82,13 +82,7 @@ export function SystemCard({
 }
 
 /** This server process: version, Node version, memory, uptime, build. */
-export function ApplicationCard({
-  metrics,
-  freshness,
-}: {
-  metrics: SystemMetrics | undefined;
-  freshness: CardFreshness;
-}) {
+export function ApplicationCard({ metrics, freshness }: MetricCardProps) {
   const app = metrics?.application;
   return (
     <MonitorCard title="Application" freshness={freshness}>
@@ -117,13 +111,7 @@ export function ApplicationCard({
 }
 
 /** The database: status, engine, size, connections and cache hit ratio (PGlite has no connection pool). */
-export function DatabaseCard({
-  metrics,
-  freshness,
-}: {
-  metrics: SystemMetrics | undefined;
-  freshness: CardFreshness;
-}) {
+export function DatabaseCard({ metrics, freshness }: MetricCardProps) {
   const db = metrics?.database;
   return (
     <MonitorCard
@@ -169,13 +157,7 @@ export function DatabaseCard({
 }
 
 /** The cache store (Redis when configured, else the in-process fallback). */
-export function CacheCard({
-  metrics,
-  freshness,
-}: {
-  metrics: SystemMetrics | undefined;
-  freshness: CardFreshness;
-}) {
+export function CacheCard({ metrics, freshness }: MetricCardProps) {
   const redis = metrics?.redis;
   return (
     <MonitorCard

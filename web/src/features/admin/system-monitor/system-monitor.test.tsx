@@ -1,8 +1,5 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { HEALTH_ALL_OK_TEXT, MESSAGES } from "@turnout/domain";
-import { type MockRoute, mockApi, type RecordedRequest } from "../../../testing/mock-api";
-import { renderApp } from "../../../testing/render-app";
-import { storeSession } from "../../../testing/session-fixtures";
 import {
   adminRoutes,
   adminUser,
@@ -10,7 +7,10 @@ import {
   makeDashboard,
   makeLogs,
   makeMetrics,
-} from "../testing/admin-fixtures";
+} from "../../../testing/admin/admin-fixtures";
+import { type MockRoute, mockApi, type RecordedRequest } from "../../../testing/mock-api";
+import { renderApp } from "../../../testing/render-app";
+import { storeSession } from "../../../testing/session-fixtures";
 
 // The dashboard and the console are lazy chunks: on a busy machine their first load takes seconds.
 
@@ -270,14 +270,14 @@ describe("system logs", { timeout: 20_000 }, () => {
     await within(logs).findByText("Showing first 50 of 120 logs");
 
     await user.click(within(logs).getByRole("button", { name: "Clear logs" }));
-    const dialog = await screen.findByRole("dialog", { name: "Clear all system logs?" });
+    const dialog = await screen.findByRole("alertdialog", { name: "Clear all system logs?" });
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
-    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
     expect(server.callsTo("POST /admin/system/logs/clear")).toHaveLength(0);
     expect(within(logs).getByText("Showing first 50 of 120 logs")).toBeInTheDocument();
 
     await user.click(within(logs).getByRole("button", { name: "Clear logs" }));
-    const again = await screen.findByRole("dialog", { name: "Clear all system logs?" });
+    const again = await screen.findByRole("alertdialog", { name: "Clear all system logs?" });
     await user.click(within(again).getByRole("button", { name: "Clear all logs" }));
     expect(await within(logs).findByText("Cleared 120 logs.")).toBeInTheDocument();
     expect(server.callsTo("POST /admin/system/logs/clear")).toHaveLength(1);

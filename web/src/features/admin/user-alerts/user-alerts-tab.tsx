@@ -1,13 +1,6 @@
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
-import DialogTitle from "@mui/material/DialogTitle";
-import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
@@ -19,9 +12,12 @@ import {
   RULE_TRIGGER_WINDOW_DAYS,
   type RuleStatus,
 } from "@turnout/domain";
-import { type FormEvent, useId, useState } from "react";
+import { useId, useState } from "react";
 import { useNoticeToast } from "../../../ui/notice-toast";
 import { previewMatchesText, RuleStatusChip, STATUS_PRESENTATION } from "../../rules";
+import { FormDialog } from "../data-view/form-dialog";
+import { QueryState } from "../data-view/query-state";
+import { StatusFilter } from "../data-view/status-filter";
 import { useDecideRule, usePendingRuleCount, useReviewRules, useRuleMatches } from "./queries";
 import type { ReviewRule, RuleDecision } from "./user-alerts-api";
 
@@ -49,51 +45,40 @@ function RuleMatches({ rule, id }: { rule: ReviewRule; id: string }) {
   const samplesId = useId();
   return (
     <Box id={id} role="region" aria-label={`Matches of ${rule.name}`} sx={{ mt: 1 }}>
-      {matches.isPending && <CircularProgress size={20} aria-label="Checking matches" />}
-      {matches.isError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void matches.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {matches.error.message}
-        </Alert>
-      )}
-      {matches.data && (
-        <>
-          <Typography variant="body2" sx={{ fontWeight: 600 }}>
-            {previewMatchesText(matches.data)}
-          </Typography>
-          {matches.data.sample_messages.length > 0 && (
-            <>
-              <Typography id={samplesId} variant="caption" color="text.secondary" component="p">
-                Newest matches
-              </Typography>
-              <Stack component="ul" aria-labelledby={samplesId} sx={{ gap: 0.5, p: 0, m: 0 }}>
-                {matches.data.sample_messages.map((sample, index) => (
-                  <Box
-                    // Samples have no id; the server's order is stable for one answer.
-                    // biome-ignore lint/suspicious/noArrayIndexKey: see above
-                    key={index}
-                    component="li"
-                    sx={{ listStyle: "none", borderLeft: 2, borderColor: "divider", pl: 1 }}
-                  >
-                    <Typography variant="caption" color="text.secondary" component="p">
-                      {sample.agency_name || "Unknown agency"} · {formatDateTime(sample.created_at)}
-                    </Typography>
-                    <Typography variant="body2" sx={{ overflowWrap: "anywhere" }}>
-                      {displayText(sample.message)}
-                    </Typography>
-                  </Box>
-                ))}
-              </Stack>
-            </>
-          )}
-        </>
-      )}
+      <QueryState query={matches} loadingLabel="Checking matches" spinnerSize={20} isEmpty={() => false}>
+        {(data) => (
+          <>
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              {previewMatchesText(data)}
+            </Typography>
+            {data.sample_messages.length > 0 && (
+              <>
+                <Typography id={samplesId} variant="caption" color="text.secondary" component="p">
+                  Newest matches
+                </Typography>
+                <Stack component="ul" aria-labelledby={samplesId} sx={{ gap: 0.5, p: 0, m: 0 }}>
+                  {data.sample_messages.map((sample, index) => (
+                    <Box
+                      // Samples have no id; the server's order is stable for one answer.
+                      // biome-ignore lint/suspicious/noArrayIndexKey: see above
+                      key={index}
+                      component="li"
+                      sx={{ listStyle: "none", borderLeft: 2, borderColor: "divider", pl: 1 }}
+                    >
+                      <Typography variant="caption" color="text.secondary" component="p">
+                        {sample.agency_name || "Unknown agency"} · {formatDateTime(sample.created_at)}
+                      </Typography>
+                      <Typography variant="body2" sx={{ overflowWrap: "anywhere" }}>
+                        {displayText(sample.message)}
+                      </Typography>
+                    </Box>
+                  ))}
+                </Stack>
+              </>
+            )}
+          </>
+        )}
+      </QueryState>
     </Box>
   );
 }
@@ -184,8 +169,7 @@ function RejectDialog({
   const [reason, setReason] = useState("");
   const [touched, setTouched] = useState(false);
   const missing = reason.trim() === "";
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
+  const handleSubmit = () => {
     setTouched(true);
     if (rule && !missing) onConfirm(rule, reason.trim());
   };
@@ -195,39 +179,32 @@ function RejectDialog({
     onCancel();
   };
   return (
-    <Dialog open={rule !== null} onClose={handleClose} aria-labelledby="reject-rule-title">
-      <form onSubmit={handleSubmit} noValidate>
-        <DialogTitle id="reject-rule-title">Reject Alert Rule</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
-            {`The member is told by SMS that “${rule?.name ?? ""}” was rejected, with this reason.`}
-          </DialogContentText>
-          {error && (
-            <Alert severity="error" sx={{ mb: 2 }}>
-              {error}
-            </Alert>
-          )}
-          <TextField
-            label="Reason"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            required
-            fullWidth
-            multiline
-            minRows={2}
-            error={touched && missing}
-            helperText={touched && missing ? "A reason is required." : " "}
-            slotProps={{ htmlInput: { maxLength: REASON_MAX_LENGTH } }}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={handleClose}>Cancel</Button>
-          <Button type="submit" color="error" variant="contained" disabled={busy}>
-            Reject
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={rule !== null}
+      title="Reject Alert Rule"
+      error={error}
+      submitLabel="Reject"
+      submitColor="error"
+      busy={busy}
+      onSubmit={handleSubmit}
+      onClose={handleClose}
+    >
+      <DialogContentText>
+        {`The member is told by SMS that “${rule?.name ?? ""}” was rejected, with this reason.`}
+      </DialogContentText>
+      <TextField
+        label="Reason"
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+        required
+        fullWidth
+        multiline
+        minRows={2}
+        error={touched && missing}
+        helperText={touched && missing ? "A reason is required." : " "}
+        slotProps={{ htmlInput: { maxLength: REASON_MAX_LENGTH } }}
+      />
+    </FormDialog>
   );
 }
 
@@ -277,54 +254,32 @@ export function UserAlertsTab() {
         <Typography variant="body2" color="text.secondary">
           {`${pending} waiting for review`}
         </Typography>
-        <TextField
-          select
-          size="small"
-          label="Status"
-          value={status ?? "all"}
-          onChange={(event) =>
-            setStatus(event.target.value === "all" ? null : (event.target.value as RuleStatus))
-          }
+        <StatusFilter
+          value={status}
+          statuses={RULE_STATUSES}
+          labelOf={(value) => STATUS_PRESENTATION[value].label}
+          onChange={setStatus}
           sx={{ minWidth: 160, ml: "auto" }}
-        >
-          <MenuItem value="all">All</MenuItem>
-          {RULE_STATUSES.map((value) => (
-            <MenuItem key={value} value={value}>
-              {STATUS_PRESENTATION[value].label}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
       </Stack>
-      {rules.isPending && <CircularProgress aria-label="Loading alert rules" />}
-      {rules.isError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void rules.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {rules.error.message}
-        </Alert>
-      )}
-      {rules.data?.length === 0 && <Typography>No alert rules.</Typography>}
-      {rules.data && rules.data.length > 0 && (
-        <Stack component="ul" aria-label="Alert rules" sx={{ gap: 1.5, p: 0, m: 0 }}>
-          {rules.data.map((rule) => (
-            <RuleCard
-              key={rule.id}
-              rule={rule}
-              busy={decide.isPending}
-              onDecide={handleDecide}
-              onReject={(target) => {
-                setRejectError(null);
-                setRejecting(target);
-              }}
-            />
-          ))}
-        </Stack>
-      )}
+      <QueryState query={rules} loadingLabel="Loading alert rules" emptyText="No alert rules.">
+        {(list) => (
+          <Stack component="ul" aria-label="Alert rules" sx={{ gap: 1.5, p: 0, m: 0 }}>
+            {list.map((rule) => (
+              <RuleCard
+                key={rule.id}
+                rule={rule}
+                busy={decide.isPending}
+                onDecide={handleDecide}
+                onReject={(target) => {
+                  setRejectError(null);
+                  setRejecting(target);
+                }}
+              />
+            ))}
+          </Stack>
+        )}
+      </QueryState>
       <RejectDialog
         key={rejecting?.id ?? "none"}
         rule={rejecting}

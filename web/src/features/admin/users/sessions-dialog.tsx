@@ -1,6 +1,5 @@
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
@@ -8,10 +7,10 @@ import DialogTitle from "@mui/material/DialogTitle";
 import List from "@mui/material/List";
 import ListItem from "@mui/material/ListItem";
 import ListItemText from "@mui/material/ListItemText";
-import Typography from "@mui/material/Typography";
 import { formatDateTime } from "@turnout/domain";
 import { useState } from "react";
-import { type Confirmation, ConfirmDialog } from "./confirm-dialog";
+import { type Confirmation, ConfirmDialog } from "../data-view/confirmation";
+import { QueryState } from "../data-view/query-state";
 import { useTerminateSessions, useUserSessions } from "./queries";
 import type { AdminUser, UserSession } from "./users-api";
 
@@ -82,30 +81,34 @@ export function SessionsDialog({
               {failure}
             </Alert>
           )}
-          {sessions.isPending && <CircularProgress aria-label="Loading sessions" size={24} />}
-          {sessions.isError && <Alert severity="error">{sessions.error.message}</Alert>}
-          {sessions.isSuccess && list.length === 0 && <Typography>No active sessions.</Typography>}
-          {list.length > 0 && (
-            <List aria-label="Active sessions">
-              {list.map((session) => (
-                <ListItem
-                  key={session.id}
-                  divider
-                  secondaryAction={
-                    <Button color="error" onClick={() => askEnd(session)}>
-                      Sign Out
-                    </Button>
-                  }
-                >
-                  <ListItemText
-                    primary={session.device_info || "Unknown device"}
-                    secondary={describe(session)}
-                    sx={{ pr: 10 }}
-                  />
-                </ListItem>
-              ))}
-            </List>
-          )}
+          <QueryState
+            query={sessions}
+            loadingLabel="Loading sessions"
+            spinnerSize={24}
+            emptyText="No active sessions."
+          >
+            {(list) => (
+              <List aria-label="Active sessions">
+                {list.map((session) => (
+                  <ListItem
+                    key={session.id}
+                    divider
+                    secondaryAction={
+                      <Button color="error" onClick={() => askEnd(session)}>
+                        Sign Out
+                      </Button>
+                    }
+                  >
+                    <ListItemText
+                      primary={session.device_info || "Unknown device"}
+                      secondary={describe(session)}
+                      sx={{ pr: 10 }}
+                    />
+                  </ListItem>
+                ))}
+              </List>
+            )}
+          </QueryState>
         </DialogContent>
         <DialogActions>
           {list.length > 0 && (

@@ -3,7 +3,6 @@ import SearchIcon from "@mui/icons-material/Search";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
 import InputAdornment from "@mui/material/InputAdornment";
 import Snackbar from "@mui/material/Snackbar";
 import Stack from "@mui/material/Stack";
@@ -14,7 +13,8 @@ import Typography from "@mui/material/Typography";
 import { TOAST_MS, USERS_FETCH_LIMIT } from "@turnout/domain";
 import { useState } from "react";
 import { useDebounced } from "../../../ui/use-debounced";
-import { type Confirmation, ConfirmDialog } from "./confirm-dialog";
+import { type Confirmation, ConfirmDialog } from "../data-view/confirmation";
+import { QueryState } from "../data-view/query-state";
 import {
   useDeleteUser,
   usePendingReviewCount,
@@ -124,6 +124,7 @@ export function UsersTab({ onError }: { onError?: (message: string) => void } = 
       title: "Reset Install Banner for Everyone",
       text: "Show the install banner again to every user on their next start, whatever they chose before?",
       confirmLabel: "Reset for Everyone",
+      destructive: false,
       onConfirm: () =>
         resetBanner.mutate(null, {
           onSuccess: (count) => tell("success", `Install banner reset for ${count} users.`),
@@ -132,7 +133,6 @@ export function UsersTab({ onError }: { onError?: (message: string) => void } = 
         }),
     });
 
-  const list = users.data?.users ?? [];
   const total = users.data?.total ?? 0;
   const filtered = search.trim() !== "" || filter !== "all";
   const busy = setActive.isPending || deleteUser.isPending || resetBanner.isPending;
@@ -206,39 +206,31 @@ export function UsersTab({ onError }: { onError?: (message: string) => void } = 
         </Button>
       </Stack>
 
-      {users.isPending && <CircularProgress aria-label="Loading users" />}
-      {users.isError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void users.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {users.error.message}
-        </Alert>
-      )}
-      {users.data && total > list.length && (
-        <Alert severity="info">
-          Showing the first {Math.min(list.length, USERS_FETCH_LIMIT)} of {total}: search to find the others.
-        </Alert>
-      )}
-      {users.data && (
-        <UsersTable
-          users={list}
-          selected={selected}
-          onSelectedChange={setSelected}
-          actions={{
-            onEdit: (user) => setEditing({ user }),
-            onSessions: setSessionsOf,
-            onActivate: activate,
-            onDeactivate: askDeactivate,
-            onDelete: askDelete,
-          }}
-          busy={busy}
-        />
-      )}
+      <QueryState query={users} loadingLabel="Loading users" isEmpty={() => false}>
+        {(data) => (
+          <>
+            {data.total > data.users.length && (
+              <Alert severity="info">
+                Showing the first {Math.min(data.users.length, USERS_FETCH_LIMIT)} of {data.total}: search to
+                find the others.
+              </Alert>
+            )}
+            <UsersTable
+              users={data.users}
+              selected={selected}
+              onSelectedChange={setSelected}
+              actions={{
+                onEdit: (user) => setEditing({ user }),
+                onSessions: setSessionsOf,
+                onActivate: activate,
+                onDeactivate: askDeactivate,
+                onDelete: askDelete,
+              }}
+              busy={busy}
+            />
+          </>
+        )}
+      </QueryState>
 
       <UserFormDialog
         open={editing !== null}

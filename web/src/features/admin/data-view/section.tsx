@@ -2,7 +2,7 @@ import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 
-/** A titled part of the Security tab; its heading names the region for screen readers. */
+/** A titled part of an admin tab; its heading names the region for screen readers. */
 export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <Paper component="section" variant="outlined" aria-labelledby={id} sx={{ p: 2, mb: 3 }}>
@@ -12,11 +12,4 @@ export function Section({ id, title, children }: { id: string; title: string; ch
       {children}
     </Paper>
   );
-}
-
-/** A server time in the admin's locale; "—" when there is none. */
-export function formatTime(value: string | null | undefined): string {
-  if (!value) return "—";
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString("en-AU");
 }

@@ -1,4 +1,8 @@
-import type { AdminJobResponses, JobResponses, ResponseSummary } from "../responding-api";
+import type {
+  AdminJobResponses,
+  JobResponses,
+  ResponseSummary,
+} from "../../features/responding/responding-api";
 
 const HOUR_MS = 3_600_000;
 

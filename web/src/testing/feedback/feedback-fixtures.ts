@@ -1,4 +1,4 @@
-import { type MockApi, type MockRoute, mockApi } from "../../../testing/mock-api";
+import { type MockApi, type MockRoute, mockApi } from "../mock-api";
 
 export function conversation(overrides: Record<string, unknown> = {}) {
   return {

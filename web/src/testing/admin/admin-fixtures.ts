@@ -1,6 +1,6 @@
-import type { SessionUser } from "../../../api/types";
-import type { MockRoute } from "../../../testing/mock-api";
-import { testUser } from "../../../testing/session-fixtures";
+import type { SessionUser } from "../../api/types";
+import type { MockRoute } from "../mock-api";
+import { testUser } from "../session-fixtures";
 
 /** A signed-in admin (SPEC 3 User with is_admin). */
 export const adminUser: SessionUser = {
