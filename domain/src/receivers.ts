@@ -48,6 +48,27 @@ export type ReceiverTiming = {
   quietAfterSeconds: number | null;
 };
 
+/** A receiver's timing from its stored row (dates) and the quiet period in force. */
+export function receiverTimingOf(
+  r: {
+    lastSeenAt: Date | null;
+    lastMessageAt: Date | null;
+    createdAt: Date;
+    heartbeatIntervalSeconds: number;
+    downAfterSeconds: number;
+  },
+  quietAfterSeconds: number | null,
+): ReceiverTiming {
+  return {
+    lastSeenAt: r.lastSeenAt?.getTime() ?? null,
+    lastMessageAt: r.lastMessageAt?.getTime() ?? null,
+    createdAt: r.createdAt.getTime(),
+    heartbeatIntervalSeconds: r.heartbeatIntervalSeconds,
+    downAfterSeconds: r.downAfterSeconds,
+    quietAfterSeconds,
+  };
+}
+
 /** The receiver's state at `now` (default: the clock). */
 export function receiverState(r: ReceiverTiming, now: number = Date.now()): ReceiverState {
   if (r.lastSeenAt === null) return "unknown";
