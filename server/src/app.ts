@@ -27,6 +27,7 @@ import { openFeedbackRuntime } from "./modules/feedback/runtime.js";
 import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes, readinessRoutes } from "./modules/health/routes.js";
 import { ingestRoutes } from "./modules/ingest/routes.js";
+import { registerMetrics } from "./modules/metrics/metrics.js";
 import { postcodeRoutes } from "./modules/postcodes/routes.js";
 import { pushRoutes } from "./modules/push/routes.js";
 import { MonitorChecker } from "./modules/receivers/checker.js";
@@ -240,6 +241,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerAuthGuard(app);
   registerInputGuard(app);
   await registerSecurityHeaders(app);
+  registerMetrics(app);
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(readinessRoutes, { prefix: "/api" });
   await app.register(authRoutes, { prefix: "/api" });

@@ -347,6 +347,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
         throw err;
       });
       noteReceiverMessages(app.services, receiverOf(request), incoming.length);
+      app.metrics.countIngest(results, refused.length);
       if (refused.length > 0)
         await writeSystemLog(
           app.db,
@@ -387,6 +388,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
         throw err;
       });
       noteReceiverMessages(app.services, receiverOf(request), 1);
+      app.metrics.countIngest([result!], 0);
       reply.type("text/plain; charset=utf-8");
       return result!.status === "duplicate" ? "Ignoring duplicate" : String(result!.id);
     },
