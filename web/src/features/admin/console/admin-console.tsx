@@ -15,6 +15,7 @@ import { AgenciesTab } from "../agencies/agencies-tab";
 import { AlertsTab } from "../alerts/alerts-tab";
 import { FeedbackTab } from "../feedback";
 import { GroupingTab } from "../grouping/grouping-tab";
+import { ReceiversTab } from "../receivers/receivers-tab";
 import { SecurityTab } from "../security/security-tab";
 import { SmsTab } from "../sms/sms-tab";
 import { MonitorAccessDenied, SystemMonitor } from "../system-monitor/system-monitor";
@@ -37,6 +38,7 @@ function PlaceholderTab({ tab }: { tab: AdminTab }) {
 /** The content of each tab; a tab without an entry shows its placeholder. */
 const TAB_CONTENT: Record<string, (tab: AdminTab) => ReactNode> = {
   system: () => <SystemMonitor />,
+  receivers: () => <ReceiversTab />,
   users: () => <UsersTab />,
   alerts: () => <AlertsTab />,
   agencies: () => <AgenciesTab />,
