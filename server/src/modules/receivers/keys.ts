@@ -77,14 +77,19 @@ export async function receiverForIngestKey(
   db: Database,
   key: { id: number; name: string },
 ): Promise<ReceiverIdentity | null> {
-  await db
-    .insert(receivers)
-    .values({ name: key.name, ingestKeyId: key.id, heartbeatIntervalSeconds: 900, downAfterSeconds: 3600 })
-    .onConflictDoNothing();
-  const [row] = await db
-    .select({ id: receivers.id, deletedAt: receivers.deletedAt })
-    .from(receivers)
-    .where(eq(receivers.ingestKeyId, key.id));
+  const find = () =>
+    db
+      .select({ id: receivers.id, deletedAt: receivers.deletedAt })
+      .from(receivers)
+      .where(eq(receivers.ingestKeyId, key.id));
+  let [row] = await find();
+  if (!row) {
+    await db
+      .insert(receivers)
+      .values({ name: key.name, ingestKeyId: key.id, heartbeatIntervalSeconds: 900, downAfterSeconds: 3600 })
+      .onConflictDoNothing();
+    [row] = await find();
+  }
   if (!row || row.deletedAt) return null;
   return { receiverId: row.id, name: sourceName(key.name) };
 }
