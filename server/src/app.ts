@@ -172,6 +172,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger,
     nudgeSms: () => smsWorker.nudge(),
     nudgePush: () => pushWorker.nudge(),
+    legacyKeyConfigured: config.ingestApiKey !== null,
   });
   app.decorate("monitorChecker", monitorChecker);
   const upkeep = new DatabaseUpkeep({ db: database.db, kind: database.kind, logger });

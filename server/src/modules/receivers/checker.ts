@@ -180,6 +180,8 @@ export async function checkMonitor(
   db: Database,
   config: Config["monitor"],
   now: () => number = Date.now,
+  /** False when INGEST_API_KEY is not set: the legacy receiver is then not expected to be heard. */
+  legacyKeyConfigured = true,
 ): Promise<CheckOutcome> {
   return db.transaction(async (tx) => {
     const outcome: CheckOutcome = { ran: false, receiverChanges: [], alarmChanges: [], notified: 0 };
@@ -192,7 +194,7 @@ export async function checkMonitor(
     await learnQuietPeriods(tx, rows);
     for (const r of rows) {
       const from = r.state as ReceiverState;
-      const to = currentState(r, now());
+      const to = r.kind === "legacy" && !legacyKeyConfigured ? "unknown" : currentState(r, now());
       if (to === from) continue;
       const change = receiverChange(from, to);
       await tx
@@ -273,6 +275,8 @@ export class MonitorChecker {
       logger: Logger;
       nudgeSms: () => void;
       nudgePush: () => void;
+      /** Whether INGEST_API_KEY is set (the legacy receiver is expected to be heard only then). */
+      legacyKeyConfigured: boolean;
       onCheck?: (outcome: CheckOutcome) => void;
     },
   ) {
@@ -298,7 +302,12 @@ export class MonitorChecker {
   }
 
   private async runOnce(): Promise<void> {
-    const outcome = await checkMonitor(this.options.db, this.options.config);
+    const outcome = await checkMonitor(
+      this.options.db,
+      this.options.config,
+      Date.now,
+      this.options.legacyKeyConfigured,
+    );
     if (outcome.notified > 0) {
       this.options.nudgeSms();
       this.options.nudgePush();

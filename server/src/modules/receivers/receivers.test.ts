@@ -339,6 +339,20 @@ describe("the silence checker", () => {
     );
   });
 
+  it("lets the legacy receiver rest, without a notice, once INGEST_API_KEY is no longer set", async () => {
+    const [legacyRow] = await app.db.select().from(receivers).where(eq(receivers.kind, "legacy"));
+    await app.db
+      .update(receivers)
+      .set({ state: "down", lastSeenAt: new Date(Date.now() - 86_400_000) })
+      .where(eq(receivers.id, legacyRow!.id));
+    const before = (await notices()).length;
+    const out = await checkMonitor(app.db, app.config.monitor, Date.now, false);
+    expect(out.receiverChanges).toContainEqual(
+      expect.objectContaining({ id: legacyRow!.id, from: "down", to: "unknown", change: null }),
+    );
+    expect((await notices()).length).toBe(before);
+  });
+
   it("raises a delivery alarm for SMS failures above the threshold, once, and a recovery notice", async () => {
     const config = { ...app.config.monitor, smsFailures: 3 };
     const before = (await notices()).length;
