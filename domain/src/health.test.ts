@@ -9,6 +9,7 @@ import {
   usageBarColor,
   VIDEO_CONVERSION_UNAVAILABLE_TEXT,
 } from "./health.js";
+import { receiverHealth } from "./receivers.js";
 
 const ok = { memoryPercent: 50, cpuPercent: 20, databaseConnected: true, cacheConnected: true };
 
@@ -81,6 +82,23 @@ describe("computeHealth", () => {
       notes: [],
     });
     expect(computeHealth({ ...ok, videoConversionUnavailable: false }).overall).toBe("healthy");
+  });
+
+  it("is critical for a receiver down alone for an agency, and warns for other receiver and delivery alarms", () => {
+    const receivers = receiverHealth([
+      { id: 1, name: "Bendigo", state: "down", agencyIds: [1] },
+      { id: 2, name: "Ballarat", state: "late", agencyIds: [2] },
+    ]);
+    expect(computeHealth({ ...ok, receivers })).toEqual({
+      overall: "critical",
+      issues: ["Receiver Bendigo is down and is the only receiver for agency 1"],
+      warnings: ["Receiver Ballarat is late"],
+      notes: [],
+    });
+    expect(computeHealth({ ...ok, deliveryAlarms: ["SMS provider failures: 9 in 15 min"] })).toMatchObject({
+      overall: "warning",
+      warnings: ["SMS provider failures: 9 in 15 min"],
+    });
   });
 
   it("lists issues and warnings together, critical winning", () => {

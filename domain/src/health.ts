@@ -36,7 +36,8 @@ export const VIDEO_CONVERSION_UNAVAILABLE_TEXT = "Video conversion is unavailabl
  * is not connected is critical (SPEC 9), with a warning saying what runs reduced meanwhile. No ffmpeg
  * (`videoConversionUnavailable`) is a warning: everything works except converting feedback videos. An
  * SMS budget reached within the hour (`smsBudgetsReached`, issue 27) is a critical issue: strangers'
- * sign-in SMS are held back.
+ * sign-in SMS are held back. Receivers and delivery alarms (issue 33) add their own: a down receiver
+ * that is the only one for an agency is critical, any other receiver problem or delivery alarm a warning.
  */
 export function computeHealth(m: {
   memoryPercent?: number | null;
@@ -46,6 +47,10 @@ export function computeHealth(m: {
   cacheNotConfigured?: boolean;
   videoConversionUnavailable?: boolean;
   smsBudgetsReached?: readonly SmsBudgetName[];
+  /** Receivers late, down or quiet (domain receiverHealth; issue 33). */
+  receivers?: { issues: readonly string[]; warnings: readonly string[] };
+  /** Delivery-side alarms raised (SMS or push failures, rule-match backlog; issue 33): warnings. */
+  deliveryAlarms?: readonly string[];
 }): { overall: HealthStatus; issues: string[]; warnings: string[]; notes: string[] } {
   const issues: string[] = [];
   const warnings: string[] = [];
@@ -58,6 +63,8 @@ export function computeHealth(m: {
     warnings.push(CACHE_DOWN_REDUCED_TEXT);
   }
   if (m.videoConversionUnavailable) warnings.push(VIDEO_CONVERSION_UNAVAILABLE_TEXT);
+  issues.push(...(m.receivers?.issues ?? []));
+  warnings.push(...(m.receivers?.warnings ?? []), ...(m.deliveryAlarms ?? []));
   const memory = m.memoryPercent;
   if (typeof memory === "number" && Number.isFinite(memory)) {
     if (memory > 90) issues.push(`Memory usage is critical (${percent(memory)})`);

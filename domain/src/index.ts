@@ -19,6 +19,7 @@ export * from "./otp.js";
 export * from "./pager-time.js";
 export * from "./phone.js";
 export * from "./push.js";
+export * from "./receivers.js";
 export * from "./registration.js";
 export * from "./request-inputs.js";
 export * from "./responding.js";

@@ -27,8 +27,11 @@ import { openFeedbackRuntime } from "./modules/feedback/runtime.js";
 import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes, readinessRoutes } from "./modules/health/routes.js";
 import { ingestRoutes } from "./modules/ingest/routes.js";
+import { registerMetrics } from "./modules/metrics/metrics.js";
 import { postcodeRoutes } from "./modules/postcodes/routes.js";
 import { pushRoutes } from "./modules/push/routes.js";
+import { MonitorChecker } from "./modules/receivers/checker.js";
+import { receiverRoutes } from "./modules/receivers/routes.js";
 import { respondingRoutes } from "./modules/responding/routes.js";
 import { RuleMatcher } from "./modules/rules/matcher.js";
 import { adminUserAlertRoutes, userAlertRoutes } from "./modules/rules/routes.js";
@@ -59,6 +62,8 @@ declare module "fastify" {
     smsWorker: SmsWorker;
     sms: ConfiguredSms;
     ruleMatcher: RuleMatcher;
+    /** Receivers' silence and the delivery side's alarms (issue 33): one instance checks at a time. */
+    monitorChecker: MonitorChecker;
     /** Web Push (issue 15): the public VAPID key browsers subscribe with, and the sender. */
     push: { publicKey: string; worker: PushWorker };
     io: SocketServer;
@@ -178,6 +183,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // PGlite's searches never read the word blocks (pageRows): nothing to fill there.
   const wordBlockSealer =
     database.kind === "postgres" ? new WordBlockSealer({ db: database.db, logger }) : null;
+  const monitorChecker = new MonitorChecker({
+    db: database.db,
+    config: config.monitor,
+    logger,
+    nudgeSms: () => smsWorker.nudge(),
+    nudgePush: () => pushWorker.nudge(),
+    legacyKeyConfigured: config.ingestApiKey !== null,
+  });
+  app.decorate("monitorChecker", monitorChecker);
   const upkeep = new DatabaseUpkeep({ db: database.db, kind: database.kind, logger });
   const live = await createLiveGateway(app);
   app.decorate("io", live.io);
@@ -197,6 +211,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ruleMatcher.start();
     wordBlockSealer?.start();
     upkeep.start();
+    monitorChecker.start();
     if (feedback.ffmpeg.available) feedback.converter.start();
   });
 
@@ -207,6 +222,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     };
     await step("the feedback media worker", () => feedback.converter.stop());
     await step("the database upkeep", () => upkeep.stop());
+    await step("the receiver and delivery checker", () => monitorChecker.stop());
     await step("the word-block sealer", () => wordBlockSealer?.stop());
     await step("the keyword-rule matcher", () => ruleMatcher.stop());
     await step("the push worker", () => pushWorker.stop());
@@ -267,6 +283,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerAuthGuard(app);
   registerInputGuard(app);
   await registerSecurityHeaders(app);
+  registerMetrics(app);
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(readinessRoutes, { prefix: "/api" });
   await app.register(authRoutes, { prefix: "/api" });
@@ -289,6 +306,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(autoActivationRoutes, { prefix: "/api" });
   await app.register(feedbackRoutes, { prefix: "/api" });
   await app.register(pushRoutes, { prefix: "/api" });
+  await app.register(receiverRoutes, { prefix: "/api" });
   await app.register(feedbackMediaRoutes);
   await app.register(webRoutes);
 

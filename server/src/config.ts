@@ -74,6 +74,22 @@ export type Config = {
     subject: string;
     extraEndpointHosts: string[];
   };
+  /**
+   * The silence checker and its alarms (issue 33): how often one instance checks receivers and the
+   * delivery side, and the thresholds of the delivery alarms within `windowMinutes`.
+   */
+  monitor: {
+    checkMs: number;
+    windowMinutes: number;
+    smsFailures: number;
+    pushFailures: number;
+    ruleBacklog: number;
+  };
+  /**
+   * GET /metrics (issue 33): the bearer token it wants; null: answered only to loopback and private
+   * addresses (a scraper on the same host or network), 404 to anyone else.
+   */
+  metricsToken: string | null;
 };
 
 const envSchema = z
@@ -162,6 +178,12 @@ const envSchema = z
       .regex(/^(mailto:|https:\/\/)\S+$/, "VAPID_SUBJECT must be a mailto: or https: address")
       .default("mailto:admin@turnout.invalid"),
     PUSH_EXTRA_ENDPOINT_HOSTS: z.string().optional(),
+    MONITOR_CHECK_SECONDS: intSetting("MONITOR_CHECK_SECONDS", 1, 3600, 15),
+    ALARM_WINDOW_MINUTES: intSetting("ALARM_WINDOW_MINUTES", 1, 1440, 15),
+    ALARM_SMS_FAILURES: intSetting("ALARM_SMS_FAILURES", 1, 1_000_000, 5),
+    ALARM_PUSH_FAILURES: intSetting("ALARM_PUSH_FAILURES", 1, 1_000_000, 20),
+    ALARM_RULE_BACKLOG: intSetting("ALARM_RULE_BACKLOG", 1, 10_000_000, 500),
+    METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
   })
   .superRefine((e, ctx) => {
     if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY))
@@ -264,6 +286,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .map((h) => h.trim())
         .filter(Boolean),
     },
+    monitor: {
+      checkMs: e.MONITOR_CHECK_SECONDS * 1000,
+      windowMinutes: e.ALARM_WINDOW_MINUTES,
+      smsFailures: e.ALARM_SMS_FAILURES,
+      pushFailures: e.ALARM_PUSH_FAILURES,
+      ruleBacklog: e.ALARM_RULE_BACKLOG,
+    },
+    metricsToken: e.METRICS_TOKEN ?? null,
   };
 }
 

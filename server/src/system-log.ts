@@ -7,7 +7,7 @@ export const SYSTEM_LOG_LEVELS = ["critical", "error", "warn", "info"] as const;
 export type SystemLogLevel = (typeof SYSTEM_LOG_LEVELS)[number];
 
 /** What part of the system an entry is about. */
-export type SystemLogCategory = "server" | "security" | "admin" | "ingest" | "sms";
+export type SystemLogCategory = "server" | "security" | "admin" | "ingest" | "sms" | "receivers" | "delivery";
 
 export type SystemLogEntry = {
   level: SystemLogLevel;

@@ -65,6 +65,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     DATA_DIR: dataDir,
     JWT_SECRET: "test-secret-test-secret-test-secret-42",
     LOG_LEVEL: "silent",
+    // The receiver and delivery checker (issue 33) checks once at start; its tests call it themselves.
+    MONITOR_CHECK_SECONDS: "3600",
     ...env,
   });
 }

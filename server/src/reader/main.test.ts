@@ -39,6 +39,8 @@ function runReader(args: string[]): Run {
     "READER_LOG_LEVEL",
     "READER_MAX_TRIES",
     "READER_MAX_RETRY_SECONDS",
+    "READER_HEARTBEAT_SECONDS",
+    "READER_DECODER_SILENT_SECONDS",
   ]) {
     delete env[name];
   }
@@ -134,6 +136,37 @@ describe("reader CLI", () => {
     expect(run.stderr()).not.toContain("SHED FIRE [BRAV]");
     expect(run.stderr()).not.toContain(KEY);
   }, 30_000);
+
+  it("heartbeats at its interval with spool depth, dead letters, decoder status, uptime and version", async () => {
+    server.mode = "503";
+    const run = runReader([
+      "--url",
+      server.url,
+      "--key",
+      KEY,
+      "--spool",
+      spoolDir(),
+      "--heartbeat-seconds",
+      "1",
+    ]);
+    run.child.stdin.write(`${INPUT}`);
+    await until(() => waiting().length === 5 && server.heartbeats.length >= 3, 15_000);
+    const beats = server.heartbeats;
+    // The first at start (before any line), then one a second, with the spool as it fills.
+    expect(beats.at(-1)).toMatchObject({
+      spool_depth: 5,
+      dead_letters: 0,
+      decoder: "ok",
+      version: expect.stringMatching(/^turnout-reader /),
+    });
+    expect(beats.at(-1)!.uptime_seconds).toBeGreaterThanOrEqual(1);
+    expect(typeof beats.at(-1)!.decoder_last_line_at).toBe("string");
+    run.child.stdin.end();
+    await until(() => server.heartbeats.at(-1)?.decoder === "stopped", 10_000);
+    server.mode = "ok";
+    expect(await exitWithin(run, 20_000)).toBe(0);
+    expect(run.stderr()).not.toContain(KEY);
+  }, 40_000);
 
   it("exits non-zero with a clear message when the key is refused, keeping the spool", async () => {
     const run = runReader(["--url", server.url, "--key", "wrong-key", "--spool", spoolDir()]);

@@ -11,6 +11,7 @@
  */
 import { hostname } from "node:os";
 import { parseArgs } from "node:util";
+import { Heartbeater } from "./heartbeat.js";
 import { readLines } from "./lines.js";
 import { createLog, isLogLevel, type LogLevel, preview } from "./log.js";
 import { classifyMultimonLine, FlexFragmentJoiner, type ParsedPage } from "./multimon.js";
@@ -30,6 +31,10 @@ Reads multimon-ng output (POCSAG and FLEX) on stdin and delivers each message to
   --max-tries <n>      tries before a message the server fails on (5xx) while it
                        stores others is set aside (default: 5)         env READER_MAX_TRIES
   --max-retry-seconds <s>  ...or after failing this long (default: 600) env READER_MAX_RETRY_SECONDS
+  --heartbeat-seconds <s>  heartbeat to the server every s seconds; 0: none
+                       (default: 60)                                   env READER_HEARTBEAT_SECONDS
+  --decoder-silent-seconds <s>  decoder reported silent after s seconds
+                       without a line (default: 1800)                  env READER_DECODER_SILENT_SECONDS
   -h, --help           this text
 
 Exit status: 0 after the input ends and the spool is empty, or after SIGINT/SIGTERM;
@@ -44,6 +49,8 @@ type Config = {
   logLevel: LogLevel;
   maxTries: number;
   maxRetryMs: number;
+  heartbeatMs: number;
+  decoderSilentMs: number;
 };
 
 function readConfig(): Config | { error: string } | "help" {
@@ -59,6 +66,8 @@ function readConfig(): Config | { error: string } | "help" {
         "log-level": { type: "string" },
         "max-tries": { type: "string" },
         "max-retry-seconds": { type: "string" },
+        "heartbeat-seconds": { type: "string" },
+        "decoder-silent-seconds": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -86,6 +95,18 @@ function readConfig(): Config | { error: string } | "help" {
     return { error: `--max-tries must be a whole number from 1 to 9999, got ${maxTries}` };
   if (!/^\d{1,7}$/.test(maxRetrySeconds) || Number(maxRetrySeconds) < 1)
     return { error: `--max-retry-seconds must be a whole number of seconds, got ${maxRetrySeconds}` };
+  const heartbeatSeconds =
+    str(values["heartbeat-seconds"]) ?? str(process.env.READER_HEARTBEAT_SECONDS) ?? "60";
+  if (!/^\d{1,6}$/.test(heartbeatSeconds))
+    return {
+      error: `--heartbeat-seconds must be a whole number of seconds (0: none), got ${heartbeatSeconds}`,
+    };
+  const decoderSilentSeconds =
+    str(values["decoder-silent-seconds"]) ?? str(process.env.READER_DECODER_SILENT_SECONDS) ?? "1800";
+  if (!/^\d{1,7}$/.test(decoderSilentSeconds) || Number(decoderSilentSeconds) < 1)
+    return {
+      error: `--decoder-silent-seconds must be a whole number of seconds, got ${decoderSilentSeconds}`,
+    };
   return {
     url,
     key,
@@ -94,6 +115,8 @@ function readConfig(): Config | { error: string } | "help" {
     logLevel,
     maxTries: Number(maxTries),
     maxRetryMs: Number(maxRetrySeconds) * 1000,
+    heartbeatMs: Number(heartbeatSeconds) * 1000,
+    decoderSilentMs: Number(decoderSilentSeconds) * 1000,
   };
 }
 
@@ -119,7 +142,16 @@ async function main(): Promise<number> {
     maxTries: config.maxTries,
     maxRetryMs: config.maxRetryMs,
   });
+  const heartbeater = new Heartbeater({
+    baseUrl: config.url,
+    key: config.key,
+    spool,
+    log,
+    intervalMs: config.heartbeatMs,
+    decoderSilentMs: config.decoderSilentMs,
+  });
   log.info("started", { url: config.url, source: config.source, spool: spool.dir, waiting });
+  heartbeater.start();
 
   let stopping = false;
   let writes: Promise<void> = Promise.resolve();
@@ -179,13 +211,17 @@ async function main(): Promise<number> {
   const input = (async () => {
     for await (const line of readLines(process.stdin)) {
       if (stopping) break;
+      heartbeater.noteLine();
       const result = classifyMultimonLine(line, new Date());
       if (result.kind === "page") joiner.push(result.page);
       else if (result.reason === "unrecognised") log.warn("line_unrecognised", { line: preview(line, 60) });
       else log.debug("line_skipped", { reason: result.reason, line: preview(line, 60) });
     }
   })().then(
-    () => ({ kind: "eof" as const }),
+    () => {
+      heartbeater.noteInputEnded();
+      return { kind: "eof" as const };
+    },
     (err: unknown) => {
       log.error("input_error", { error: String(err) });
       return { kind: "eof" as const };
@@ -203,6 +239,7 @@ async function main(): Promise<number> {
     joiner.flushAll();
     await writes;
     await sender.stop();
+    await heartbeater.stop();
     log.info(event, { ...fields, exitCode: code });
     return code;
   }

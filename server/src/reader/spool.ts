@@ -227,6 +227,21 @@ export class Spool {
     }
   }
 
+  /** Messages waiting in the spool now (one pass over the folder; for the heartbeat). */
+  async depth(): Promise<number> {
+    return (await this.scan()).total;
+  }
+
+  /** Messages set aside in dead-letter.jsonl (its lines; 0 when there is none). */
+  async deadLetters(): Promise<number> {
+    try {
+      const text = await readFile(this.deadLetterFile, "utf8");
+      return text.split("\n").filter((l) => l.trim() !== "").length;
+    } catch {
+      return 0;
+    }
+  }
+
   /** One pass over the folder keeping only the `scanLimit` smallest names (memory stays bounded). */
   private async scan(): Promise<{ oldest: string[]; total: number }> {
     let names: string[] = [];

@@ -26,6 +26,8 @@ export type StandIn = {
    */
   refuseIf: (item: IngestItem) => string | null;
   readonly requests: StandInRequest[];
+  /** Heartbeats received with the right key (issue 33), in order; not counted in `requests`. */
+  readonly heartbeats: Record<string, unknown>[];
   /** Every id stored, once, in the order first stored. */
   readonly storedIds: string[];
   readonly stored: Map<string, IngestItem>;
@@ -42,6 +44,7 @@ export type StandIn = {
 
 export async function startStandIn(key: string): Promise<StandIn> {
   const requests: StandInRequest[] = [];
+  const heartbeats: Record<string, unknown>[] = [];
   const storedIds: string[] = [];
   const stored = new Map<string, IngestItem>();
   const acceptedIds: string[] = [];
@@ -80,6 +83,15 @@ export async function startStandIn(key: string): Promise<StandIn> {
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify(body));
     };
+    if (req.method === "POST" && req.url === "/api/ingest/heartbeat") {
+      const ok = req.headers.authorization === `Bearer ${key}`;
+      if (ok) heartbeats.push(JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}"));
+      if (!res.destroyed) {
+        res.writeHead(ok ? 200 : 401, { "content-type": "application/json" });
+        res.end(JSON.stringify({ success: ok }));
+      }
+      return;
+    }
     if (req.method !== "POST" || req.url !== "/api/ingest/messages") {
       send(404, { success: false, message: "Not found", errorType: "not_found" });
       return;
@@ -212,6 +224,7 @@ export async function startStandIn(key: string): Promise<StandIn> {
   await listen();
 
   return {
+    heartbeats,
     get url() {
       return `http://127.0.0.1:${port}`;
     },

@@ -3,6 +3,12 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { ingestKeys } from "../../db/schema.js";
 import { notFound } from "../../errors.js";
+import {
+  legacyReceiver,
+  type ReceiverIdentity,
+  receiverForIngestKey,
+  verifyReceiverKey,
+} from "../receivers/keys.js";
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
@@ -18,16 +24,20 @@ export function isEnvIngestKey(envKey: string | null, presented: string | null):
 }
 
 /**
- * Resolves an ingest key to the name it was issued under: INGEST_API_KEY from the environment, or a
- * key an admin issued and has not revoked. Null for anything else (the caller answers 401).
+ * Resolves an ingest key to its receiver (issue 33) and the name its messages are stored under by
+ * default: INGEST_API_KEY from the environment (the legacy receiver), a receiver's own key, or a key an
+ * admin issued under the older ingest keys and has not revoked (a receiver of its own). Null for
+ * anything else (the caller answers 401).
  */
 export async function verifyIngestKey(
   db: Database,
   envKey: string | null,
   presented: string | null,
-): Promise<{ name: string } | null> {
+): Promise<ReceiverIdentity | null> {
   if (!presented || presented.length > 200) return null;
-  if (isEnvIngestKey(envKey, presented)) return { name: "env" };
+  if (isEnvIngestKey(envKey, presented)) return legacyReceiver(db);
+  const receiver = await verifyReceiverKey(db, presented);
+  if (receiver) return receiver;
   const [row] = await db
     .select({ id: ingestKeys.id, name: ingestKeys.name, lastUsedAt: ingestKeys.lastUsedAt })
     .from(ingestKeys)
@@ -36,7 +46,7 @@ export async function verifyIngestKey(
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
     await db.update(ingestKeys).set({ lastUsedAt: new Date() }).where(eq(ingestKeys.id, row.id));
   }
-  return { name: row.name };
+  return receiverForIngestKey(db, row);
 }
 
 /** Issues a new ingest key; the key itself is in the result once and is stored only as a hash. */

@@ -1,4 +1,4 @@
-import { capcodeSchema, storablePagerText } from "@turnout/domain";
+import { capcodeSchema, heartbeatSchema, storablePagerText } from "@turnout/domain";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -7,6 +7,8 @@ import { AppError, badRequest, rateLimited } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
 import { type SystemLogEntry, writeSystemLog } from "../../system-log.js";
 import { actorOf } from "../auth/guard.js";
+import type { ReceiverIdentity } from "../receivers/keys.js";
+import { noteReceiverMessages, recordHeartbeat } from "../receivers/service.js";
 import { tooManyAttempts } from "../security/limits.js";
 import { getSecuritySettings } from "../security/settings.js";
 import { isEnvIngestKey, issueIngestKey, listIngestKeys, revokeIngestKey, verifyIngestKey } from "./keys.js";
@@ -282,7 +284,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
 
   // Checked before the body is parsed or validated: a caller without a key learns nothing else. An
   // address that keeps presenting wrong keys is refused unheard for the rest of the window (issue 27).
-  const keyNames = new WeakMap<FastifyRequest, string>();
+  const keyNames = new WeakMap<FastifyRequest, ReceiverIdentity>();
   const requireIngestKey = async (request: FastifyRequest) => {
     const presented = presentedKey(request);
     const throttled = await wrongKeyThrottle(app, request.ip, presented);
@@ -292,9 +294,11 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
       await countWrongKey(app, request);
       throw new AppError(401, "unauthorized", "A valid ingest key is required.");
     }
-    keyNames.set(request, key.name);
+    keyNames.set(request, key);
   };
-  const keyName = (request: FastifyRequest) => keyNames.get(request) ?? "unknown";
+  const keyName = (request: FastifyRequest) => keyNames.get(request)?.name ?? "unknown";
+  /** The receiver the request's key belongs to (issue 33): its messages record it. */
+  const receiverOf = (request: FastifyRequest) => keyNames.get(request)?.receiverId ?? null;
   // No user session: the ingest key is the caller's credential. rawText: decoders emit NUL and broken
   // surrogates, which these routes make storable themselves instead of the app-wide 400.
   const INGEST = { access: "public", rawText: true } as const;
@@ -336,11 +340,14 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
         sentAt: m.timestamp ?? null,
         source: m.source ?? keyName(request),
         id: m.id ?? null,
+        receiverId: receiverOf(request),
       }));
       const results = await ingestMessages(app.services, incoming).catch((err: unknown) => {
         logFailedBatch(request, keyName(request), incoming, err);
         throw err;
       });
+      noteReceiverMessages(app.services, receiverOf(request), incoming.length);
+      app.metrics.countIngest(results, refused.length);
       if (refused.length > 0)
         await writeSystemLog(
           app.db,
@@ -374,13 +381,27 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
         sentAt: b.datetime ?? null,
         source: b.source ?? keyName(request),
         id: null,
+        receiverId: receiverOf(request),
       };
       const [result] = await ingestMessages(app.services, [incoming]).catch((err: unknown) => {
         logFailedBatch(request, keyName(request), [incoming], err);
         throw err;
       });
+      noteReceiverMessages(app.services, receiverOf(request), 1);
+      app.metrics.countIngest([result!], 0);
       reply.type("text/plain; charset=utf-8");
       return result!.status === "duplicate" ? "Ignoring duplicate" : String(result!.id);
+    },
+  );
+
+  // A receiver's heartbeat (issue 33): spool depth, dead letters, decoder status, uptime, version.
+  r.post(
+    "/ingest/heartbeat",
+    { onRequest: requireIngestKey, config: INGEST, schema: { body: heartbeatSchema } },
+    async (request) => {
+      const receiverId = receiverOf(request);
+      if (receiverId !== null) await recordHeartbeat(app.services, receiverId, request.body);
+      return { success: true, receiver_id: receiverId };
     },
   );
 

@@ -35,6 +35,8 @@ export type IncomingMessage = {
   source: string;
   /** The sender's idempotency key: a retried message with the same source and id is stored once. */
   id: string | null;
+  /** The receiver that delivered it (issue 33): the alert records that this receiver heard it. */
+  receiverId?: number | null;
 };
 
 export type IngestStatus = "created" | "merged" | "duplicate";
@@ -225,10 +227,27 @@ async function storeBatch(db: Database, prepared: Prepared[], grouping: Grouping
         // The time shown and ordered at; created_at keeps the receipt time.
         sent_at: pagerTime(p.sentAt, p.receivedAt).toISOString(),
         is_machine: p.isMachine,
+        receiver_id: p.receiverId ?? null,
       };
     }),
   };
-  const result = await db.execute(sql`SELECT ingest_messages(${JSON.stringify(batch)}::jsonb) AS out`);
+  // In the same statement (so in the same transaction): which receiver heard each message's alert
+  // (issue 33). Results are in input order, so the n-th result is the n-th message's alert.
+  const result = await db.execute(sql`
+    WITH b AS (SELECT ${JSON.stringify(batch)}::jsonb AS batch),
+    o AS (SELECT ingest_messages(b.batch) AS out FROM b),
+    heard AS (
+      INSERT INTO alert_receivers AS ar (alert_id, receiver_id, messages)
+      SELECT (r.value->>'id')::bigint, (m.value->>'receiver_id')::int, count(*)
+      FROM o, b,
+        jsonb_array_elements(o.out->'results') WITH ORDINALITY AS r(value, i),
+        jsonb_array_elements(b.batch->'messages') WITH ORDINALITY AS m(value, j)
+      WHERE r.i = m.j AND NOT (o.out ? 'stale') AND jsonb_typeof(m.value->'receiver_id') = 'number'
+      GROUP BY 1, 2
+      ON CONFLICT (alert_id, receiver_id) DO UPDATE
+        SET last_heard_at = now(), messages = ar.messages + excluded.messages
+    )
+    SELECT out FROM o`);
   const out = jsonValue<{
     stale?: true;
     results: IngestResult[];

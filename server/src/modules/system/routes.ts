@@ -4,6 +4,7 @@ import { z } from "zod";
 import { MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
 import { SYSTEM_LOG_LEVELS } from "../../system-log.js";
 import { actorOf } from "../auth/guard.js";
+import { monitorHealthInputs } from "../receivers/health.js";
 import { smsBudgetsReached } from "../security/sms-budget.js";
 import { createSmsCheckCache, smsServiceStatus } from "../sms-admin/service.js";
 import { foldMessageCounts, messageMetrics } from "./message-metrics.js";
@@ -97,13 +98,14 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
   });
 
   r.get("/admin/system/dashboard", async () => {
-    const [m, sessions, messages, sms, firstLogs, mediaQueue] = await Promise.all([
+    const [m, sessions, messages, sms, firstLogs, mediaQueue, receiversHealth] = await Promise.all([
       metrics(),
       sessionMetrics(app.db),
       messageMetrics(app.db),
       smsServiceStatus(app.db, app.sms, smsCheck),
       logs({ limit: LOG_PAGE, offset: 0 }),
       app.feedback.converter.state(),
+      monitorHealthInputs(app.db, app.config.monitor),
     ]);
     return {
       success: true,
@@ -111,6 +113,7 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
         health: monitorHealth(m, app.config.appEnv, {
           videoConversionUnavailable: !app.feedback.ffmpeg.available,
           smsBudgetsReached: await smsBudgetsReached(app.cache).catch(() => []),
+          ...receiversHealth,
         }),
         metrics: m,
         sessions,

@@ -162,12 +162,20 @@ export function monitorHealth(
     redis: { status: string };
   },
   environment: "development" | "production",
-  options: { videoConversionUnavailable?: boolean; smsBudgetsReached?: readonly SmsBudgetName[] } = {},
+  options: {
+    videoConversionUnavailable?: boolean;
+    smsBudgetsReached?: readonly SmsBudgetName[];
+    /** Receivers and delivery alarms (issue 33). */
+    receivers?: { issues: readonly string[]; warnings: readonly string[] };
+    deliveryAlarms?: readonly string[];
+  } = {},
 ) {
   return {
     ...computeHealth({
       videoConversionUnavailable: options.videoConversionUnavailable,
       smsBudgetsReached: options.smsBudgetsReached,
+      receivers: options.receivers,
+      deliveryAlarms: options.deliveryAlarms,
       memoryPercent: m.system.memory.usage_percent,
       cpuPercent: m.system.cpu_usage,
       databaseConnected: m.database.status === "connected",

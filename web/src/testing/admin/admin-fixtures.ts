@@ -189,6 +189,7 @@ export function adminRoutes(overrides: Record<string, MockRoute> = {}): Record<s
     "GET /admin/system/messages": ok(messageMetrics),
     "GET /admin/system/sms": ok(smsMetrics),
     "GET /admin/system/logs": ok(makeLogs(3), { total: 3 }),
+    "GET /admin/receivers": ok([]),
     "GET /feedback/unread-count": ok({ unread_count: 0 }),
     "GET /feedback/admin/unread-count": ok({ unread_count: 0 }),
     "GET /feedback/admin/conversations": ok([]),

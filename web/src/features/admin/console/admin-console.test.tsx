@@ -110,11 +110,12 @@ describe("admin console", { timeout: 20_000 }, () => {
     expect(screen.queryByRole("heading", { name: "Admin Console" })).not.toBeInTheDocument();
   });
 
-  it("gives each of the nine tabs, in SPEC order, its own address, each with its content", async () => {
+  it("gives each tab (SPEC's nine, and Receivers from issue 33), in order, its own address, each with its content", async () => {
     const { user } = signedIn("/admin/system");
     const tabs = await screen.findAllByRole("tab");
     expect(tabs.map((tab) => tab.textContent)).toEqual([
       "System Monitor",
+      "Receivers",
       "Users",
       "Alerts",
       "Agencies",

@@ -12,6 +12,7 @@ import { AgenciesTab } from "../agencies/agencies-tab";
 import { AlertsTab } from "../alerts/alerts-tab";
 import { FeedbackTab } from "../feedback";
 import { GroupingTab } from "../grouping/grouping-tab";
+import { ReceiversTab } from "../receivers/receivers-tab";
 import { SecurityTab } from "../security/security-tab";
 import { SmsTab } from "../sms/sms-tab";
 import { MonitorAccessDenied, SystemMonitor } from "../system-monitor/system-monitor";
@@ -31,6 +32,7 @@ import {
 /** The content of each tab: the type asks for one entry per tab, so no tab can be left empty. */
 const TAB_CONTENT: Record<AdminTabSlug, () => ReactNode> = {
   system: () => <SystemMonitor />,
+  receivers: () => <ReceiversTab />,
   users: () => <UsersTab />,
   alerts: () => <AlertsTab />,
   agencies: () => <AgenciesTab />,

@@ -1,0 +1,40 @@
+import { type ReceiverState, receiverHealth } from "@turnout/domain";
+import { inArray } from "drizzle-orm";
+import type { Config } from "../../config.js";
+import type { Database } from "../../db/client.js";
+import { agencies } from "../../db/schema.js";
+import { raisedDeliveryAlarms } from "./checker.js";
+import { expectedAgencies, listReceiverRows } from "./service.js";
+
+/**
+ * What the health card says about receivers and the delivery side (issue 33), from the states the
+ * checker last stored (what admins were told): a down receiver that is the only one for an agency is
+ * critical, other receiver problems and raised delivery alarms are warnings.
+ */
+export async function monitorHealthInputs(db: Database, config: Config["monitor"]) {
+  const rows = await listReceiverRows(db);
+  const agencyMap = await expectedAgencies(db, rows);
+  const agencyIds = [...new Set([...agencyMap.values()].flat())];
+  const names = new Map(
+    agencyIds.length
+      ? (
+          await db
+            .select({ id: agencies.id, code: agencies.code })
+            .from(agencies)
+            .where(inArray(agencies.id, agencyIds))
+        ).map((a) => [a.id, a.code])
+      : [],
+  );
+  return {
+    receivers: receiverHealth(
+      rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        state: r.state as ReceiverState,
+        agencyIds: agencyMap.get(r.id) ?? [],
+      })),
+      (id) => names.get(id) ?? `agency ${id}`,
+    ),
+    deliveryAlarms: await raisedDeliveryAlarms(db, config),
+  };
+}

@@ -1,0 +1,87 @@
+import { RECEIVER_STATES } from "@turnout/domain";
+import { z } from "zod";
+import { api } from "../../../api/client";
+
+export const receiverKeySchema = z.object({
+  id: z.number(),
+  key_prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  valid: z.boolean(),
+});
+export type ReceiverKey = z.output<typeof receiverKeySchema>;
+
+export const receiverSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  location: z.string().nullable(),
+  kind: z.enum(["receiver", "legacy"]),
+  expected_capcodes: z.array(z.string()),
+  expected_agency_ids: z.array(z.number()),
+  heartbeat_interval_seconds: z.number(),
+  down_after_seconds: z.number(),
+  quiet_after_seconds: z.number().nullable(),
+  learned_quiet_seconds: z.number().nullable(),
+  state: z.enum(RECEIVER_STATES),
+  state_since: z.string(),
+  current_state: z.enum(RECEIVER_STATES),
+  last_seen_at: z.string().nullable(),
+  last_heartbeat_at: z.string().nullable(),
+  last_message_at: z.string().nullable(),
+  spool_depth: z.number().nullable(),
+  dead_letters: z.number().nullable(),
+  decoder: z.string().nullable(),
+  uptime_seconds: z.number().nullable(),
+  version: z.string().nullable(),
+  pages_per_hour: z.array(z.number()),
+  keys: z.array(receiverKeySchema),
+});
+export type Receiver = z.output<typeof receiverSchema>;
+
+/** A key as issued: the key itself is in this reply only. */
+export const issuedKeySchema = receiverKeySchema.extend({ key: z.string() });
+export type IssuedKey = z.output<typeof issuedKeySchema>;
+
+export interface ReceiverInput {
+  name: string;
+  location: string | null;
+  expected_capcodes: string[];
+  heartbeat_interval_seconds: number;
+  down_after_seconds: number;
+  quiet_after_seconds: number | null;
+}
+
+interface Envelope {
+  success: boolean;
+  data?: unknown;
+}
+
+export const receiversApi = {
+  async list(signal?: AbortSignal): Promise<Receiver[]> {
+    return z.array(receiverSchema).parse((await api.get<Envelope>("/admin/receivers", { signal })).data);
+  },
+
+  async create(input: ReceiverInput): Promise<{ id: number; key: IssuedKey }> {
+    const reply = await api.post<Envelope>("/admin/receivers", input);
+    return z.object({ id: z.number(), key: issuedKeySchema }).parse(reply.data);
+  },
+
+  async update(id: number, input: Partial<ReceiverInput>): Promise<void> {
+    await api.patch<Envelope>(`/admin/receivers/${id}`, input);
+  },
+
+  async remove(id: number): Promise<void> {
+    await api.delete<Envelope>(`/admin/receivers/${id}`);
+  },
+
+  async newKey(id: number, graceHours: number): Promise<IssuedKey> {
+    const reply = await api.post<Envelope>(`/admin/receivers/${id}/keys`, { grace_hours: graceHours });
+    return issuedKeySchema.parse(reply.data);
+  },
+
+  async revokeKey(id: number, keyId: number): Promise<void> {
+    await api.delete<Envelope>(`/admin/receivers/${id}/keys/${keyId}`);
+  },
+};
