@@ -7,7 +7,7 @@ import { isConnectionFailure } from "../db/reachability.js";
 import { agencies, deviceSessions, userAgencies, users } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { type AlertRow, presentAlert } from "../modules/alerts/present.js";
-import { unitsOf } from "../modules/alerts/service.js";
+import { unitsOf } from "../modules/alerts/recipients.js";
 import { type Actor, resolveActor } from "../modules/auth/guard.js";
 import { unitsByCapcode, unitsOfUser, unitViewOf } from "../modules/units/service.js";
 import { hiddenAgencyIds } from "../modules/user-filters/service.js";

@@ -12,7 +12,7 @@ import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { agencies, alerts, jobResponses, userAgencies, users } from "../../db/schema.js";
 import { badRequest, conflict, notFound } from "../../errors.js";
-import { assignedAgencyIds } from "../alerts/service.js";
+import { assignedAgencyIds } from "../alerts/scope.js";
 import type { Actor } from "../auth/guard.js";
 
 export const JOB_CLOSED = "This job has closed for responses.";

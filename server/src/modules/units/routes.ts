@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, recordIdSchema } from "../../request-schemas.js";
-import { assignedAgencyIds } from "../alerts/service.js";
+import { assignedAgencyIds } from "../alerts/scope.js";
 import { actorOf } from "../auth/guard.js";
 import { requestMeta } from "../auth/request-meta.js";
 import { presentAdminUnit, presentNearbyUnit, presentUnitRow } from "./present.js";
