@@ -11,16 +11,10 @@ import {
   revokeDeviceCredentials,
 } from "./device-credentials.js";
 import { actorOf, bearerToken, resolveActor } from "./guard.js";
+import { getProfile, listSignupAgencies } from "./profile.js";
+import { activateAccount, registerUser } from "./registration.js";
 import { deviceMeta, requestMeta } from "./request-meta.js";
-import {
-  activateAccount,
-  getProfile,
-  listSignupAgencies,
-  recoverSignIn,
-  registerUser,
-  requestLoginCode,
-  verifyLoginCode,
-} from "./service.js";
+import { recoverSignIn, requestLoginCode, verifyLoginCode } from "./service.js";
 
 const verifyBody = z.object({
   phone: phoneInputSchema,

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { recordIdSchema } from "../../request-schemas.js";
 import { actorOf } from "../auth/guard.js";
-import { isAutoActivationEnabled } from "../auth/service.js";
+import { isAutoActivationEnabled } from "../auth/registration.js";
 import { adminNotificationsView, setAdminNotifications, setAutoActivation } from "./service.js";
 
 const configBody = z.object({ enabled: z.boolean("enabled must be true or false") });

@@ -6,7 +6,7 @@ import { agencies, deviceSessions, smsQueue, userAgencies, users } from "../../d
 import { badRequest, conflict, notFound } from "../../errors.js";
 import { enqueueSms } from "../../sms/queue.js";
 import type { Actor } from "../auth/guard.js";
-import { accountReadySms } from "../auth/service.js";
+import { accountReadySms } from "../auth/registration.js";
 import { mediaFileNames } from "../feedback/service.js";
 import { MediaStore } from "../feedback/store.js";
 import { rulesChanged } from "../rules/matcher.js";
