@@ -6,22 +6,17 @@ import { actorOf } from "../auth/guard.js";
 import { requestMeta } from "../auth/request-meta.js";
 import { presentSession } from "../sessions/service.js";
 import { presentAdminUser, presentUserAgency, USER_STATUSES } from "./present.js";
+import { getAdminUser, listUserAgencies, listUserSessions, listUsers } from "./queries.js";
 import {
-  addUserAgency,
   createUser,
   deleteUser,
-  getAdminUser,
-  listUserAgencies,
-  listUserSessions,
-  listUsers,
-  removeUserAgency,
   resetPwaBanner,
   setSessionLimit,
   setUserActive,
-  setUserAgencies,
   terminateUserSessions,
   updateUser,
 } from "./service.js";
+import { addUserAgency, removeUserAgency, setUserAgencies } from "./user-agencies.js";
 
 /** Most users one page lists (the Users tab asks for 1000, SPEC 9). */
 export const USERS_MAX_LIMIT = 1000;
