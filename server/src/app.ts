@@ -44,8 +44,8 @@ import { ensureAdmins } from "./modules/users/service.js";
 import { PushWorker } from "./push/queue.js";
 import { loadVapidKeys } from "./push/vapid.js";
 import { registerSecurityHeaders } from "./security-headers.js";
-import { SmsWorker } from "./sms/queue.js";
 import { type ConfiguredSms, createSmsProvider } from "./sms/select-provider.js";
+import { SmsWorker } from "./sms/worker.js";
 import { webRoutes } from "./web.js";
 
 declare module "fastify" {

@@ -8,7 +8,7 @@ import { agencies, capcodes, smsQueue, userAlertRules } from "../db/schema.js";
 import { rulesChanged } from "../modules/rules/matcher.js";
 import { createMessageMediaProvider } from "./messagemedia-provider.js";
 import { type MessageMediaStandIn, startMessageMediaStandIn } from "./messagemedia-stand-in.js";
-import { SmsWorker } from "./queue.js";
+import { SmsWorker } from "./worker.js";
 
 /**
  * End to end with SMS_PROVIDER=http: the real app, its queue and worker, and the MessageMedia
