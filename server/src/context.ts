@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Cache } from "./cache/cache.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
-import type { LiveEvents } from "./live/gateway.js";
+import type { LiveEvents } from "./live/live-events.js";
 
 /** What services need from the running server, passed explicitly rather than read from Fastify. */
 export type ServiceContext = {

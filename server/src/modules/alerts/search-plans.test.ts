@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testEngine } from "../../../test/build-app.js";
 import type { DatabaseHandle } from "../../db/client.js";
 import { alerts } from "../../db/schema.js";
-import type { Actor } from "../auth/guard.js";
+import type { Actor } from "../../shared/guard.js";
 import { raceTransactions } from "./race.js";
 import { HEDGE_MS, plannerPlan, type SearchOptions, type SearchPlan } from "./search-plans.js";
 import { type SearchInput, searchAlerts } from "./service.js";

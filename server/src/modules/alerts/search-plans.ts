@@ -2,7 +2,7 @@
 import { and, desc, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { alerts } from "../../db/schema.js";
-import type { AlertRow } from "./present.js";
+import type { AlertRow } from "../../shared/alerts/present.js";
 import { AttemptDeclined, isQueryCanceled, raceTransactions, setLocal } from "./race.js";
 import { blockCandidates, type Candidates } from "./word-blocks.js";
 

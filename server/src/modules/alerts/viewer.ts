@@ -2,10 +2,15 @@
 import { asc, inArray } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, alerts } from "../../db/schema.js";
+import {
+  type AgencyRow,
+  type AlertRow,
+  type PresentedAlert,
+  presentAlert,
+} from "../../shared/alerts/present.js";
+import { recipientsByAlert, unitsOf } from "../../shared/alerts/recipients.js";
+import type { Scope } from "../../shared/alerts/scope.js";
 import { unitsByCapcode } from "../units/service.js";
-import { type AgencyRow, type AlertRow, type PresentedAlert, presentAlert } from "./present.js";
-import { recipientsByAlert, unitsOf } from "./recipients.js";
-import type { Scope } from "./scope.js";
 
 /**
  * Presents alerts as this viewer sees them, dropping any the viewer may not read. For a message paged

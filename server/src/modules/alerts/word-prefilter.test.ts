@@ -3,7 +3,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testEngine } from "../../../test/build-app.js";
 import type { DatabaseHandle } from "../../db/client.js";
-import type { Actor } from "../auth/guard.js";
+import type { Actor } from "../../shared/guard.js";
 import type { SearchOptions } from "./search-plans.js";
 import { searchAlerts } from "./service.js";
 import { MAX_QUALIFIED_AGENCIES, MAX_TERM_WORDS, termConditions } from "./term-conditions.js";

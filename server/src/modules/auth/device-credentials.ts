@@ -4,8 +4,8 @@ import { errors, jwtVerify, SignJWT } from "jose";
 import type { Database } from "../../db/client.js";
 import { deviceCredentials, users } from "../../db/schema.js";
 import { notFound } from "../../errors.js";
-import { describeDevice } from "../sessions/service.js";
-import { derivedKey } from "./derived-keys.js";
+import { derivedKey } from "../../shared/derived-keys.js";
+import { describeDevice } from "../../shared/sessions.js";
 
 /**
  * Device credentials (issue 27): after a sign-in the app keeps a signed credential naming a row here,

@@ -4,8 +4,8 @@ import { and, asc, eq, ne } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, userAgencies, users } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
+import { presentAgency, presentProfileUser } from "../../shared/present-user.js";
 import { unitsOfUser } from "../units/service.js";
-import { presentAgency, presentProfileUser } from "./present.js";
 
 /** The signed-in user with their primary agency and every agency assigned to them. */
 export async function getProfile(db: Database, userId: number) {

@@ -2,9 +2,9 @@ import { createChallenge, randomInt, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import type { ServiceContext } from "../../context.js";
 import { AppError } from "../../errors.js";
-import { consumeRateLimit } from "../security/limits.js";
-import type { SecuritySettings } from "../security/settings.js";
-import { derivedSecret } from "./derived-keys.js";
+import { derivedSecret } from "../../shared/derived-keys.js";
+import { consumeRateLimit } from "../../shared/security/limits.js";
+import type { SecuritySettings } from "../../shared/security/settings.js";
 
 /**
  * Proof of work once under attack (issue 27), with ALTCHA's self-hosted library: no third party, no

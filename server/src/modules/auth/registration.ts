@@ -5,12 +5,12 @@ import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { agencies, appSettings, userAgencies, users } from "../../db/schema.js";
 import { AppError, conflict } from "../../errors.js";
+import { recordOtpAttempt, recordSecurityEvent } from "../../shared/security/events.js";
+import { addressPhoneLockKey, clearFailures, consumeRateLimit } from "../../shared/security/limits.js";
+import { getSecuritySettings } from "../../shared/security/settings.js";
+import { reserveStrangerSms } from "../../shared/security/sms-budget.js";
 import { enqueueSms } from "../../sms/queue.js";
 import { notifyAdminsOfPendingAccount } from "../auto-activation/service.js";
-import { recordOtpAttempt, recordSecurityEvent } from "../security/events.js";
-import { addressPhoneLockKey, clearFailures, consumeRateLimit } from "../security/limits.js";
-import { getSecuritySettings } from "../security/settings.js";
-import { reserveStrangerSms } from "../security/sms-budget.js";
 import { writeUserUnits } from "../units/service.js";
 import {
   addressOf,

@@ -5,7 +5,8 @@ import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { recoveryRedemptions, users } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
-import { recordOtpAttempt, recordSecurityEvent } from "../security/events.js";
+import { presentUser } from "../../shared/present-user.js";
+import { recordOtpAttempt, recordSecurityEvent } from "../../shared/security/events.js";
 import {
   addressPhoneLockKey,
   clearFailures,
@@ -13,10 +14,11 @@ import {
   consumeRateLimit,
   credentialLockKey,
   lockoutRemaining,
-} from "../security/limits.js";
-import { getSecuritySettings, type SecuritySettings } from "../security/settings.js";
-import { clearPhoneSmsBudget, reserveStrangerSms } from "../security/sms-budget.js";
-import { endSession, openSession, presentSession, sessionLimitState } from "../sessions/service.js";
+} from "../../shared/security/limits.js";
+import { getSecuritySettings, type SecuritySettings } from "../../shared/security/settings.js";
+import { clearPhoneSmsBudget, reserveStrangerSms } from "../../shared/security/sms-budget.js";
+import { endSession, openSession, presentSession, sessionLimitState } from "../../shared/sessions.js";
+import { signEvictionToken, signSessionToken, verifyRecoveryToken } from "../../shared/tokens.js";
 import { issueDeviceCredential, type TrustedDevice, verifyDeviceCredential } from "./device-credentials.js";
 import {
   addressOf,
@@ -27,9 +29,7 @@ import {
   proofOfWorkUnderAttack,
   voidOpenCodes,
 } from "./lockouts.js";
-import { presentUser } from "./present.js";
 import { primaryAgency } from "./profile.js";
-import { signEvictionToken, signSessionToken, verifyRecoveryToken } from "./tokens.js";
 import {
   checkCode,
   codeError,

@@ -5,9 +5,9 @@ import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { users, verificationCodes } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
+import { lockoutRemaining, phoneLockKey } from "../../shared/security/limits.js";
+import type { SecuritySettings } from "../../shared/security/settings.js";
 import { enqueueSms } from "../../sms/queue.js";
-import { lockoutRemaining, phoneLockKey } from "../security/limits.js";
-import type { SecuritySettings } from "../security/settings.js";
 import { codeMatches, generateCode, hashCode } from "./codes.js";
 
 type Purpose = "login" | "activation";

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { recordIdSchema } from "../../request-schemas.js";
-import { actorOf } from "../auth/guard.js";
+import { actorOf } from "../../shared/guard.js";
 import { isAutoActivationEnabled } from "../auth/registration.js";
 import { adminNotificationsView, setAdminNotifications, setAutoActivation } from "./service.js";
 

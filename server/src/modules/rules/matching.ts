@@ -2,8 +2,8 @@ import { deliversPush, deliversSms, ruleAlertSmsText, ruleFiresFor } from "@turn
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, alerts, ruleTriggers, userAgencies, userAlertRules, users } from "../../db/schema.js";
+import { recipientsByAlert } from "../../shared/alerts/recipients.js";
 import { enqueueManySms } from "../../sms/queue.js";
-import { recipientsByAlert } from "../alerts/recipients.js";
 import { unitCapcodesByMember } from "../units/service.js";
 import type { IndexedRule, RuleIndex } from "./rule-index.js";
 

@@ -21,9 +21,9 @@ import {
   userUnits,
 } from "../../db/schema.js";
 import { badRequest, conflict, notFound } from "../../errors.js";
-import type { Actor } from "../auth/guard.js";
+import { recordAdminAction } from "../../shared/admin-actions.js";
+import type { Actor } from "../../shared/guard.js";
 import { ensurePostcodesSeeded } from "../postcodes/service.js";
-import { recordAdminAction } from "../system/service.js";
 
 export type UnitRow = typeof units.$inferSelect;
 /** A unit as a member's lists show it. */

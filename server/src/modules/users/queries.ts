@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, or, type S
 import type { Database } from "../../db/client.js";
 import { agencies, deviceSessions, userAgencies, users } from "../../db/schema.js";
 import { notFound } from "../../errors.js";
-import { listActiveSessions } from "../sessions/service.js";
+import { listActiveSessions } from "../../shared/sessions.js";
 import type { AdminUser, UserStatus } from "./present.js";
 
 export type UserRow = typeof users.$inferSelect;

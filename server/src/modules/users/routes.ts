@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_INT_ID, queryIntSchema, recordIdSchema, smsPhoneSchema } from "../../request-schemas.js";
-import { actorOf } from "../auth/guard.js";
+import { actorOf } from "../../shared/guard.js";
+import { presentSession } from "../../shared/sessions.js";
 import { requestMeta } from "../auth/request-meta.js";
-import { presentSession } from "../sessions/service.js";
 import { presentAdminUser, presentUserAgency, USER_STATUSES } from "./present.js";
 import { getAdminUser, listUserAgencies, listUserSessions, listUsers } from "./queries.js";
 import {

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { RequestMeta, ServiceContext } from "../../context.js";
 import { userAgencies } from "../../db/schema.js";
 import { notFound } from "../../errors.js";
-import type { Actor } from "../auth/guard.js";
+import type { Actor } from "../../shared/guard.js";
 import { type AgencyRow, findUser, listUserAgencies } from "./queries.js";
 import { assertAssignableAgencies, recordAdminAction } from "./service.js";
 

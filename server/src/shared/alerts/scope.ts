@@ -2,8 +2,8 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { alerts, userAgencies } from "../../db/schema.js";
-import type { Actor } from "../auth/guard.js";
-import { hiddenAgencyIds } from "../user-filters/service.js";
+import type { Actor } from "../guard.js";
+import { hiddenAgencyIds } from "../hidden-agencies.js";
 
 /** The agencies a viewer may read: every agency for an admin in admin context, else their own. */
 export type Scope = { all: true } | { all: false; agencyIds: number[] };
