@@ -12,6 +12,7 @@ import { type Database, type DatabaseHandle, openDatabase } from "./db/client.js
 import { seedReferenceData } from "./db/seed.js";
 import { DatabaseUpkeep } from "./db/upkeep.js";
 import { registerErrorHandling } from "./errors.js";
+import { DomainEventBus } from "./events.js";
 import { registerInputGuard } from "./input-guard.js";
 import { createLiveGateway } from "./live/gateway.js";
 import { createLogger } from "./logger.js";
@@ -46,6 +47,7 @@ import { registerAuthGuard } from "./shared/guard.js";
 import { countSentSms } from "./shared/security/sms-budget.js";
 import { type ConfiguredSms, createSmsProvider } from "./sms/select-provider.js";
 import { SmsWorker } from "./sms/worker.js";
+import { subscribeModules } from "./subscriptions.js";
 import { webRoutes } from "./web.js";
 
 declare module "fastify" {
@@ -164,14 +166,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const upkeep = new DatabaseUpkeep({ db: database.db, kind: database.kind, logger });
   const live = await createLiveGateway(app);
   app.decorate("io", live.io);
-  app.decorate("services", {
+  const services = {
     db: database.db,
     cache,
     config,
     logger,
     nudgeSms: () => smsWorker.nudge(),
     live: live.events,
-  } satisfies ServiceContext);
+    events: new DomainEventBus(),
+  } satisfies ServiceContext;
+  subscribeModules(services.events, services);
+  app.decorate("services", services);
   const feedback = await openFeedbackRuntime(config, database.db, logger, live.events);
   app.decorate("feedback", feedback);
   app.addHook("onReady", async () => {

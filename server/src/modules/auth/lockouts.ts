@@ -5,6 +5,7 @@ import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { verificationCodes } from "../../db/schema.js";
 import { AppError, rateLimited } from "../../errors.js";
+import type { TrustedDevice } from "../../shared/device-credentials.js";
 import { recordOtpAttempt, recordSecurityEvent } from "../../shared/security/events.js";
 import {
   addressLockKey,
@@ -23,7 +24,6 @@ import {
 } from "../../shared/security/limits.js";
 import type { SecuritySettings } from "../../shared/security/settings.js";
 import { smsBudgetsReached, strangerSmsThisHour } from "../../shared/security/sms-budget.js";
-import type { TrustedDevice } from "./device-credentials.js";
 import { requireProofOfWork } from "./proof-of-work.js";
 import { type CodeCheck, codeError, isGuarded, type UserRow } from "./verification-codes.js";
 

@@ -14,9 +14,6 @@ import type { SecuritySettings } from "../../shared/security/settings.js";
  * header. The server checks it with one HMAC, never by redoing the work, and takes each solution once.
  */
 
-/** The header a solution travels in: base64 of JSON `{ challenge, solution }` (ALTCHA's payload). */
-export const PROOF_OF_WORK_HEADER = "x-altcha";
-
 /** How long a challenge may be solved and used. */
 const CHALLENGE_SECONDS = 5 * 60;
 /** Challenges one address may be given per window: each costs the server one key derivation. */

@@ -1,16 +1,16 @@
 // Registration and activation (SPEC: sign-up, activation code, auto-activation).
+
 import { ACTIVATION_CODE_EXPIRY_MINUTES, normalizePhone, type RegistrationInput } from "@turnout/domain";
 import { eq } from "drizzle-orm";
 import type { RequestMeta, ServiceContext } from "../../context.js";
-import type { Database } from "../../db/client.js";
-import { agencies, appSettings, userAgencies, users } from "../../db/schema.js";
+import { agencies, userAgencies, users } from "../../db/schema.js";
 import { AppError, conflict } from "../../errors.js";
+import { accountReadySms, isAutoActivationEnabled } from "../../shared/account-activation.js";
 import { recordOtpAttempt, recordSecurityEvent } from "../../shared/security/events.js";
 import { addressPhoneLockKey, clearFailures, consumeRateLimit } from "../../shared/security/limits.js";
 import { getSecuritySettings } from "../../shared/security/settings.js";
 import { reserveStrangerSms } from "../../shared/security/sms-budget.js";
 import { enqueueSms } from "../../sms/queue.js";
-import { notifyAdminsOfPendingAccount } from "../auto-activation/service.js";
 import { writeUserUnits } from "../units/service.js";
 import {
   addressOf,
@@ -132,7 +132,8 @@ export async function activateAccount(
     if (autoActivate) {
       await enqueueSms(tx, { to: user.phone, body: accountReadySms(ctx), kind: "account", userId: user.id });
     } else {
-      await notifyAdminsOfPendingAccount(tx, user);
+      // The auto-activation module texts the admins chosen for it, in this transaction.
+      await ctx.events.publish("accountAwaitingReview", { tx, user });
     }
     await recordOtpAttempt(tx, { kind: "activate", phone, userId: user.id, ip: meta.ip, success: true });
     await recordSecurityEvent(tx, { type: "activation_success", userId: user.id, phone, ip: meta.ip });
@@ -146,17 +147,4 @@ export async function activateAccount(
       : "Account verified. An administrator will review it and you will receive an SMS when it is ready.",
     data: { status: autoActivate ? ("active" as const) : ("pending_review" as const) },
   };
-}
-
-/** Whether new accounts become active as soon as they are verified (the admin's auto-activation switch). */
-export async function isAutoActivationEnabled(db: Database): Promise<boolean> {
-  const [row] = await db.select().from(appSettings).where(eq(appSettings.key, "auto_activation"));
-  const value = row?.value as { enabled?: unknown } | undefined;
-  return value?.enabled !== false;
-}
-
-/** The SMS that tells a user their account is active and they can sign in. */
-export function accountReadySms(ctx: Pick<ServiceContext, "config">): string {
-  const where = ctx.config.publicUrl ? ` at ${ctx.config.publicUrl}` : "";
-  return `Turnout: your account is ready. Sign in${where} with your phone number.`;
 }

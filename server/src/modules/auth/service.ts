@@ -1,11 +1,18 @@
 // Signing in: one-time codes asked for and verified, a trusted device's own codes, recovery links. Codes: verification-codes.ts; lockouts and counts: lockouts.ts.
-import { type DeviceInfo, MESSAGES, normalizePhone } from "@turnout/domain";
+
+import { MESSAGES, normalizePhone } from "@turnout/domain";
 import { eq } from "drizzle-orm";
 import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { recoveryRedemptions, users } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
+import {
+  issueDeviceCredential,
+  type TrustedDevice,
+  verifyDeviceCredential,
+} from "../../shared/device-credentials.js";
 import { presentUser } from "../../shared/present-user.js";
+import type { DeviceMeta } from "../../shared/request-meta.js";
 import { recordOtpAttempt, recordSecurityEvent } from "../../shared/security/events.js";
 import {
   addressPhoneLockKey,
@@ -19,7 +26,6 @@ import { getSecuritySettings, type SecuritySettings } from "../../shared/securit
 import { clearPhoneSmsBudget, reserveStrangerSms } from "../../shared/security/sms-budget.js";
 import { endSession, openSession, presentSession, sessionLimitState } from "../../shared/sessions.js";
 import { signEvictionToken, signSessionToken, verifyRecoveryToken } from "../../shared/tokens.js";
-import { issueDeviceCredential, type TrustedDevice, verifyDeviceCredential } from "./device-credentials.js";
 import {
   addressOf,
   assertAddressNotLocked,
@@ -158,8 +164,6 @@ async function trustedDevice(ctx: ServiceContext, meta: RequestMeta, phone: stri
   if (!device) return null;
   return (await lockoutRemaining(ctx.db, credentialLockKey(device.credentialId))) > 0 ? null : device;
 }
-
-export type DeviceMeta = RequestMeta & { deviceId: string; deviceInfo: Partial<DeviceInfo> };
 
 /**
  * Signs in with a one-time code: opens a device session and returns `{ token, user, agency }`.

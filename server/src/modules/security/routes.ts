@@ -19,16 +19,16 @@ import {
 } from "../../db/security-defaults.js";
 import { badRequest, notFound } from "../../errors.js";
 import { idParamsSchema, MAX_INT_ID, queryIntSchema, settingKeySchema } from "../../request-schemas.js";
+import {
+  listDeviceCredentials,
+  presentDeviceCredential,
+  revokeDeviceCredentials,
+} from "../../shared/device-credentials.js";
 import { actorOf } from "../../shared/guard.js";
 import { recordSecurityEvent } from "../../shared/security/events.js";
 import { clearFailures, clearPhoneFailures, phoneLockKey } from "../../shared/security/limits.js";
 import { getSecuritySettings } from "../../shared/security/settings.js";
 import { clearPhoneSmsBudget } from "../../shared/security/sms-budget.js";
-import {
-  listDeviceCredentials,
-  presentDeviceCredential,
-  revokeDeviceCredentials,
-} from "../auth/device-credentials.js";
 
 const listQuery = z.object({
   limit: queryIntSchema("limit", 1, 500).default(100),

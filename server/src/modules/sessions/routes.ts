@@ -5,7 +5,9 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { users } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
+import { verifyDeviceCredential } from "../../shared/device-credentials.js";
 import { actorOf } from "../../shared/guard.js";
+import { requestMeta } from "../../shared/request-meta.js";
 import { recordSecurityEvent } from "../../shared/security/events.js";
 import { consumeRateLimit } from "../../shared/security/limits.js";
 import { getSecuritySettings } from "../../shared/security/settings.js";
@@ -17,8 +19,6 @@ import {
   sessionLimitState,
 } from "../../shared/sessions.js";
 import { verifyEvictionToken } from "../../shared/tokens.js";
-import { verifyDeviceCredential } from "../auth/device-credentials.js";
-import { requestMeta } from "../auth/request-meta.js";
 
 const PUBLIC = { access: "public" } as const;
 

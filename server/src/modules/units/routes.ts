@@ -5,7 +5,7 @@ import { z } from "zod";
 import { idParamsSchema, recordIdSchema } from "../../request-schemas.js";
 import { assignedAgencyIds } from "../../shared/alerts/scope.js";
 import { actorOf } from "../../shared/guard.js";
-import { requestMeta } from "../auth/request-meta.js";
+import { requestMeta } from "../../shared/request-meta.js";
 import { presentAdminUnit, presentNearbyUnit, presentUnitRow } from "./present.js";
 import {
   createUnit,

@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_INT_ID, queryIntSchema, recordIdSchema, smsPhoneSchema } from "../../request-schemas.js";
 import { actorOf } from "../../shared/guard.js";
+import { requestMeta } from "../../shared/request-meta.js";
 import { presentSession } from "../../shared/sessions.js";
-import { requestMeta } from "../auth/request-meta.js";
 import { presentAdminUser, presentUserAgency, USER_STATUSES } from "./present.js";
 import { getAdminUser, listUserAgencies, listUserSessions, listUsers } from "./queries.js";
 import {

@@ -5,15 +5,13 @@ import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { agencies, smsQueue, userAgencies, users } from "../../db/schema.js";
 import { badRequest, conflict, notFound } from "../../errors.js";
+import { runAfterCommit } from "../../events.js";
+import { accountReadySms } from "../../shared/account-activation.js";
 import { recordAdminAction as recordAction } from "../../shared/admin-actions.js";
 import type { Actor } from "../../shared/guard.js";
 import type { SecurityEventType } from "../../shared/security/events.js";
 import { endUserSessions } from "../../shared/sessions.js";
 import { enqueueSms } from "../../sms/queue.js";
-import { accountReadySms } from "../auth/registration.js";
-import { mediaFileNames } from "../feedback/service.js";
-import { MediaStore } from "../feedback/store.js";
-import { rulesChanged } from "../rules/matcher.js";
 import { type AdminUser, userStatus } from "./present.js";
 import { findUser, getAdminUser, type UserRow } from "./queries.js";
 
@@ -232,14 +230,16 @@ export async function deleteUser(
     const ended = await endUserSessions(tx, userId, "admin");
     await tx.delete(smsQueue).where(and(eq(smsQueue.userId, userId), eq(smsQueue.status, "pending")));
     await recordAdminAction(tx, actor, meta, { type: "admin_user_deleted", text: "deleted", target: user });
-    const feedbackFiles = await mediaFileNames(tx, { userId });
+    // Before the row goes: the feedback module notes the user's media files (their conversations go
+    // with the row, by cascade) and leaves their removal for after the commit.
+    const afterCommit = await ctx.events.publish("userDeleting", { tx, userId });
     await tx.delete(users).where(eq(users.id, userId));
-    return { ended, feedbackFiles };
+    return { ended, afterCommit };
   });
-  // Their feedback conversations went with the row (cascade); their files go once that is committed.
-  await new MediaStore(ctx.config.dataDir, ctx.config.jwtSecret).remove(deleted.feedbackFiles);
+  await runAfterCommit(deleted.afterCommit);
   ctx.live.sessionsEnded(deleted.ended, "logged_out_by_admin");
-  rulesChanged(ctx);
+  // The rules module: the user's rules went with the row, so the matchers reload.
+  await ctx.events.publish("userDeleted", { userId });
 }
 
 /**
