@@ -6,11 +6,11 @@ import { RedisLink } from "../cache/redis-link.js";
 import { isConnectionFailure } from "../db/reachability.js";
 import { agencies, deviceSessions, userAgencies, users } from "../db/schema.js";
 import { AppError } from "../errors.js";
-import { unitsByCapcode, unitsOfUser, unitViewOf } from "../modules/units/service.js";
 import { presentAlert } from "../shared/alerts/present.js";
 import { unitsOf } from "../shared/alerts/recipients.js";
 import { type Actor, resolveActor } from "../shared/guard.js";
 import { hiddenAgencyIds } from "../shared/hidden-agencies.js";
+import { unitsByCapcode, unitsOfUser, unitViewOf } from "../shared/units.js";
 import { AlertFanout, boundAlertQueue, REFRESH_EVENT } from "./alert-fanout.js";
 import type { LiveEvents } from "./live-events.js";
 

@@ -6,7 +6,7 @@ import { alertRecipients, alerts } from "../../db/schema.js";
 import { AppError, forbidden } from "../../errors.js";
 import { assignedAgencyIds, feedScope, pagedToAny, type Scope } from "../../shared/alerts/scope.js";
 import type { Actor } from "../../shared/guard.js";
-import { unitViewOf } from "../units/service.js";
+import { unitViewOf } from "../../shared/units.js";
 import { afterCursor, decodeCursor, encodeCursor } from "./cursor.js";
 import { type PageConditions, pageRows, type SearchOptions } from "./search-plans.js";
 import { checkedPattern, containsPattern, termConditions } from "./term-conditions.js";

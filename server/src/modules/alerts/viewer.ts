@@ -10,7 +10,7 @@ import {
 } from "../../shared/alerts/present.js";
 import { recipientsByAlert, unitsOf } from "../../shared/alerts/recipients.js";
 import type { Scope } from "../../shared/alerts/scope.js";
-import { unitsByCapcode } from "../units/service.js";
+import { unitsByCapcode } from "../../shared/units.js";
 
 /**
  * Presents alerts as this viewer sees them, dropping any the viewer may not read. For a message paged

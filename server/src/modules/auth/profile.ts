@@ -5,7 +5,7 @@ import type { Database } from "../../db/client.js";
 import { agencies, userAgencies, users } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { presentAgency, presentProfileUser } from "../../shared/present-user.js";
-import { unitsOfUser } from "../units/service.js";
+import { unitsOfUser } from "../../shared/units.js";
 
 /** The signed-in user with their primary agency and every agency assigned to them. */
 export async function getProfile(db: Database, userId: number) {

@@ -10,8 +10,8 @@ import { recordOtpAttempt, recordSecurityEvent } from "../../shared/security/eve
 import { addressPhoneLockKey, clearFailures, consumeRateLimit } from "../../shared/security/limits.js";
 import { getSecuritySettings } from "../../shared/security/settings.js";
 import { reserveStrangerSms } from "../../shared/security/sms-budget.js";
+import { writeUserUnits } from "../../shared/units.js";
 import { enqueueSms } from "../../sms/queue.js";
-import { writeUserUnits } from "../units/service.js";
 import {
   addressOf,
   assertAddressNotLocked,

@@ -11,7 +11,7 @@ import { agencies, pushAgencyModes, pushSubscriptions, userAgencies } from "../.
 import { badRequest, conflict } from "../../errors.js";
 import { queueDevicePush } from "../../push/queue.js";
 import type { Actor } from "../../shared/guard.js";
-import { unitsOfUser } from "../units/service.js";
+import { unitsOfUser } from "../../shared/units.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
