@@ -75,3 +75,22 @@ describe("the dependency rule", () => {
     );
   });
 });
+
+describe("the server build", () => {
+  it("finds a test double among a bundle's inputs, and none in a bundle of production files", () => {
+    const run = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { testDoublesIn } from "./scripts/server-build.mjs";
+         process.stdout.write(JSON.stringify([
+           testDoublesIn(["server/src/main.ts", "server/src/testing/push-stand-in.ts"]),
+           testDoublesIn(["server/src/main.ts", "server/src/push/queue.ts"]),
+         ]));`,
+      ],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(JSON.parse(run.stdout)).toEqual([["server/src/testing/push-stand-in.ts"], []]);
+  });
+});

@@ -6,8 +6,8 @@ import { createUser } from "../../test/factories.js";
 import { killableDatabase } from "../../test/killable-database.js";
 import { agencies, capcodes, smsQueue, userAlertRules } from "../db/schema.js";
 import { rulesChanged } from "../modules/rules/matcher.js";
+import { type MessageMediaStandIn, startMessageMediaStandIn } from "../testing/messagemedia-stand-in.js";
 import { createMessageMediaProvider } from "./messagemedia-provider.js";
-import { type MessageMediaStandIn, startMessageMediaStandIn } from "./messagemedia-stand-in.js";
 import { SmsWorker } from "./worker.js";
 
 /**
