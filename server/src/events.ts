@@ -22,6 +22,8 @@ export type DomainEvents = {
    * auto-activation), in the activating transaction.
    */
   accountAwaitingReview: { tx: Database; user: { id: number; firstName: string; lastName: string } };
+  /** An agency is being deleted (agencies module), in the deleting transaction. */
+  agencyDeleting: { tx: Database; agencyId: number };
 };
 
 export type DomainEventName = keyof DomainEvents;

@@ -4,6 +4,7 @@ import { notifyAdminsOfPendingAccount } from "./modules/auto-activation/service.
 import { mediaFileNames } from "./modules/feedback/service.js";
 import { MediaStore } from "./modules/feedback/store.js";
 import { rulesChanged } from "./modules/rules/matcher.js";
+import { removeAgencyFilters } from "./modules/user-filters/service.js";
 
 /**
  * Who acts on each domain event (events.ts), in the order they act: part of assembling the app, so
@@ -23,6 +24,11 @@ export function subscribeModules(bus: DomainEventBus, ctx: ServiceContext): void
   // Auto-activation: the admins chosen for it are texted, in the activating transaction.
   bus.on("accountAwaitingReview", async ({ tx, user }) => {
     await notifyAdminsOfPendingAccount(tx, user);
+    return undefined;
+  });
+  // User filters: the filters naming a deleted agency go, in the deleting transaction.
+  bus.on("agencyDeleting", async ({ tx, agencyId }) => {
+    await removeAgencyFilters(tx, agencyId);
     return undefined;
   });
 }

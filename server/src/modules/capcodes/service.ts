@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, isNull, max, ne, or, sql } from "dr
 import type { Database } from "../../db/client.js";
 import { agencies, alertRecipients, alerts, capcodes } from "../../db/schema.js";
 import { conflict, notFound } from "../../errors.js";
-import { requireAgency } from "../agencies/service.js";
+import { requireAgency } from "../../shared/agencies.js";
 
 export type CapcodeRow = typeof capcodes.$inferSelect;
 export type AgencyRow = typeof agencies.$inferSelect;
