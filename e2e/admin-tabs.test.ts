@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type MessageMediaStandIn,
   startMessageMediaStandIn,
-} from "../server/src/sms/messagemedia-stand-in.js";
+} from "../server/src/testing/messagemedia-stand-in.js";
 import { registerActiveAccount, smsCountTo, waitForSmsCode } from "./support/accounts.js";
 import {
   agencyIds,

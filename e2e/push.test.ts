@@ -1,6 +1,6 @@
 import type { CDPSession } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PushStandIn, startPushStandIn } from "../server/src/push/stand-in.js";
+import { type PushStandIn, startPushStandIn } from "../server/src/testing/push-stand-in.js";
 import { registerActiveAccount } from "./support/accounts.js";
 import {
   agencyIds,

@@ -1,7 +1,7 @@
 // Builds the server into plain JavaScript (server/dist/main.js) when it is missing or older than its
 // sources, so `npm start` runs Node on compiled code with no TypeScript loader at run time: the loader
 // and its compiled-module cache cost the running process memory (bench/README.md, idle memory).
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 import { isStale } from "./stale.mjs";
@@ -26,7 +26,7 @@ export async function ensureServerBuilt({ quiet = false, force = false } = {}) {
   if (!quiet) process.stdout.write("Building the server (server/dist)...\n");
   const manifest = JSON.parse(readFileSync(path.join(root, "server/package.json"), "utf8"));
   const external = Object.keys(manifest.dependencies ?? {}).filter((name) => name !== "@turnout/domain");
-  await build({
+  const result = await build({
     entryPoints: [path.join(root, "server/src/main.ts")],
     outfile: outFile,
     bundle: true,
@@ -37,8 +37,23 @@ export async function ensureServerBuilt({ quiet = false, force = false } = {}) {
     sourcemap: "linked",
     logLevel: quiet ? "error" : "warning",
     legalComments: "none",
+    metafile: true,
+    absWorkingDir: root,
   });
+  const doubles = testDoublesIn(Object.keys(result.metafile.inputs));
+  if (doubles.length > 0) {
+    rmSync(outFile, { force: true });
+    throw new Error(`The production server must not contain test doubles: ${doubles.join(", ")}`);
+  }
   return true;
+}
+
+/** The folder of the test doubles (stand-ins for MessageMedia, web push services, the ingest API). */
+export const TEST_DOUBLES = "server/src/testing/";
+
+/** The bundle's inputs (paths relative to the repository) that are test doubles: none may be built in. */
+export function testDoublesIn(inputs) {
+  return inputs.filter((file) => file.replaceAll("\\", "/").includes(TEST_DOUBLES));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -21,6 +21,7 @@ const check = (label, cmd, args) => {
 check("lint and format (biome)", "npx", ["biome", "check", "."]);
 check("type-check (tsc)", "npm", ["run", "--silent", "typecheck"]);
 check("install builds nothing (package-lock.json)", "node", ["scripts/check-install.mjs"]);
+check("dependency rule (dependency-cruiser)", "node", ["scripts/check-deps.mjs"]);
 
 const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 if (!existsSync(chromium)) {

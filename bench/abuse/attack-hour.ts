@@ -17,9 +17,9 @@
  */
 import { eq, inArray, isNotNull } from "drizzle-orm";
 import { smsQueue, users, verificationCodes } from "../../server/src/db/schema.js";
+import { SECURITY_DEFAULTS } from "../../server/src/db/security-defaults.js";
 import { proofOfWorkChallenge } from "../../server/src/modules/auth/proof-of-work.js";
-import { SECURITY_DEFAULTS } from "../../server/src/modules/security/defaults.js";
-import { getSecuritySettings } from "../../server/src/modules/security/settings.js";
+import { getSecuritySettings } from "../../server/src/shared/security/settings.js";
 import { buildTestApp, setSecuritySettings, type TestApp } from "../../server/test/build-app.js";
 import { createUser, signInDevice, uniquePhone } from "../../server/test/factories.js";
 import { solveProofOfWork } from "../../server/test/proof-of-work.js";

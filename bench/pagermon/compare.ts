@@ -25,7 +25,7 @@ import path from "node:path";
 import { ALERT_PAGE_SIZE } from "@turnout/domain";
 import pg from "pg";
 import { openDatabase } from "../../server/src/db/client.js";
-import { signSessionToken } from "../../server/src/modules/auth/tokens.js";
+import { signSessionToken } from "../../server/src/shared/tokens.js";
 import { type BenchAgency, createAgencies, readAgencies } from "../server/lib/agencies.js";
 import {
   baseDatabaseUrl,

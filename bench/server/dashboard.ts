@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { signSessionToken } from "../../server/src/modules/auth/tokens.js";
+import { signSessionToken } from "../../server/src/shared/tokens.js";
 import { createAgencies } from "./lib/agencies.js";
 import {
   environment,

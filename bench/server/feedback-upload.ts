@@ -11,7 +11,7 @@ import http from "node:http";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { signSessionToken } from "../../server/src/modules/auth/tokens.js";
+import { signSessionToken } from "../../server/src/shared/tokens.js";
 import { machineLine } from "../support/machine.js";
 import { log, runMain, scratchDatabase, sleep, startServer, table } from "./lib/common.js";
 

@@ -15,7 +15,7 @@ import os, { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { io, type Socket } from "socket.io-client";
-import { signSessionToken } from "../../server/src/modules/auth/tokens.js";
+import { signSessionToken } from "../../server/src/shared/tokens.js";
 import { formBody } from "../../server/test/multipart.js";
 import { machineLine } from "../support/machine.js";
 import {

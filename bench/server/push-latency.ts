@@ -11,7 +11,7 @@
  * server's (the server is a child process).
  */
 import pg from "pg";
-import { startPushStandIn } from "../../server/src/push/stand-in.js";
+import { startPushStandIn } from "../../server/src/testing/push-stand-in.js";
 import { machineLine } from "../support/machine.js";
 import {
   baseDatabaseUrl,

@@ -16,10 +16,10 @@ import {
   PLAN_SETTINGS,
   type SearchOptions,
   type SearchPlan,
-  searchAlerts,
-} from "../../server/src/modules/alerts/service.js";
+} from "../../server/src/modules/alerts/search-plans.js";
+import { searchAlerts } from "../../server/src/modules/alerts/service.js";
 import { sealWordBlocks } from "../../server/src/modules/alerts/word-blocks.js";
-import type { Actor } from "../../server/src/modules/auth/guard.js";
+import type { Actor } from "../../server/src/shared/guard.js";
 import { createAgencies, readAgencies } from "./lib/agencies.js";
 import {
   baseDatabaseUrl,

@@ -14,7 +14,7 @@ import pg from "pg";
 import { type Database, openDatabase } from "../../server/src/db/client.js";
 import * as schema from "../../server/src/db/schema.js";
 import { type SearchInput, searchAlerts } from "../../server/src/modules/alerts/service.js";
-import type { Actor } from "../../server/src/modules/auth/guard.js";
+import type { Actor } from "../../server/src/shared/guard.js";
 import { createAgencies, readAgencies } from "./lib/agencies.js";
 import {
   baseDatabaseUrl,

@@ -1,6 +1,6 @@
 import { isPlausibleAuPhone, maskPhone, normalizePhone } from "@turnout/domain";
 import { type Config, loadConfig } from "./config.js";
-import { RECOVERY_TOKEN_SECONDS, signRecoveryToken } from "./modules/auth/tokens.js";
+import { RECOVERY_TOKEN_SECONDS, signRecoveryToken } from "./shared/tokens.js";
 
 /**
  * The operator's command line (`npm run admin -- <command>`), for what cannot wait for a working

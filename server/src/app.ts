@@ -12,13 +12,13 @@ import { type Database, type DatabaseHandle, openDatabase } from "./db/client.js
 import { seedReferenceData } from "./db/seed.js";
 import { DatabaseUpkeep } from "./db/upkeep.js";
 import { registerErrorHandling } from "./errors.js";
+import { DomainEventBus } from "./events.js";
 import { registerInputGuard } from "./input-guard.js";
 import { createLiveGateway } from "./live/gateway.js";
 import { createLogger } from "./logger.js";
 import { agencyRoutes } from "./modules/agencies/routes.js";
 import { alertRoutes } from "./modules/alerts/routes.js";
 import { WordBlockSealer } from "./modules/alerts/word-blocks.js";
-import { registerAuthGuard } from "./modules/auth/guard.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { autoActivationRoutes } from "./modules/auto-activation/routes.js";
 import { capcodeRoutes } from "./modules/capcodes/routes.js";
@@ -36,7 +36,6 @@ import { respondingRoutes } from "./modules/responding/routes.js";
 import { RuleMatcher } from "./modules/rules/matcher.js";
 import { adminUserAlertRoutes, userAlertRoutes } from "./modules/rules/routes.js";
 import { securityRoutes } from "./modules/security/routes.js";
-import { countSentSms } from "./modules/security/sms-budget.js";
 import { sessionRoutes } from "./modules/sessions/routes.js";
 import { smsAdminRoutes } from "./modules/sms-admin/routes.js";
 import { systemRoutes } from "./modules/system/routes.js";
@@ -47,8 +46,11 @@ import { ensureAdmins } from "./modules/users/service.js";
 import { PushWorker } from "./push/queue.js";
 import { loadVapidKeys } from "./push/vapid.js";
 import { registerSecurityHeaders } from "./security-headers.js";
-import { SmsWorker } from "./sms/queue.js";
+import { registerAuthGuard } from "./shared/guard.js";
+import { countSentSms } from "./shared/security/sms-budget.js";
 import { type ConfiguredSms, createSmsProvider } from "./sms/select-provider.js";
+import { SmsWorker } from "./sms/worker.js";
+import { subscribeModules } from "./subscriptions.js";
 import { webRoutes } from "./web.js";
 
 declare module "fastify" {
@@ -195,14 +197,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const upkeep = new DatabaseUpkeep({ db: database.db, kind: database.kind, logger });
   const live = await createLiveGateway(app);
   app.decorate("io", live.io);
-  app.decorate("services", {
+  const services = {
     db: database.db,
     cache,
     config,
     logger,
     nudgeSms: () => smsWorker.nudge(),
     live: live.events,
-  } satisfies ServiceContext);
+    events: new DomainEventBus(),
+  } satisfies ServiceContext;
+  subscribeModules(services.events, services);
+  app.decorate("services", services);
   const feedback = await openFeedbackRuntime(config, database.db, logger, live.events);
   app.decorate("feedback", feedback);
   app.addHook("onReady", async () => {

@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import type { Cache } from "./cache/cache.js";
 import type { Config } from "./config.js";
 import type { Database } from "./db/client.js";
-import type { LiveEvents } from "./live/gateway.js";
+import type { DomainEventBus } from "./events.js";
+import type { LiveEvents } from "./live/live-events.js";
 
 /** What services need from the running server, passed explicitly rather than read from Fastify. */
 export type ServiceContext = {
@@ -14,6 +15,8 @@ export type ServiceContext = {
   nudgeSms: () => void;
   /** The live channel; call it only after the transaction that made the change has committed. */
   live: LiveEvents;
+  /** Domain events between modules (events.ts), subscribed in app.ts. */
+  events: DomainEventBus;
 };
 
 /** Facts about the caller that services record (security events, device sessions). */

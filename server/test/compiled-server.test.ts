@@ -25,6 +25,15 @@ describe.skipIf(process.env.TURNOUT_TEST_DB === "postgres")(
       });
       const bundle = readFileSync(path.join(repoRoot, "server/dist/main.js"), "utf8");
       expect(bundle).not.toMatch(/from "tsx|@turnout\/domain"/);
+      // No test double is compiled in (server-build.mjs refuses to build one in): the source map
+      // names every source file of the bundle.
+      const sources = (
+        JSON.parse(readFileSync(path.join(repoRoot, "server/dist/main.js.map"), "utf8")) as {
+          sources: string[];
+        }
+      ).sources;
+      expect(sources.some((s) => s.endsWith("src/shared/guard.ts"))).toBe(true);
+      expect(sources.filter((s) => s.includes("/testing/") || /stand-in/.test(s))).toEqual([]);
 
       server = spawnServer(await freePort(), { DATA_DIR: dataDir }, { compiled: true });
       const started = Date.now();

@@ -4,8 +4,8 @@ import { UNMAPPED_AGENCY } from "@turnout/domain";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agencies, securityConfig, users } from "../src/db/schema.js";
+import { SECURITY_DEFAULTS } from "../src/db/security-defaults.js";
 import { seedReferenceData } from "../src/db/seed.js";
-import { SECURITY_DEFAULTS } from "../src/modules/security/defaults.js";
 import { buildTestApp, type TestApp, testConfig } from "./build-app.js";
 
 describe("the foundation app", () => {

@@ -1,6 +1,6 @@
 import type { InjectOptions, RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { routeAccess } from "../src/modules/auth/guard.js";
+import { routeAccess } from "../src/shared/guard.js";
 import { buildTestApp, type TestApp } from "./build-app.js";
 import { createUser, signIn, smsCount, waitForCode } from "./factories.js";
 import { fieldsOf, fill, hasParams, sample } from "./route-samples.js";

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { signSessionToken } from "../../../server/src/modules/auth/tokens.js";
+import { signSessionToken } from "../../../server/src/shared/tokens.js";
 import { type BenchAgency, weightedPick } from "./agencies.js";
 import { rng } from "./messages.js";
 

@@ -1,8 +1,8 @@
 import { SIGNUP_AGENCIES, UNMAPPED_AGENCY } from "@turnout/domain";
 import { isNull, sql } from "drizzle-orm";
-import { SECURITY_DEFAULTS } from "../modules/security/defaults.js";
 import type { Database } from "./client.js";
 import { agencies, appSettings, groupingSettings, securityConfig } from "./schema.js";
+import { SECURITY_DEFAULTS } from "./security-defaults.js";
 
 /** Settings documents and their first values. */
 export const SETTINGS_DEFAULTS = {

@@ -19,7 +19,7 @@ import {
   userAgencies,
   users,
 } from "../db/schema.js";
-import { unitCapcodesByMember } from "../modules/units/service.js";
+import { unitCapcodesByMember } from "../shared/units.js";
 import { PollingLoop } from "../support/polling-loop.js";
 import { loadWebPush, type VapidKeys } from "./vapid.js";
 

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../test/build-app.js";
 import { alerts } from "../db/schema.js";
-import { type StandIn, startStandIn } from "./stand-in-ingest.js";
+import { type StandIn, startStandIn } from "../testing/ingest-stand-in.js";
 
 const KEY = "cli-test-key";
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));

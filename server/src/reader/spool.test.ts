@@ -4,12 +4,12 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type StandIn, startStandIn } from "../testing/ingest-stand-in.js";
 import type { IngestItem } from "./ingest-client.js";
 import { parseRetryAfter, postMessages } from "./ingest-client.js";
 import { createLog, type Log, silentLog } from "./log.js";
 import { Sender, type SenderOptions, UnauthorisedError } from "./sender.js";
 import { Spool } from "./spool.js";
-import { type StandIn, startStandIn } from "./stand-in-ingest.js";
 
 const KEY = "test-ingest-key";
 const SOURCE = "pi-north";

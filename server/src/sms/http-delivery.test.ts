@@ -6,9 +6,9 @@ import { createUser } from "../../test/factories.js";
 import { killableDatabase } from "../../test/killable-database.js";
 import { agencies, capcodes, smsQueue, userAlertRules } from "../db/schema.js";
 import { rulesChanged } from "../modules/rules/matcher.js";
+import { type MessageMediaStandIn, startMessageMediaStandIn } from "../testing/messagemedia-stand-in.js";
 import { createMessageMediaProvider } from "./messagemedia-provider.js";
-import { type MessageMediaStandIn, startMessageMediaStandIn } from "./messagemedia-stand-in.js";
-import { SmsWorker } from "./queue.js";
+import { SmsWorker } from "./worker.js";
 
 /**
  * End to end with SMS_PROVIDER=http: the real app, its queue and worker, and the MessageMedia

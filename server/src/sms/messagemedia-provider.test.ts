@@ -2,8 +2,8 @@ import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testConfig } from "../../test/build-app.js";
 import { loadConfig } from "../config.js";
+import { type MessageMediaStandIn, startMessageMediaStandIn } from "../testing/messagemedia-stand-in.js";
 import { createMessageMediaProvider, parseRetryAfter } from "./messagemedia-provider.js";
-import { type MessageMediaStandIn, startMessageMediaStandIn } from "./messagemedia-stand-in.js";
 import { SmsSendError } from "./provider.js";
 import { createSmsProvider } from "./select-provider.js";
 

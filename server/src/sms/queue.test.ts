@@ -10,17 +10,9 @@ import type { Database, DatabaseHandle } from "../db/client.js";
 import { smsQueue, systemLogs } from "../db/schema.js";
 import { createOutboxProvider } from "./outbox-provider.js";
 import { type SmsMessage, type SmsProvider, SmsSendError } from "./provider.js";
-import {
-  CODE_REMOVED_BODY,
-  enqueueSms,
-  handleStuck,
-  listQueue,
-  retryAllFailed,
-  retryDelaySeconds,
-  retrySms,
-  SmsWorker,
-  smsStats,
-} from "./queue.js";
+import { CODE_REMOVED_BODY, enqueueSms, retryDelaySeconds } from "./queue.js";
+import { handleStuck, listQueue, retryAllFailed, retrySms, smsStats } from "./queue-admin.js";
+import { SmsWorker } from "./worker.js";
 
 const PHONE = "+61412345678";
 

@@ -1,4 +1,4 @@
-import { presentAgency } from "../auth/present.js";
+import { presentAgency } from "../../shared/present-user.js";
 import type { AgencyWithCounts } from "./service.js";
 
 /** An agency in the admin console: SPEC 3 'Agency' (with its logo) plus description and how many capcodes and users it has. */

@@ -128,7 +128,7 @@ export async function agencyRoutes(app: FastifyInstance): Promise<void> {
   );
 
   r.delete("/admin/agencies/:id", byId, async (request) => {
-    const agency = await deleteAgency(app.db, logos, request.params.id);
+    const agency = await deleteAgency(app.db, logos, request.params.id, app.services.events);
     return { success: true, message: `${agency.name} deleted.` };
   });
 

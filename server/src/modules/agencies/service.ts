@@ -3,7 +3,8 @@ import { and, asc, count, eq, getTableColumns, isNotNull, sql } from "drizzle-or
 import type { Database } from "../../db/client.js";
 import { agencies, alerts, capcodes } from "../../db/schema.js";
 import { conflict, notFound } from "../../errors.js";
-import { removeAgencyFilters } from "../user-filters/service.js";
+import type { DomainEventBus } from "../../events.js";
+import { requireAgency } from "../../shared/agencies.js";
 import type { LogoStore, LogoType } from "./logo-store.js";
 
 type AgencyRow = typeof agencies.$inferSelect;
@@ -27,13 +28,6 @@ const withCounts = {
       Number,
     ),
 };
-
-/** The agency with that id. Throws 404 'Agency not found'. */
-export async function requireAgency(db: Database, id: number): Promise<AgencyRow> {
-  const [agency] = await db.select().from(agencies).where(eq(agencies.id, id));
-  if (!agency) throw notFound("Agency not found");
-  return agency;
-}
 
 /** Every agency by name, with how many capcodes and users each has. */
 export async function listAgencies(db: Database): Promise<AgencyWithCounts[]> {
@@ -88,7 +82,12 @@ export async function updateAgency(
  * it go, and so does its logo file. Throws 404 for an unknown agency and 409 for a built-in agency or
  * one that still has capcodes or alerts.
  */
-export async function deleteAgency(db: Database, logos: LogoStore, id: number): Promise<AgencyRow> {
+export async function deleteAgency(
+  db: Database,
+  logos: LogoStore,
+  id: number,
+  events: DomainEventBus,
+): Promise<AgencyRow> {
   const deleted = await db.transaction(async (tx) => {
     const agency = await getAgency(tx, id);
     if (BUILT_IN_AGENCY_CODES.includes(agency.code)) {
@@ -107,7 +106,8 @@ export async function deleteAgency(db: Database, logos: LogoStore, id: number): 
     if (alertCount > 0) {
       throw conflict(`${agency.name} is the agency of ${plural(alertCount, "alert")} and cannot be deleted.`);
     }
-    await removeAgencyFilters(tx, id);
+    // User filters: every member's filter naming the agency goes, in this transaction.
+    await events.publish("agencyDeleting", { tx, agencyId: id });
     // Deleted capcodes stay as their alerts' history; with the agency gone, nobody is left to read it.
     await tx.delete(capcodes).where(and(eq(capcodes.agencyId, id), isNotNull(capcodes.deletedAt)));
     const [row] = await tx.delete(agencies).where(eq(agencies.id, id)).returning();

@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bigIdParamsSchema, queryIntSchema, recordIdSchema } from "../../request-schemas.js";
-import { actorOf } from "../auth/guard.js";
+import { actorOf } from "../../shared/guard.js";
 import { alertStats, getAlert, getAlertGroup, recentAlerts, searchAlerts } from "./service.js";
 
 const flag = z

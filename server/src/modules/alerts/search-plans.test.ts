@@ -3,17 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testEngine } from "../../../test/build-app.js";
 import type { DatabaseHandle } from "../../db/client.js";
 import { alerts } from "../../db/schema.js";
-import type { Actor } from "../auth/guard.js";
-import {
-  HEDGE_MS,
-  plannerPlan,
-  raceTransactions,
-  type SearchInput,
-  type SearchOptions,
-  type SearchPlan,
-  searchAlerts,
-  termConditions,
-} from "./service.js";
+import type { Actor } from "../../shared/guard.js";
+import { raceTransactions } from "./race.js";
+import { HEDGE_MS, plannerPlan, type SearchOptions, type SearchPlan } from "./search-plans.js";
+import { type SearchInput, searchAlerts } from "./service.js";
+import { termConditions } from "./term-conditions.js";
 
 // On PostgreSQL searchAlerts runs the planner's own plan, lets the trigram plan join it after a few ms
 // and keeps the first answer; these tests prove every plan and every path returns the same pages,

@@ -5,8 +5,9 @@ import { createUser } from "../../../test/factories.js";
 import type { DatabaseHandle } from "../../db/client.js";
 import { rowsOf } from "../../db/rows.js";
 import { WORD_BLOCK_SIZE } from "../../db/schema.js";
-import type { Actor } from "../auth/guard.js";
-import { type SearchOptions, type SearchPlan, searchAlerts } from "./service.js";
+import type { Actor } from "../../shared/guard.js";
+import type { SearchOptions, SearchPlan } from "./search-plans.js";
+import { searchAlerts } from "./service.js";
 import {
   blockCandidates,
   MAX_BLOCK_CANDIDATES,

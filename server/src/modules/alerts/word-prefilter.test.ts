@@ -3,14 +3,10 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testEngine } from "../../../test/build-app.js";
 import type { DatabaseHandle } from "../../db/client.js";
-import type { Actor } from "../auth/guard.js";
-import {
-  MAX_QUALIFIED_AGENCIES,
-  MAX_TERM_WORDS,
-  type SearchOptions,
-  searchAlerts,
-  termConditions,
-} from "./service.js";
+import type { Actor } from "../../shared/guard.js";
+import type { SearchOptions } from "./search-plans.js";
+import { searchAlerts } from "./service.js";
+import { MAX_QUALIFIED_AGENCIES, MAX_TERM_WORDS, termConditions } from "./term-conditions.js";
 
 // The word prefilter (migration 0016) may only narrow a search to a superset of its matches: every
 // search here must return the same pages and cursors with it as without it (the reference), on PGlite

@@ -2,9 +2,9 @@ import { createChallenge, randomInt, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import type { ServiceContext } from "../../context.js";
 import { AppError } from "../../errors.js";
-import { consumeRateLimit } from "../security/limits.js";
-import type { SecuritySettings } from "../security/settings.js";
-import { derivedSecret } from "./derived-keys.js";
+import { derivedSecret } from "../../shared/derived-keys.js";
+import { consumeRateLimit } from "../../shared/security/limits.js";
+import type { SecuritySettings } from "../../shared/security/settings.js";
 
 /**
  * Proof of work once under attack (issue 27), with ALTCHA's self-hosted library: no third party, no
@@ -13,9 +13,6 @@ import { derivedSecret } from "./derived-keys.js";
  * `pow_cost` iterations each: a second or two on a phone) and sends the solution in the `X-Altcha`
  * header. The server checks it with one HMAC, never by redoing the work, and takes each solution once.
  */
-
-/** The header a solution travels in: base64 of JSON `{ challenge, solution }` (ALTCHA's payload). */
-export const PROOF_OF_WORK_HEADER = "x-altcha";
 
 /** How long a challenge may be solved and used. */
 const CHALLENGE_SECONDS = 5 * 60;

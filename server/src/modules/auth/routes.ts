@@ -3,24 +3,18 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { smsPhoneSchema } from "../../request-schemas.js";
-import { recordSecurityEvent } from "../security/events.js";
-import { endSession } from "../sessions/service.js";
 import {
   listDeviceCredentials,
   presentDeviceCredential,
   revokeDeviceCredentials,
-} from "./device-credentials.js";
-import { actorOf, bearerToken, resolveActor } from "./guard.js";
-import { deviceMeta, requestMeta } from "./request-meta.js";
-import {
-  activateAccount,
-  getProfile,
-  listSignupAgencies,
-  recoverSignIn,
-  registerUser,
-  requestLoginCode,
-  verifyLoginCode,
-} from "./service.js";
+} from "../../shared/device-credentials.js";
+import { actorOf, bearerToken, resolveActor } from "../../shared/guard.js";
+import { deviceMeta, requestMeta } from "../../shared/request-meta.js";
+import { recordSecurityEvent } from "../../shared/security/events.js";
+import { endSession } from "../../shared/sessions.js";
+import { getProfile, listSignupAgencies } from "./profile.js";
+import { activateAccount, registerUser } from "./registration.js";
+import { recoverSignIn, requestLoginCode, verifyLoginCode } from "./service.js";
 
 const verifyBody = z.object({
   phone: phoneInputSchema,

@@ -2,8 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { recordIdSchema } from "../../request-schemas.js";
-import { actorOf } from "../auth/guard.js";
-import { isAutoActivationEnabled } from "../auth/service.js";
+import { isAutoActivationEnabled } from "../../shared/account-activation.js";
+import { actorOf } from "../../shared/guard.js";
 import { adminNotificationsView, setAdminNotifications, setAutoActivation } from "./service.js";
 
 const configBody = z.object({ enabled: z.boolean("enabled must be true or false") });

@@ -2,9 +2,9 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { appSettings, users } from "../../db/schema.js";
 import { badRequest } from "../../errors.js";
+import { recordAdminAction } from "../../shared/admin-actions.js";
+import type { Actor } from "../../shared/guard.js";
 import { enqueueManySms } from "../../sms/queue.js";
-import type { Actor } from "../auth/guard.js";
-import { recordAdminAction } from "../system/service.js";
 
 const AUTO_ACTIVATION = "auto_activation";
 const ADMIN_NOTIFICATIONS = "admin_notifications";

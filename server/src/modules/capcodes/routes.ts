@@ -2,17 +2,16 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, queryIntSchema, recordIdSchema } from "../../request-schemas.js";
-import { presentAgency } from "../auth/present.js";
+import { presentAgency } from "../../shared/present-user.js";
 import { CAPCODE_CSV_COLUMNS, toCsv, UNIT_SEPARATOR } from "./csv.js";
+import { importCapcodes, listCapcodesForExport } from "./import-export.js";
 import { presentCapcode, presentCapcodeMessage, presentUnmappedCapcode } from "./present.js";
 import { capcodeNumberSchema, labelSchema } from "./schemas.js";
 import {
   assignCapcode,
   createCapcode,
   deleteCapcode,
-  importCapcodes,
   listCapcodeMessages,
-  listCapcodesForExport,
   listUnmappedCapcodes,
   setCapcodeAlias,
   updateCapcode,

@@ -3,7 +3,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../../db/client.js";
 import { feedbackConversations, feedbackMedia, feedbackMessages } from "../../db/schema.js";
-import type { LiveEvents } from "../../live/gateway.js";
+import type { LiveEvents } from "../../live/live-events.js";
 import { PollingLoop } from "../../support/polling-loop.js";
 import { convertToMp4, makePoster } from "./ffmpeg.js";
 import type { MediaStore } from "./store.js";

@@ -15,7 +15,7 @@ import { z } from "zod";
 import { feedbackConversations, feedbackMedia, feedbackMessages } from "../../db/schema.js";
 import { badRequest, notFound } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
-import { type Actor, actorOf, bearerToken, resolveActor } from "../auth/guard.js";
+import { type Actor, actorOf, bearerToken, resolveActor } from "../../shared/guard.js";
 import { describeUpload, type FilePart, fileTooLarge, type StoredFile, storeUpload } from "./media.js";
 import { presentConversation, presentMessage } from "./present.js";
 import {

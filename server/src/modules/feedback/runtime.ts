@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../../config.js";
 import type { Database } from "../../db/client.js";
-import type { LiveEvents } from "../../live/gateway.js";
+import type { LiveEvents } from "../../live/live-events.js";
 import { MediaWorker } from "./converter.js";
 import { detectFfmpeg, ffprobePathFor } from "./ffmpeg.js";
 import { MediaStore } from "./store.js";

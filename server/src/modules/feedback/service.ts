@@ -5,8 +5,8 @@ import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { feedbackConversations, feedbackMedia, feedbackMessages, users } from "../../db/schema.js";
 import { conflict, notFound, rateLimited } from "../../errors.js";
-import type { Actor } from "../auth/guard.js";
-import { recordAdminAction } from "../system/service.js";
+import { recordAdminAction } from "../../shared/admin-actions.js";
+import type { Actor } from "../../shared/guard.js";
 import type { ConversationRow, MediaRow, MessageRow } from "./present.js";
 
 export const CONVERSATION_NOT_FOUND = "Conversation not found.";

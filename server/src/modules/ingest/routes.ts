@@ -5,12 +5,12 @@ import { z } from "zod";
 import { isConnectionFailure } from "../../db/reachability.js";
 import { AppError, badRequest, rateLimited } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
+import { actorOf } from "../../shared/guard.js";
+import { tooManyAttempts } from "../../shared/security/limits.js";
+import { getSecuritySettings } from "../../shared/security/settings.js";
 import { type SystemLogEntry, writeSystemLog } from "../../system-log.js";
-import { actorOf } from "../auth/guard.js";
 import type { ReceiverIdentity } from "../receivers/keys.js";
 import { noteReceiverMessages, recordHeartbeat } from "../receivers/service.js";
-import { tooManyAttempts } from "../security/limits.js";
-import { getSecuritySettings } from "../security/settings.js";
 import { isEnvIngestKey, issueIngestKey, listIngestKeys, revokeIngestKey, verifyIngestKey } from "./keys.js";
 import { type IncomingMessage, ingestMessages } from "./service.js";
 

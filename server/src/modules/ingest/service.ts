@@ -15,7 +15,7 @@ import type { Database } from "../../db/client.js";
 import { isConnectionFailure } from "../../db/reachability.js";
 import { jsonValue, rowFromJson } from "../../db/rows.js";
 import { alerts } from "../../db/schema.js";
-import type { AlertRow } from "../alerts/present.js";
+import type { AlertRow } from "../../shared/alerts/present.js";
 import {
   activePatterns,
   type CompiledPattern,

@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, readOutbox, signIn } from "../../../test/factories.js";
 import { withTwoInstances } from "../../../test/two-instances.js";
 import { agencies, capcodes, pushDeliveries, pushSubscriptions, userAlertRules } from "../../db/schema.js";
-import { type PushStandIn, type StandInSubscription, startPushStandIn } from "../../push/stand-in.js";
+import { type PushStandIn, type StandInSubscription, startPushStandIn } from "../../testing/push-stand-in.js";
 
 const KEY = "push-test-ingest-key-000000";
 let app: TestApp;

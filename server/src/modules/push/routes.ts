@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { rateLimited } from "../../errors.js";
 import { recordIdSchema } from "../../request-schemas.js";
-import { actorOf } from "../auth/guard.js";
+import { actorOf } from "../../shared/guard.js";
 import {
   pushPreferences,
   queueTestPush,

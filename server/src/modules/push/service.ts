@@ -10,8 +10,8 @@ import type { Database } from "../../db/client.js";
 import { agencies, pushAgencyModes, pushSubscriptions, userAgencies } from "../../db/schema.js";
 import { badRequest, conflict } from "../../errors.js";
 import { queueDevicePush } from "../../push/queue.js";
-import type { Actor } from "../auth/guard.js";
-import { unitsOfUser } from "../units/service.js";
+import type { Actor } from "../../shared/guard.js";
+import { unitsOfUser } from "../../shared/units.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 

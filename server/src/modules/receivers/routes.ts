@@ -4,8 +4,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { badRequest } from "../../errors.js";
 import { bigIdParamsSchema, idParamsSchema, recordIdSchema } from "../../request-schemas.js";
-import { actorOf } from "../auth/guard.js";
-import { recordAdminAction } from "../system/service.js";
+import { recordAdminAction } from "../../shared/admin-actions.js";
+import { actorOf } from "../../shared/guard.js";
 import {
   DEFAULT_ROTATION_GRACE_HOURS,
   issueReceiverKey,

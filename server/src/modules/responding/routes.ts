@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bigIdListSchema, bigIdParamsSchema } from "../../request-schemas.js";
-import { actorOf } from "../auth/guard.js";
+import { actorOf } from "../../shared/guard.js";
 import { presentAdminDetail, presentDetail, presentSummary } from "./present.js";
 import { adminJobDetail, answerJob, jobDetail, listSummaries, withdrawAnswer } from "./service.js";
 

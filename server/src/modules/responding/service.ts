@@ -12,8 +12,8 @@ import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { agencies, alerts, jobResponses, userAgencies, users } from "../../db/schema.js";
 import { badRequest, conflict, notFound } from "../../errors.js";
-import { assignedAgencyIds } from "../alerts/service.js";
-import type { Actor } from "../auth/guard.js";
+import { assignedAgencyIds } from "../../shared/alerts/scope.js";
+import type { Actor } from "../../shared/guard.js";
 
 export const JOB_CLOSED = "This job has closed for responses.";
 const NOT_FOUND = "Message not found.";

@@ -2,9 +2,9 @@ import { deliversPush, deliversSms, ruleAlertSmsText, ruleFiresFor } from "@turn
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, alerts, ruleTriggers, userAgencies, userAlertRules, users } from "../../db/schema.js";
+import { recipientsByAlert } from "../../shared/alerts/recipients.js";
+import { unitCapcodesByMember } from "../../shared/units.js";
 import { enqueueManySms } from "../../sms/queue.js";
-import { recipientsByAlert } from "../alerts/service.js";
-import { unitCapcodesByMember } from "../units/service.js";
 import type { IndexedRule, RuleIndex } from "./rule-index.js";
 
 /** Alerts older than this when the matcher reaches them (a long outage) are dequeued without SMS. */

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { type ZodType, z } from "zod";
 import { badRequest } from "../../errors.js";
 import { idParamsSchema, MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
-import { actorOf } from "../auth/guard.js";
+import { actorOf } from "../../shared/guard.js";
 import {
   createRule,
   deleteRule,

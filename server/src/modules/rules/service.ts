@@ -11,9 +11,9 @@ import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { agencies, alertRecipients, alerts, ruleTriggers, userAlertRules, users } from "../../db/schema.js";
 import { AppError, badRequest, conflict } from "../../errors.js";
+import { assignedAgencyIds, pagedToAny } from "../../shared/alerts/scope.js";
+import type { Actor } from "../../shared/guard.js";
 import { enqueueSms } from "../../sms/queue.js";
-import { assignedAgencyIds, pagedToAny } from "../alerts/service.js";
-import type { Actor } from "../auth/guard.js";
 import { rulesChanged } from "./matcher.js";
 import { presentRule, presentRuleAgency, presentRuleForReview, type RuleRow } from "./present.js";
 

@@ -11,19 +11,24 @@ import {
   users,
   verificationCodes,
 } from "../../db/schema.js";
+import {
+  SECURITY_DEFAULTS,
+  SECURITY_KEYS,
+  SECURITY_RANGES,
+  type SecurityKey,
+} from "../../db/security-defaults.js";
 import { badRequest, notFound } from "../../errors.js";
 import { idParamsSchema, MAX_INT_ID, queryIntSchema, settingKeySchema } from "../../request-schemas.js";
 import {
   listDeviceCredentials,
   presentDeviceCredential,
   revokeDeviceCredentials,
-} from "../auth/device-credentials.js";
-import { actorOf } from "../auth/guard.js";
-import { SECURITY_DEFAULTS, SECURITY_KEYS, SECURITY_RANGES, type SecurityKey } from "./defaults.js";
-import { recordSecurityEvent } from "./events.js";
-import { clearFailures, clearPhoneFailures, phoneLockKey } from "./limits.js";
-import { getSecuritySettings } from "./settings.js";
-import { clearPhoneSmsBudget } from "./sms-budget.js";
+} from "../../shared/device-credentials.js";
+import { actorOf } from "../../shared/guard.js";
+import { recordSecurityEvent } from "../../shared/security/events.js";
+import { clearFailures, clearPhoneFailures, phoneLockKey } from "../../shared/security/limits.js";
+import { getSecuritySettings } from "../../shared/security/settings.js";
+import { clearPhoneSmsBudget } from "../../shared/security/sms-budget.js";
 
 const listQuery = z.object({
   limit: queryIntSchema("limit", 1, 500).default(100),

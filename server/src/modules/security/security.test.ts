@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn, waitForCode } from "../../../test/factories.js";
 import { bruteForceLocks, securityConfig } from "../../db/schema.js";
-import { SECURITY_DEFAULTS } from "./defaults.js";
-import { lockoutRemaining, recordFailure } from "./limits.js";
+import { SECURITY_DEFAULTS } from "../../db/security-defaults.js";
+import { lockoutRemaining, recordFailure } from "../../shared/security/limits.js";
 
 let app: TestApp;
 let admin: Record<string, string>;

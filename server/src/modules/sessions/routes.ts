@@ -5,20 +5,20 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { users } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
-import { verifyDeviceCredential } from "../auth/device-credentials.js";
-import { actorOf } from "../auth/guard.js";
-import { requestMeta } from "../auth/request-meta.js";
-import { verifyEvictionToken } from "../auth/tokens.js";
-import { recordSecurityEvent } from "../security/events.js";
-import { consumeRateLimit } from "../security/limits.js";
-import { getSecuritySettings } from "../security/settings.js";
+import { verifyDeviceCredential } from "../../shared/device-credentials.js";
+import { actorOf } from "../../shared/guard.js";
+import { requestMeta } from "../../shared/request-meta.js";
+import { recordSecurityEvent } from "../../shared/security/events.js";
+import { consumeRateLimit } from "../../shared/security/limits.js";
+import { getSecuritySettings } from "../../shared/security/settings.js";
 import {
   chooseSessionToEvict,
   endOwnSession,
   listActiveSessions,
   presentSession,
   sessionLimitState,
-} from "./service.js";
+} from "../../shared/sessions.js";
+import { verifyEvictionToken } from "../../shared/tokens.js";
 
 const PUBLIC = { access: "public" } as const;
 

@@ -1,4 +1,5 @@
-import { isCodeSms, type SmsQueueItem } from "../../sms/queue.js";
+import { isCodeSms } from "../../sms/queue.js";
+import type { SmsQueueItem } from "../../sms/queue-admin.js";
 
 /**
  * One SMS queue row on the admin SMS tab: phone already masked. A code SMS shows no body in any state

@@ -2,7 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
-import { handleStuck, listQueue, retryAllFailed, SMS_STATUSES } from "../../sms/queue.js";
+import { SMS_STATUSES } from "../../sms/queue.js";
+import { handleStuck, listQueue, retryAllFailed } from "../../sms/queue-admin.js";
 import { presentQueueItem } from "./present.js";
 import { createSmsCheckCache, retryOneSms, smsServiceStatus } from "./service.js";
 

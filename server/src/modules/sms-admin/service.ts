@@ -3,7 +3,8 @@ import type { Database } from "../../db/client.js";
 import { smsQueue } from "../../db/schema.js";
 import { conflict, notFound } from "../../errors.js";
 import type { ProviderCheck } from "../../sms/messagemedia-provider.js";
-import { isCodeSms, retrySms, smsStats } from "../../sms/queue.js";
+import { isCodeSms } from "../../sms/queue.js";
+import { retrySms, smsStats } from "../../sms/queue-admin.js";
 import type { ConfiguredSms } from "../../sms/select-provider.js";
 
 /** How long a connection check is reused: the monitor refreshes every 60 s (SPEC 9). */

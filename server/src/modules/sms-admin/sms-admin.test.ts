@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, readOutbox, signIn } from "../../../test/factories.js";
 import { smsQueue } from "../../db/schema.js";
-import { CODE_REMOVED_BODY, enqueueSms, type SmsQueueItem } from "../../sms/queue.js";
+import { CODE_REMOVED_BODY, enqueueSms } from "../../sms/queue.js";
+import type { SmsQueueItem } from "../../sms/queue-admin.js";
 import { presentQueueItem } from "./present.js";
 
 const PHONE = "+61412345678";

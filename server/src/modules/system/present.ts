@@ -1,5 +1,5 @@
 import type { deviceSessions, systemLogs } from "../../db/schema.js";
-import { presentSession } from "../sessions/service.js";
+import { presentSession } from "../../shared/sessions.js";
 
 /** SPEC 3 'System log entry'. */
 export function presentLogEntry(row: typeof systemLogs.$inferSelect) {

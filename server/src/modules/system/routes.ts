@@ -2,10 +2,10 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
+import { actorOf } from "../../shared/guard.js";
+import { smsBudgetsReached } from "../../shared/security/sms-budget.js";
 import { SYSTEM_LOG_LEVELS } from "../../system-log.js";
-import { actorOf } from "../auth/guard.js";
 import { monitorHealthInputs } from "../receivers/health.js";
-import { smsBudgetsReached } from "../security/sms-budget.js";
 import { createSmsCheckCache, smsServiceStatus } from "../sms-admin/service.js";
 import { foldMessageCounts, messageMetrics } from "./message-metrics.js";
 import {

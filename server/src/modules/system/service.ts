@@ -1,17 +1,11 @@
-import {
-  classifyDevice,
-  computeHealth,
-  type DeviceInfo,
-  maskPhone,
-  type SmsBudgetName,
-} from "@turnout/domain";
+import { classifyDevice, computeHealth, type DeviceInfo, type SmsBudgetName } from "@turnout/domain";
 import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { rowsOf } from "../../db/rows.js";
 import { agencies, deviceSessions, systemLogs, userAgencies, users } from "../../db/schema.js";
-import { type SystemLogLevel, writeSystemLog } from "../../system-log.js";
-import type { Actor } from "../auth/guard.js";
-import { recordSecurityEvent, type SecurityEventType } from "../security/events.js";
+import { recordAdminAction } from "../../shared/admin-actions.js";
+import type { Actor } from "../../shared/guard.js";
+import type { SystemLogLevel } from "../../system-log.js";
 
 const activeSession = () => and(isNull(deviceSessions.endedAt), gt(deviceSessions.expiresAt, sql`now()`));
 
@@ -116,39 +110,6 @@ export async function clearSystemLogs(db: Database, actor: Actor, ip: string | n
     details: { cleared },
   });
   return cleared;
-}
-
-/**
- * Records an admin's action where admins look for it: the system log (level info, category admin) and
- * the security tab's admin actions (a security event of an `admin_` type), both with the admin's id.
- */
-export async function recordAdminAction(
-  db: Database,
-  actor: Actor,
-  ip: string | null,
-  action: {
-    type: SecurityEventType & `admin_${string}`;
-    message: string;
-    details?: Record<string, unknown>;
-    /** The user the action was about: named in the details with the phone masked. */
-    target?: { id: number; phone: string };
-  },
-): Promise<void> {
-  const details = {
-    admin_id: actor.userId,
-    ...(action.target
-      ? { target_user_id: action.target.id, target_phone: maskPhone(action.target.phone) }
-      : {}),
-    ...action.details,
-  };
-  await recordSecurityEvent(db, {
-    type: action.type,
-    userId: actor.userId,
-    phone: action.target?.phone ?? null,
-    ip,
-    details,
-  });
-  await writeSystemLog(db, { level: "info", category: "admin", message: action.message, details, ip });
 }
 
 /**

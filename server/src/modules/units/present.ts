@@ -1,4 +1,5 @@
-import type { listAgencyUnits, UnitRow, unitsNear } from "./service.js";
+import type { UnitRow } from "../../shared/units.js";
+import type { listAgencyUnits, unitsNear } from "./service.js";
 
 /** A unit as the admin console lists it: its place, capcodes and member count. */
 export function presentAdminUnit({

@@ -3,9 +3,9 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { idParamsSchema, recordIdSchema } from "../../request-schemas.js";
-import { assignedAgencyIds } from "../alerts/service.js";
-import { actorOf } from "../auth/guard.js";
-import { requestMeta } from "../auth/request-meta.js";
+import { assignedAgencyIds } from "../../shared/alerts/scope.js";
+import { actorOf } from "../../shared/guard.js";
+import { requestMeta } from "../../shared/request-meta.js";
 import { presentAdminUnit, presentNearbyUnit, presentUnitRow } from "./present.js";
 import {
   createUnit,

@@ -13,7 +13,7 @@ import {
   userAlertRules,
   userUnits,
 } from "../../db/schema.js";
-import { type PushStandIn, startPushStandIn } from "../../push/stand-in.js";
+import { type PushStandIn, startPushStandIn } from "../../testing/push-stand-in.js";
 
 // Brigades and units (issue 26): admin set-up, registration, the unit view of the feed (equal to the
 // agency-wide feed filtered to the units, page by page), machine pages, push, keyword rules, the CSV

@@ -2,7 +2,7 @@ import { bulkFiltersSchema, userFilterInputSchema } from "@turnout/domain";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { idParamsSchema } from "../../request-schemas.js";
-import { actorOf } from "../auth/guard.js";
+import { actorOf } from "../../shared/guard.js";
 import { presentFilterableAgency, presentUserFilter } from "./present.js";
 import {
   deleteUserFilter,

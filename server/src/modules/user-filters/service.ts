@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, userAgencies, userFilters } from "../../db/schema.js";
 import { badRequest, notFound } from "../../errors.js";
-import type { Actor } from "../auth/guard.js";
+import type { Actor } from "../../shared/guard.js";
 
 type UserFilterRow = typeof userFilters.$inferSelect;
 type AgencyRow = typeof agencies.$inferSelect;
@@ -103,21 +103,6 @@ export async function resetUserFilters(db: Database, actor: Actor): Promise<numb
     .where(eq(userFilters.userId, actor.userId))
     .returning({ id: userFilters.id });
   return rows.length;
-}
-
-/** Ids of the agencies the user chose to hide from their feed (for the alert search to leave out). */
-export async function hiddenAgencyIds(db: Database, userId: number): Promise<number[]> {
-  const rows = await db
-    .select({ value: userFilters.filterValue })
-    .from(userFilters)
-    .where(
-      and(
-        eq(userFilters.userId, userId),
-        eq(userFilters.filterType, AGENCY),
-        eq(userFilters.isEnabled, false),
-      ),
-    );
-  return rows.map((r) => Number(r.value)).filter((id) => Number.isSafeInteger(id) && id > 0);
 }
 
 /** Deletes every user's filter naming an agency (called when the agency is deleted). */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
 import { agencies, securityConfig, userFilters } from "../../db/schema.js";
-import { hiddenAgencyIds } from "./service.js";
+import { hiddenAgencyIds } from "../../shared/hidden-agencies.js";
 
 let app: TestApp;
 const ids: Record<string, number> = {};

@@ -2,26 +2,21 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_INT_ID, queryIntSchema, recordIdSchema, smsPhoneSchema } from "../../request-schemas.js";
-import { actorOf } from "../auth/guard.js";
-import { requestMeta } from "../auth/request-meta.js";
-import { presentSession } from "../sessions/service.js";
+import { actorOf } from "../../shared/guard.js";
+import { requestMeta } from "../../shared/request-meta.js";
+import { presentSession } from "../../shared/sessions.js";
 import { presentAdminUser, presentUserAgency, USER_STATUSES } from "./present.js";
+import { getAdminUser, listUserAgencies, listUserSessions, listUsers } from "./queries.js";
 import {
-  addUserAgency,
   createUser,
   deleteUser,
-  getAdminUser,
-  listUserAgencies,
-  listUserSessions,
-  listUsers,
-  removeUserAgency,
   resetPwaBanner,
   setSessionLimit,
   setUserActive,
-  setUserAgencies,
   terminateUserSessions,
   updateUser,
 } from "./service.js";
+import { addUserAgency, removeUserAgency, setUserAgencies } from "./user-agencies.js";
 
 /** Most users one page lists (the Users tab asks for 1000, SPEC 9). */
 export const USERS_MAX_LIMIT = 1000;

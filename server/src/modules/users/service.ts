@@ -1,24 +1,20 @@
+// Changing users (admin): every change is recorded, and its live effect follows the commit. Their agencies: user-agencies.ts; reading: queries.ts.
 import { maskPhone, UNMAPPED_AGENCY, welcomeSmsText } from "@turnout/domain";
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, like, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { RequestMeta, ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
-import { agencies, deviceSessions, smsQueue, userAgencies, users } from "../../db/schema.js";
+import { agencies, smsQueue, userAgencies, users } from "../../db/schema.js";
 import { badRequest, conflict, notFound } from "../../errors.js";
+import { runAfterCommit } from "../../events.js";
+import { accountReadySms } from "../../shared/account-activation.js";
+import { recordAdminAction as recordAction } from "../../shared/admin-actions.js";
+import type { Actor } from "../../shared/guard.js";
+import type { SecurityEventType } from "../../shared/security/events.js";
+import { endUserSessions } from "../../shared/sessions.js";
 import { enqueueSms } from "../../sms/queue.js";
-import type { Actor } from "../auth/guard.js";
-import { accountReadySms } from "../auth/service.js";
-import { mediaFileNames } from "../feedback/service.js";
-import { MediaStore } from "../feedback/store.js";
-import { rulesChanged } from "../rules/matcher.js";
-import type { SecurityEventType } from "../security/events.js";
-import { endUserSessions, listActiveSessions } from "../sessions/service.js";
-import { recordAdminAction as recordAction } from "../system/service.js";
-import { type AdminUser, type UserStatus, userStatus } from "./present.js";
+import { type AdminUser, userStatus } from "./present.js";
+import { findUser, getAdminUser, type UserRow } from "./queries.js";
 
-type UserRow = typeof users.$inferSelect;
-type AgencyRow = typeof agencies.$inferSelect;
-
-export const USER_NOT_FOUND = "User not found.";
 export const PHONE_TAKEN = "A user with this phone number already exists.";
 export const LAST_ADMIN =
   "This is the last active admin: make another user an admin first, so someone can still run Turnout.";
@@ -53,129 +49,6 @@ export async function ensureAdmins(db: Database, phones: readonly string[]): Pro
   }
 }
 
-// ---------------------------------------------------------------------------
-// Reading users (admin view)
-// ---------------------------------------------------------------------------
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-function statusCondition(status: UserStatus): SQL {
-  switch (status) {
-    case "unverified":
-      return eq(users.isVerified, false);
-    case "active":
-      return and(eq(users.isVerified, true), eq(users.isActive, true))!;
-    case "pending_review":
-      return and(eq(users.isVerified, true), eq(users.isActive, false), isNull(users.activatedAt))!;
-    case "inactive":
-      return and(eq(users.isVerified, true), eq(users.isActive, false), isNotNull(users.activatedAt))!;
-  }
-}
-
-/** Name text anywhere in 'first last'; a phone typed the way people write it ('0412 345', '+61412'). */
-function searchCondition(search: string): SQL | undefined {
-  const text = search.trim();
-  if (text === "") return undefined;
-  const conditions = [sql`(${users.firstName} || ' ' || ${users.lastName}) ILIKE ${`%${escapeLike(text)}%`}`];
-  const digits = text.replace(/\D/g, "");
-  if (digits.length >= 3 && /^[\d\s()+.-]+$/.test(text)) {
-    // Phones are stored +61...: a national leading 0 stands for 61.
-    const stored = digits.startsWith("0") ? `61${digits.slice(1)}` : digits;
-    conditions.push(like(users.phone, `%${stored}%`));
-  }
-  return or(...conditions);
-}
-
-// Plain SQL: drizzle leaves columns unqualified in a one-table select, which a correlated subquery
-// on device_sessions (also with an id) would misread.
-const activeSessionCount = sql<number>`(select count(*) from device_sessions ds
-  where ds.user_id = "users"."id" and ds.ended_at is null and ds.expires_at > now())`.mapWith(Number);
-/** The latest of any session's last use and the last sign-in. */
-const lastActivity = sql<Date | null>`greatest(
-  (select max(ds.last_activity) from device_sessions ds where ds.user_id = "users"."id"),
-  "users"."last_login_at")`.mapWith(deviceSessions.lastActivity);
-
-/** Each user's agencies, first assigned first (the first is their primary agency). */
-async function agenciesByUser(db: Database, userIds: number[]): Promise<Map<number, AgencyRow[]>> {
-  const byUser = new Map<number, AgencyRow[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0) return byUser;
-  const rows = await db
-    .select({ userId: userAgencies.userId, agency: agencies })
-    .from(userAgencies)
-    .innerJoin(agencies, eq(agencies.id, userAgencies.agencyId))
-    .where(inArray(userAgencies.userId, userIds))
-    .orderBy(asc(userAgencies.createdAt), asc(agencies.id));
-  for (const r of rows) byUser.get(r.userId)?.push(r.agency);
-  return byUser;
-}
-
-async function loadAdminUsers(
-  db: Database,
-  where: SQL | undefined,
-  page: { limit: number; offset: number },
-): Promise<AdminUser[]> {
-  const rows = await db
-    .select({ user: users, activeSessions: activeSessionCount, lastActivity })
-    .from(users)
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  const byUser = await agenciesByUser(
-    db,
-    rows.map((r) => r.user.id),
-  );
-  return rows.map((r) => ({
-    ...r.user,
-    activeSessions: r.activeSessions,
-    lastActivity: r.lastActivity,
-    agencies: byUser.get(r.user.id) ?? [],
-  }));
-}
-
-/** A page of users, newest first, matching a name or phone search and a status; with the total. */
-export async function listUsers(
-  db: Database,
-  query: { limit: number; offset: number; search?: string; status?: UserStatus },
-): Promise<{ users: AdminUser[]; total: number }> {
-  const where = and(
-    query.search ? searchCondition(query.search) : undefined,
-    query.status ? statusCondition(query.status) : undefined,
-  );
-  const [total] = await db.select({ n: count() }).from(users).where(where);
-  return { users: await loadAdminUsers(db, where, query), total: Number(total?.n ?? 0) };
-}
-
-/** One user in the admin view. Throws 404 when there is no such user. */
-export async function getAdminUser(db: Database, userId: number): Promise<AdminUser> {
-  const [user] = await loadAdminUsers(db, eq(users.id, userId), { limit: 1, offset: 0 });
-  if (!user) throw notFound(USER_NOT_FOUND);
-  return user;
-}
-
-/** A user's active device sessions, oldest first. Throws 404 when there is no such user. */
-export async function listUserSessions(db: Database, userId: number) {
-  await findUser(db, userId);
-  return listActiveSessions(db, userId);
-}
-
-/** A user's agencies, first assigned first. Throws 404 when there is no such user. */
-export async function listUserAgencies(db: Database, userId: number): Promise<AgencyRow[]> {
-  await findUser(db, userId);
-  return (await agenciesByUser(db, [userId])).get(userId) ?? [];
-}
-
-// ---------------------------------------------------------------------------
-// Changing users: every change is recorded, and its live effect follows the commit
-// ---------------------------------------------------------------------------
-
-async function findUser(db: Database, userId: number, lock = false): Promise<UserRow> {
-  const query = db.select().from(users).where(eq(users.id, userId));
-  const [user] = lock ? await query.for("update") : await query;
-  if (!user) throw notFound(USER_NOT_FOUND);
-  return user;
-}
-
 /**
  * Serialises the changes that can remove an active admin (taken first, before any row lock, so two of
  * them never deadlock): two admins removing each other at the same moment cannot leave nobody.
@@ -194,7 +67,7 @@ async function assertAnotherActiveAdmin(tx: Database, userId: number): Promise<v
 }
 
 /** Throws 400 unless every id is an agency a user may be assigned (not the UNMAPPED placeholder). */
-async function assertAssignableAgencies(db: Database, agencyIds: number[]): Promise<void> {
+export async function assertAssignableAgencies(db: Database, agencyIds: number[]): Promise<void> {
   if (agencyIds.length === 0) return;
   const found = await db.select().from(agencies).where(inArray(agencies.id, agencyIds));
   const missing = agencyIds.filter((id) => !found.some((a) => a.id === id));
@@ -205,7 +78,7 @@ async function assertAssignableAgencies(db: Database, agencyIds: number[]): Prom
 }
 
 /** Records an admin's action on a user (Security tab actions list and system log; phones masked). */
-function recordAdminAction(
+export function recordAdminAction(
   tx: Database,
   actor: Actor,
   meta: RequestMeta,
@@ -357,14 +230,16 @@ export async function deleteUser(
     const ended = await endUserSessions(tx, userId, "admin");
     await tx.delete(smsQueue).where(and(eq(smsQueue.userId, userId), eq(smsQueue.status, "pending")));
     await recordAdminAction(tx, actor, meta, { type: "admin_user_deleted", text: "deleted", target: user });
-    const feedbackFiles = await mediaFileNames(tx, { userId });
+    // Before the row goes: the feedback module notes the user's media files (their conversations go
+    // with the row, by cascade) and leaves their removal for after the commit.
+    const afterCommit = await ctx.events.publish("userDeleting", { tx, userId });
     await tx.delete(users).where(eq(users.id, userId));
-    return { ended, feedbackFiles };
+    return { ended, afterCommit };
   });
-  // Their feedback conversations went with the row (cascade); their files go once that is committed.
-  await new MediaStore(ctx.config.dataDir, ctx.config.jwtSecret).remove(deleted.feedbackFiles);
+  await runAfterCommit(deleted.afterCommit);
   ctx.live.sessionsEnded(deleted.ended, "logged_out_by_admin");
-  rulesChanged(ctx);
+  // The rules module: the user's rules went with the row, so the matchers reload.
+  await ctx.events.publish("userDeleted", { userId });
 }
 
 /**
@@ -459,85 +334,6 @@ export async function terminateUserSessions(
   });
   ctx.live.sessionsEnded(ended, "logged_out_by_admin");
   return ended.length;
-}
-
-/**
- * Replaces, adds to or removes from a user's agencies, then moves their live sockets to match.
- * Agencies kept keep their place (the first assigned is the primary agency).
- */
-async function changeUserAgencies(
-  ctx: ServiceContext,
-  actor: Actor,
-  userId: number,
-  meta: RequestMeta,
-  change: (current: number[]) => number[],
-): Promise<AgencyRow[]> {
-  const changed = await ctx.db.transaction(async (tx) => {
-    const user = await findUser(tx, userId, true);
-    const current = (
-      await tx.select({ id: userAgencies.agencyId }).from(userAgencies).where(eq(userAgencies.userId, userId))
-    ).map((r) => r.id);
-    const next = [...new Set(change(current))];
-    const added = next.filter((id) => !current.includes(id));
-    const removed = current.filter((id) => !next.includes(id));
-    if (added.length === 0 && removed.length === 0) return false;
-    await assertAssignableAgencies(tx, added);
-    if (removed.length > 0) {
-      await tx
-        .delete(userAgencies)
-        .where(and(eq(userAgencies.userId, userId), inArray(userAgencies.agencyId, removed)));
-    }
-    if (added.length > 0) {
-      await tx.insert(userAgencies).values(added.map((agencyId) => ({ userId, agencyId })));
-    }
-    await recordAdminAction(tx, actor, meta, {
-      type: "admin_user_agencies_changed",
-      text: "changed the agencies of",
-      target: user,
-      details: { added, removed },
-    });
-    return true;
-  });
-  if (changed) ctx.live.userAccessChanged(userId);
-  return listUserAgencies(ctx.db, userId);
-}
-
-/** Assigns one more agency. Throws 404 for an unknown user, 400 for an unknown or placeholder agency. */
-export function addUserAgency(
-  ctx: ServiceContext,
-  actor: Actor,
-  userId: number,
-  agencyId: number,
-  meta: RequestMeta,
-): Promise<AgencyRow[]> {
-  return changeUserAgencies(ctx, actor, userId, meta, (current) => [...current, agencyId]);
-}
-
-/** Makes `agencyIds` the user's whole set. Throws 404 for an unknown user, 400 for an unknown agency. */
-export function setUserAgencies(
-  ctx: ServiceContext,
-  actor: Actor,
-  userId: number,
-  agencyIds: number[],
-  meta: RequestMeta,
-): Promise<AgencyRow[]> {
-  return changeUserAgencies(ctx, actor, userId, meta, (current) => [
-    ...current.filter((id) => agencyIds.includes(id)),
-    ...agencyIds,
-  ]);
-}
-
-/** Removes one agency. Throws 404 for an unknown user or an agency the user does not have. */
-export async function removeUserAgency(
-  ctx: ServiceContext,
-  actor: Actor,
-  userId: number,
-  agencyId: number,
-  meta: RequestMeta,
-): Promise<AgencyRow[]> {
-  const current = await listUserAgencies(ctx.db, userId);
-  if (!current.some((a) => a.id === agencyId)) throw notFound("That agency is not assigned to this user.");
-  return changeUserAgencies(ctx, actor, userId, meta, (ids) => ids.filter((id) => id !== agencyId));
 }
 
 /**

@@ -1,10 +1,8 @@
-import { deviceInfoSchema, findUnstorableText } from "@turnout/domain";
+import { type DeviceInfo, deviceInfoSchema, findUnstorableText } from "@turnout/domain";
 import type { FastifyRequest } from "fastify";
-import type { RequestMeta } from "../../context.js";
-import { badRequest } from "../../errors.js";
+import type { RequestMeta } from "../context.js";
+import { badRequest } from "../errors.js";
 import { DEVICE_CREDENTIAL_HEADER } from "./device-credentials.js";
-import { PROOF_OF_WORK_HEADER } from "./proof-of-work.js";
-import type { DeviceMeta } from "./service.js";
 
 function header(request: FastifyRequest, name: string): string | null {
   const value = request.headers[name];
@@ -44,3 +42,8 @@ function parseDeviceInfo(raw: string | string[] | undefined) {
     return {};
   }
 }
+
+/** The header a solution travels in: base64 of JSON `{ challenge, solution }` (ALTCHA's payload). */
+export const PROOF_OF_WORK_HEADER = "x-altcha";
+
+export type DeviceMeta = RequestMeta & { deviceId: string; deviceInfo: Partial<DeviceInfo> };

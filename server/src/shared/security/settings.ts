@@ -1,6 +1,6 @@
 import type { Database } from "../../db/client.js";
 import { securityConfig } from "../../db/schema.js";
-import { SECURITY_DEFAULTS, type SecurityKey } from "./defaults.js";
+import { SECURITY_DEFAULTS, type SecurityKey } from "../../db/security-defaults.js";
 
 export type SecuritySettings = Record<SecurityKey, number>;
 

@@ -1,8 +1,8 @@
 import { classifyDevice, type DeviceInfo, describeBrowser, describeOs } from "@turnout/domain";
 import { and, asc, eq, gt, isNull, lt, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.js";
-import { deviceSessions, pendingSessionEvictions } from "../../db/schema.js";
-import { notFound } from "../../errors.js";
+import type { Database } from "../db/client.js";
+import { deviceSessions, pendingSessionEvictions } from "../db/schema.js";
+import { notFound } from "../errors.js";
 
 export type SessionEndReason = "logout" | "admin" | "force_logout" | "replaced" | "expired" | "deleted";
 type SessionRow = typeof deviceSessions.$inferSelect;

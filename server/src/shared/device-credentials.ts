@@ -1,11 +1,11 @@
 import type { DeviceInfo } from "@turnout/domain";
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import { errors, jwtVerify, SignJWT } from "jose";
-import type { Database } from "../../db/client.js";
-import { deviceCredentials, users } from "../../db/schema.js";
-import { notFound } from "../../errors.js";
-import { describeDevice } from "../sessions/service.js";
+import type { Database } from "../db/client.js";
+import { deviceCredentials, users } from "../db/schema.js";
+import { notFound } from "../errors.js";
 import { derivedKey } from "./derived-keys.js";
+import { describeDevice } from "./sessions.js";
 
 /**
  * Device credentials (issue 27): after a sign-in the app keeps a signed credential naming a row here,

@@ -1,4 +1,4 @@
-import type { agencies, users } from "../../db/schema.js";
+import type { agencies, users } from "../db/schema.js";
 
 type UserRow = typeof users.$inferSelect;
 type AgencyRow = typeof agencies.$inferSelect;

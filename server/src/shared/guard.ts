@@ -1,9 +1,9 @@
 import { MESSAGES } from "@turnout/domain";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from "fastify";
-import { deviceSessions, users } from "../../db/schema.js";
-import { AppError, forbidden } from "../../errors.js";
-import { touchSession } from "../sessions/service.js";
+import { deviceSessions, users } from "../db/schema.js";
+import { AppError, forbidden } from "../errors.js";
+import { touchSession } from "./sessions.js";
 import { verifySessionToken } from "./tokens.js";
 
 /** The signed-in user a request acts for. */

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { IngestItem } from "./ingest-client.js";
+import type { IngestItem } from "../reader/ingest-client.js";
 
 export type StandInMode = "ok" | "500" | "503" | "429" | "slow" | "400" | "401" | "404" | "408" | "html";
 

@@ -13,7 +13,9 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
-import { alerts, ingestKeys, users } from "./schema.js";
+import { alerts } from "./alerts.js";
+import { ingestKeys } from "./ingest.js";
+import { users } from "./users.js";
 
 // ---------------------------------------------------------------------------
 // Receivers, their keys and heartbeats, and the monitor's alarms (issue 33; migration 0027)

@@ -1,0 +1,59 @@
+// The server's layering (README, Architecture), checked by `npm test` (scripts/check-deps.mjs):
+//   domain/  <  the shell (errors, config, db, cache, support, live events, sms, push, ...)
+//            <  server/src/shared (read models and guards several modules use)
+//            <  server/src/modules/<name> (each imports only domain, the shell, shared and its own files)
+//            <  the assembly (app.ts, main.ts, admin-cli.ts, live/gateway.ts), which wires modules together
+//               and subscribes them to each other's domain events (server/src/events.ts).
+// Tests (server/test, *.test.ts) may reach across: they drive the app from outside.
+const tests = "(^server/test/|\\.test\\.ts$|^server/src/testing/)";
+const assembly = "^server/src/(app|main|admin-cli|web|subscriptions)\\.ts$|^server/src/live/gateway\\.ts$";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "module-imports-another-module",
+      comment:
+        "A module imports only domain/, the shell, server/src/shared and its own files. Effects in another " +
+        "module go through a domain event (server/src/events.ts) that app.ts subscribes; read models several " +
+        "modules need move to server/src/shared.",
+      severity: "error",
+      from: { path: "^server/src/modules/([^/]+)/", pathNot: tests },
+      to: { path: "^server/src/modules/", pathNot: "^server/src/modules/$1/" },
+    },
+    {
+      name: "shell-imports-a-module",
+      comment: "The shell and the shared read models sit below the modules: they never import one.",
+      severity: "error",
+      from: { path: "^server/src/", pathNot: [`^server/src/modules/`, assembly, tests] },
+      to: { path: "^server/src/modules/" },
+    },
+    {
+      name: "shell-imports-the-assembly",
+      comment:
+        "Nothing below the assembly imports it (the live gateway's event types are in live/live-events.ts).",
+      severity: "error",
+      from: { path: "^server/src/", pathNot: [assembly, tests] },
+      to: { path: assembly },
+    },
+    {
+      name: "production-imports-a-test-double",
+      comment: "Test doubles live in server/src/testing and are never part of the production server.",
+      severity: "error",
+      from: { path: "^server/src/", pathNot: tests },
+      to: { path: "^server/src/testing/" },
+    },
+    {
+      name: "no-circular-modules",
+      comment: "Modules form no cycle.",
+      severity: "error",
+      from: { path: "^server/src/modules/", pathNot: tests },
+      to: { circular: true, path: "^server/src/modules/", pathNot: tests },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(node_modules|dist)/" },
+    tsPreCompilationDeps: true,
+  },
+};

@@ -1,0 +1,34 @@
+import type { ServiceContext } from "./context.js";
+import type { DomainEventBus } from "./events.js";
+import { notifyAdminsOfPendingAccount } from "./modules/auto-activation/service.js";
+import { mediaFileNames } from "./modules/feedback/service.js";
+import { MediaStore } from "./modules/feedback/store.js";
+import { rulesChanged } from "./modules/rules/matcher.js";
+import { removeAgencyFilters } from "./modules/user-filters/service.js";
+
+/**
+ * Who acts on each domain event (events.ts), in the order they act: part of assembling the app, so
+ * that the modules themselves never import one another. README 'Architecture' lists these.
+ */
+export function subscribeModules(bus: DomainEventBus, ctx: ServiceContext): void {
+  // Feedback: a deleted user's media files, noted before their rows go, removed once that is committed.
+  bus.on("userDeleting", async ({ tx, userId }) => {
+    const files = await mediaFileNames(tx, { userId });
+    return () => new MediaStore(ctx.config.dataDir, ctx.config.jwtSecret).remove(files);
+  });
+  // Rules: a deleted user's rules went with them, so every matcher reloads its rules.
+  bus.on("userDeleted", () => {
+    rulesChanged(ctx);
+    return undefined;
+  });
+  // Auto-activation: the admins chosen for it are texted, in the activating transaction.
+  bus.on("accountAwaitingReview", async ({ tx, user }) => {
+    await notifyAdminsOfPendingAccount(tx, user);
+    return undefined;
+  });
+  // User filters: the filters naming a deleted agency go, in the deleting transaction.
+  bus.on("agencyDeleting", async ({ tx, agencyId }) => {
+    await removeAgencyFilters(tx, agencyId);
+    return undefined;
+  });
+}
