@@ -671,7 +671,7 @@ async function main() {
       }),
     ),
     "",
-    `Load average (1 min) after each round: $roundLoads.map((l) => l.toFixed(2)).join(", ")`,
+    `Load average (1 min) after each round: ${roundLoads.map((l) => l.toFixed(2)).join(", ")}`,
     "",
     "Each round's median (ms), Turnout admin / PagerMon / Turnout small agency:",
     "",
@@ -682,15 +682,15 @@ async function main() {
         roundMedians(i, "turnout"),
         roundMedians(i, "pagermon"),
         roundMedians(i, "small"),
-        disagreeing.has(i) ? `**no, after $REPEATSrepeats**` : "yes",
+        disagreeing.has(i) ? `**no, after ${REPEATS} repeats**` : "yes",
       ]),
     ),
     "",
     repeated.length
-      ? `Rounds measured again (medians Turnout / PagerMon / small, before → after):\n\n$table(
+      ? `Rounds measured again (medians Turnout / PagerMon / small, before → after):\n\n${table(
           ["query", "round", "medians"],
           repeated.map((r) => [r.name, r.side, r.replaced]),
-        )`
+        )}`
       : "No round disagreed with the others by more than 2×.",
   );
   console.log(out.join("\n"));
@@ -703,7 +703,7 @@ async function main() {
     const t0 = performance.now();
     const copy = await copyTurnoutDatabase(turnout.name);
     const copySeconds = (performance.now() - t0) / 1000;
-    const pmCopy = path.join(dataDir, `ingest-$process.pid.db`);
+    const pmCopy = path.join(dataDir, `ingest-${process.pid}.db`);
     onExit(() => rmSync(pmCopy, { force: true }));
     copyFileSync(pmData.file, pmCopy);
     const ti = await startServer(copy.url, { INGEST_API_KEY: INGEST_KEY });
