@@ -3,7 +3,6 @@ import { and, asc, desc, eq, gte, inArray, type SQL, type SQLWrapper, sql } from
 import type { Database } from "../../db/client.js";
 import { arrayLiteral } from "../../db/rows.js";
 import {
-  agencies,
   agencyWordsExpression,
   alertRecipients,
   alerts,
@@ -13,15 +12,10 @@ import {
 } from "../../db/schema.js";
 import { AppError, badRequest, forbidden } from "../../errors.js";
 import type { Actor } from "../auth/guard.js";
-import { unitsByCapcode, unitViewOf } from "../units/service.js";
+import { unitViewOf } from "../units/service.js";
 import { hiddenAgencyIds } from "../user-filters/service.js";
-import {
-  type AgencyRow,
-  type AlertRow,
-  type AlertUnit,
-  type PresentedAlert,
-  presentAlert,
-} from "./present.js";
+import { pageContext } from "./page-context.js";
+import { type AlertRow, type AlertUnit, type PresentedAlert, presentAlert } from "./present.js";
 import { blockCandidates, type Candidates, isCandidate } from "./word-blocks.js";
 import { RARE_TERM_SHARE, termShares } from "./word-shares.js";
 
@@ -898,14 +892,8 @@ export function unitsOf(
  */
 async function presentForViewer(db: Database, rows: AlertRow[], scope: Scope): Promise<PresentedAlert[]> {
   if (rows.length === 0) return [];
-  const recipients = await recipientsByAlert(
-    db,
-    rows.map((r) => r.id),
-  );
-  const unitsOfCapcode = await unitsByCapcode(
-    db,
-    [...recipients.values()].flatMap((list) => list.map((r) => r.capcodeId)),
-  );
+  // Recipients, units and agencies in one round trip (page-context.ts).
+  const { recipients, unitsOfCapcode, agencies: agencyRows } = await pageContext(db, rows);
   const chosen = new Map<number, number>();
   for (const row of rows) {
     const ids = recipients.get(row.id)?.map((r) => r.agencyId) ?? [row.agencyId];
@@ -916,7 +904,6 @@ async function presentForViewer(db: Database, rows: AlertRow[], scope: Scope): P
       : ids.filter((id) => scope.agencyIds.includes(id)).sort((a, b) => a - b)[0];
     if (agencyId !== undefined) chosen.set(row.id, agencyId);
   }
-  const agencyRows = await agencyMap(db, [...new Set(chosen.values())]);
   const viewerAgencies = scope.all ? null : scope.agencyIds;
   return rows
     .filter((r) => chosen.has(r.id))
@@ -927,12 +914,6 @@ async function presentForViewer(db: Database, rows: AlertRow[], scope: Scope): P
         unitsOf(recipients.get(r.id) ?? [], unitsOfCapcode, viewerAgencies),
       ),
     );
-}
-
-async function agencyMap(db: Database, ids: number[]): Promise<Map<number, AgencyRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.select().from(agencies).where(inArray(agencies.id, ids));
-  return new Map(rows.map((a) => [a.id, a]));
 }
 
 /** SPEC 3 'Alert group'. */
