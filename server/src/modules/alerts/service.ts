@@ -38,7 +38,7 @@ export type SearchInput = {
 };
 
 /** The agencies a viewer may read: every agency for an admin in admin context, else their own. */
-type Scope = { all: true } | { all: false; agencyIds: number[] };
+export type Scope = { all: true } | { all: false; agencyIds: number[] };
 
 const MAX_TERMS = 10;
 
@@ -890,7 +890,11 @@ export function unitsOf(
  * Presents alerts as this viewer sees them, dropping any the viewer may not read. For a message paged
  * to several agencies, the agency shown is the viewer's own (the primary one for admins in admin scope).
  */
-async function presentForViewer(db: Database, rows: AlertRow[], scope: Scope): Promise<PresentedAlert[]> {
+export async function presentForViewer(
+  db: Database,
+  rows: AlertRow[],
+  scope: Scope,
+): Promise<PresentedAlert[]> {
   if (rows.length === 0) return [];
   // Recipients, units and agencies in one round trip (page-context.ts).
   const { recipients, unitsOfCapcode, agencies: agencyRows } = await pageContext(db, rows);
