@@ -8,7 +8,9 @@
  *
  *   BENCH_DB=bench1m            an existing Turnout database loaded by bench/server/load-search.ts (default)
  *   BENCH_ALERTS=20000          instead: load a scratch Turnout database of this size (dropped after)
- *   BENCH_ROUNDS=20             search rounds (after one untimed warm-up round)
+ *   BENCH_ROUNDS=3              search rounds (after one untimed warm-up pass)
+ *   BENCH_SAMPLES=10            requests per class and side in each round (interleaved)
+ *   BENCH_REPEATS=3             times a round that disagrees with the others by more than 2x is measured again
  *   BENCH_INGEST_SECONDS=10     seconds of ingest per server and mode (0: no ingest)
  *   BENCH_POSTERS=10            concurrent posters in the second ingest mode
  *   BENCH_SETTLE_S=45           seconds both servers idle before their RSS is read (then 10 samples, 1 s apart)
@@ -55,7 +57,11 @@ import {
 } from "./pagermon.js";
 import { type IngestSide, ingest, messageStream, post, request, SLICE_S } from "./posting.js";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 10);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
+/** A round's median more than this many times off the median of the rounds' medians is an outlier. */
+const DISAGREEMENT = 2;
 const INGEST_SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 10);
 const POSTERS = Number(process.env.BENCH_POSTERS ?? 10);
 /**
@@ -488,42 +494,90 @@ async function main() {
     pagermon: pagerMonSearch(p.url, q, jar),
     small: turnoutSearch(t.url, viewers.small, q, false),
   }));
-  const times = classes.map(() => ({
-    turnout: [] as number[],
-    pagermon: [] as number[],
-    small: [] as number[],
-  }));
   const first = classes.map(() => ({}) as Partial<Record<Side, Measured>>);
   const firePeak = { turnout: 0, pagermon: 0 };
   const roundLoads: number[] = [];
-  log(`search: 1 warm-up round, then ${ROUNDS} rounds of ${classes.length} classes`);
-  for (let round = -1; round < ROUNDS; round++) {
-    for (const [i, call] of calls.entries()) {
-      // Turnout (admin) and PagerMon swap places every round and class; the small agency goes first or last.
-      const order: Side[] =
-        (round + i) % 2 === 0 ? ["turnout", "pagermon", "small"] : ["small", "pagermon", "turnout"];
-      const sampling =
-        call.q.search === "FIRE"
-          ? setInterval(() => {
-              firePeak.turnout = Math.max(firePeak.turnout, memoryKb(pids.turnout).rss);
-              firePeak.pagermon = Math.max(firePeak.pagermon, memoryKb(pids.pagermon).rss);
-            }, 10)
-          : null;
-      try {
+  /** One class's round: SAMPLES requests on each side, the order turning at every request. */
+  const measureRound = async (i: number, warmUp: boolean): Promise<Record<Side, number[]>> => {
+    const call = calls[i]!;
+    const out: Record<Side, number[]> = { turnout: [], pagermon: [], small: [] };
+    const sampling =
+      call.q.search === "FIRE"
+        ? setInterval(() => {
+            firePeak.turnout = Math.max(firePeak.turnout, memoryKb(pids.turnout).rss);
+            firePeak.pagermon = Math.max(firePeak.pagermon, memoryKb(pids.pagermon).rss);
+          }, 10)
+        : null;
+    try {
+      for (let s = 0; s < (warmUp ? 1 : SAMPLES); s++) {
+        // Turnout (admin) and PagerMon swap places every request; the small agency goes first or last.
+        const order: Side[] =
+          s % 2 === 0 ? ["turnout", "pagermon", "small"] : ["small", "pagermon", "turnout"];
         for (const side of order) {
           const m = await call[side]();
-          if (round < 0) first[i]![side] = m;
-          else times[i]![side].push(m.ms);
+          if (warmUp) first[i]![side] = m;
+          else out[side].push(m.ms);
         }
-      } finally {
-        if (sampling) clearInterval(sampling);
       }
+    } finally {
+      if (sampling) clearInterval(sampling);
     }
-    if (round >= 0) {
-      roundLoads.push(os.loadavg()[0]!);
-      log(`round ${round + 1}/${ROUNDS} done (load average ${os.loadavg()[0]!.toFixed(2)})`);
+    return out;
+  };
+  log(
+    `search: 1 warm-up pass, then ${ROUNDS} rounds of ${classes.length} classes × ${SAMPLES} requests per side`,
+  );
+  for (const i of classes.keys()) await measureRound(i, true);
+  /** rounds[class][round]: that round's samples per side. */
+  const rounds: Record<Side, number[]>[][] = classes.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const i of classes.keys()) rounds[i]!.push(await measureRound(i, false));
+    roundLoads.push(os.loadavg()[0]!);
+    log(`round ${round + 1}/${ROUNDS} done (load average ${os.loadavg()[0]!.toFixed(2)})`);
+  }
+  // Outliers: a round whose median (on any side) is more than DISAGREEMENT times off the median of that
+  // side's round medians is measured again (every side, interleaved as before) and replaced, up to REPEATS
+  // times per class; a class still disagreeing after that is flagged in the table.
+  const outlierRound = (i: number): number | null => {
+    for (const side of ["turnout", "pagermon", "small"] as const) {
+      const medians = rounds[i]!.map((r) => percentile(r[side], 50));
+      const middle = percentile(medians, 50);
+      for (const [k, m] of medians.entries())
+        if (m > middle * DISAGREEMENT || m < middle / DISAGREEMENT) return k;
+    }
+    return null;
+  };
+  const repeated: { name: string; side: string; replaced: string }[] = [];
+  const disagreeing = new Set<number>();
+  for (const i of classes.keys()) {
+    for (let attempt = 0; ; attempt++) {
+      const k = outlierRound(i);
+      if (k === null) break;
+      if (attempt >= REPEATS) {
+        disagreeing.add(i);
+        break;
+      }
+      const was = rounds[i]![k]!;
+      rounds[i]![k] = await measureRound(i, false);
+      const medians = (r: Record<Side, number[]>) =>
+        (["turnout", "pagermon", "small"] as const).map((side) => ms(percentile(r[side], 50))).join(" / ");
+      repeated.push({
+        name: classes[i]!.name,
+        side: `round ${k + 1}`,
+        replaced: `${medians(was)} → ${medians(rounds[i]![k]!)} (load ${os.loadavg()[0]!.toFixed(2)})`,
+      });
+      log(
+        `${classes[i]!.name}: round ${k + 1} disagreed with the others by more than ${DISAGREEMENT}×; measured again`,
+      );
     }
   }
+  const times = rounds.map((list) => ({
+    turnout: list.flatMap((r) => r.turnout),
+    pagermon: list.flatMap((r) => r.pagermon),
+    small: list.flatMap((r) => r.small),
+  }));
+  const roundMedians = (i: number, side: Side) =>
+    rounds[i]!.map((r) => ms(percentile(r[side], 50))).join(", ");
   const afterSearch = { turnout: memoryKb(pids.turnout), pagermon: memoryKb(pids.pagermon) };
 
   await stopChild(t.child);
@@ -575,8 +629,10 @@ async function main() {
     "",
   );
   out.push(
-    `Search over HTTP, ${ROUNDS} rounds after a warm-up round, each round every class once on each side (the order ` +
-      "turning), the whole request timed (keep-alive connection, no compression asked for). Turnout: GET " +
+    `Search over HTTP, ${ROUNDS} rounds after a warm-up pass, each round ${SAMPLES} requests of each class on each ` +
+      "side (the order turning at every request), p50 and p95 over every round's requests; a round whose median is more " +
+      `than ${DISAGREEMENT}× off the other rounds' is measured again (up to ${REPEATS} times); the whole request timed ` +
+      "(keep-alive connection, no compression asked for). Turnout: GET " +
       `/api/alerts/search, first page of ${ALERT_PAGE_SIZE}, as an admin in admin context; "small agency": a user of ` +
       "VICSES Mid West (no PagerMon equivalent: PagerMon has no agencies, its search sees everything). PagerMon: GET " +
       "/api/messageSearch?q= (GET /api/messages for the list), its default page of 20, with an API key. " +
@@ -616,6 +672,26 @@ async function main() {
     ),
     "",
     `Load average (1 min) after each round: ${roundLoads.map((l) => l.toFixed(2)).join(", ")}`,
+    "",
+    "Each round's median (ms), Turnout admin / PagerMon / Turnout small agency:",
+    "",
+    table(
+      ["query", "Turnout (admin)", "PagerMon", "small agency", "rounds agree (within 2×)"],
+      classes.map((q, i) => [
+        q.name,
+        roundMedians(i, "turnout"),
+        roundMedians(i, "pagermon"),
+        roundMedians(i, "small"),
+        disagreeing.has(i) ? `**no, after ${REPEATS} repeats**` : "yes",
+      ]),
+    ),
+    "",
+    repeated.length
+      ? `Rounds measured again (medians Turnout / PagerMon / small, before → after):\n\n${table(
+          ["query", "round", "medians"],
+          repeated.map((r) => [r.name, r.side, r.replaced]),
+        )}`
+      : "No round disagreed with the others by more than 2×.",
   );
   console.log(out.join("\n"));
 

@@ -127,7 +127,8 @@ export function findPagerMon(dirArg: string): PagerMon {
     throw new Error(
       `PagerMon's sqlite3 module does not load on Node ${process.version} ` +
         `(${err instanceof Error ? err.message.split("\n")[0] : String(err)}): ` +
-        `install sqlite3@5.1.7 in ${dir} (${INSTALL_HINT})`,
+        `run npm install in ${dir}: its pinned sqlite3 (~4.0.2, 4.0.9) builds from source there with python3, ` +
+        `make and g++ (${INSTALL_HINT})`,
     );
   }
   const migrations = readdirSync(path.join(dir, "knex/migrations")).filter((f) => f.endsWith(".js")).length;
@@ -270,8 +271,17 @@ export type PagerMonMessage = {
   aliasId: number | null;
 };
 
-/** Rows per INSERT statement (6 parameters each: well under SQLite's 32,766). */
-const ROWS_PER_STATEMENT = 500;
+/**
+ * Host parameters one statement may hold. PagerMon pins sqlite3 ~4.0.2 (4.0.9 installs), whose SQLite
+ * 3.28 has the old default SQLITE_MAX_VARIABLE_NUMBER of 999 (32,766 only since SQLite 3.32): 500 rows
+ * of 6 parameters failed there with "SQLITE_ERROR: too many SQL variables". Statements are cut to fit.
+ */
+const SQLITE_MAX_VARIABLES = 999;
+
+/** As many rows of `columns` parameters as one statement may hold under SQLITE_MAX_VARIABLES. */
+export function rowsPerStatement(columns: number): number {
+  return Math.floor(SQLITE_MAX_VARIABLES / columns);
+}
 
 /**
  * Writes the capcodes and then the messages, page by page (one transaction per page), into a database
@@ -293,8 +303,9 @@ export async function loadPagerMon(
     if (existing!.n !== 0) throw new Error(`${dbFile} already holds ${existing!.n} messages`);
     await db.run("PRAGMA synchronous = OFF");
     await db.run("BEGIN");
-    for (let i = 0; i < capcodes.length; i += ROWS_PER_STATEMENT) {
-      const chunk = capcodes.slice(i, i + ROWS_PER_STATEMENT);
+    const capcodeRows = rowsPerStatement(4);
+    for (let i = 0; i < capcodes.length; i += capcodeRows) {
+      const chunk = capcodes.slice(i, i + capcodeRows);
       await db.run(
         `INSERT INTO capcodes (id, address, alias, agency, ignore) VALUES ${chunk.map(() => "(?, ?, ?, ?, 0)").join(", ")}`,
         chunk.flatMap((c) => [c.id, c.address, c.alias, c.agency]),
@@ -304,10 +315,11 @@ export async function loadPagerMon(
     let written = 0;
     let nextLog = 100_000;
     const t0 = performance.now();
+    const messageRows = rowsPerStatement(5);
     for await (const page of pages) {
       await db.run("BEGIN");
-      for (let i = 0; i < page.length; i += ROWS_PER_STATEMENT) {
-        const chunk = page.slice(i, i + ROWS_PER_STATEMENT);
+      for (let i = 0; i < page.length; i += messageRows) {
+        const chunk = page.slice(i, i + messageRows);
         await db.run(
           `INSERT INTO messages (id, address, message, source, timestamp, alias_id) VALUES ${chunk.map(() => "(?, ?, ?, 'bench', ?, ?)").join(", ")}`,
           chunk.flatMap((m) => [m.id, m.address, m.message, m.timestamp, m.aliasId]),

@@ -158,8 +158,22 @@ export async function openSession(
   return { session: row!, endedSessionIds };
 }
 
+/**
+ * When this process last marked each session as used (ms), so that a session it marked less than
+ * TOUCH_SKIP_MS ago costs no round trip at all: the UPDATE below writes at most once a minute anyway,
+ * but asking cost every signed-in request a query. Cleared whole when it grows past TOUCHED_MAX.
+ */
+const touched = new Map<string, number>();
+const TOUCH_SKIP_MS = 30_000;
+const TOUCHED_MAX = 50_000;
+
 /** Marks a session as used now, at most once a minute, so every request does not write. */
 export async function touchSession(db: Database, sessionId: string): Promise<void> {
+  const now = Date.now();
+  const last = touched.get(sessionId);
+  if (last !== undefined && now - last < TOUCH_SKIP_MS && now >= last) return;
+  if (touched.size >= TOUCHED_MAX) touched.clear();
+  touched.set(sessionId, now);
   await db
     .update(deviceSessions)
     .set({ lastActivity: new Date() })

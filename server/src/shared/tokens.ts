@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID, webcrypto } from "node:crypto";
 import { errors, jwtVerify, SignJWT } from "jose";
 import { derivedKey } from "./derived-keys.js";
 
@@ -14,13 +14,28 @@ export async function signSessionToken(secret: Uint8Array, claims: TokenClaims):
     .sign(secret);
 }
 
+/**
+ * The secret as an HMAC key, imported once per secret: given the raw bytes, jose imports a WebCrypto
+ * key at every verification, a fifth of a signed-in request's CPU (bench/results/page-building.md).
+ */
+const verifyKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
+
+function verifyKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
+  let key = verifyKeys.get(secret);
+  if (!key) {
+    key = webcrypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+    verifyKeys.set(secret, key);
+  }
+  return key;
+}
+
 /** Verifies a session token; returns its claims, "expired", or "invalid". */
 export async function verifySessionToken(
   secret: Uint8Array,
   token: string,
 ): Promise<{ userId: number; sessionId: string } | "expired" | "invalid"> {
   try {
-    const { payload } = await jwtVerify(token, secret, { algorithms: ["HS256"] });
+    const { payload } = await jwtVerify(token, await verifyKey(secret), { algorithms: ["HS256"] });
     const userId = Number(payload.sub);
     if (!Number.isSafeInteger(userId) || userId <= 0 || typeof payload.sid !== "string") return "invalid";
     return { userId, sessionId: payload.sid };

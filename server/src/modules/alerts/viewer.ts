@@ -1,16 +1,11 @@
 // Alerts as one viewer sees them (their agency, their units), and pages folded into job groups (SPEC 3 'Alert group').
 import { asc, inArray } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
-import { agencies, alerts } from "../../db/schema.js";
-import {
-  type AgencyRow,
-  type AlertRow,
-  type PresentedAlert,
-  presentAlert,
-} from "../../shared/alerts/present.js";
-import { recipientsByAlert, unitsOf } from "../../shared/alerts/recipients.js";
+import { alerts } from "../../db/schema.js";
+import { type AlertRow, type PresentedAlert, presentAlert } from "../../shared/alerts/present.js";
+import { unitsOf } from "../../shared/alerts/recipients.js";
 import type { Scope } from "../../shared/alerts/scope.js";
-import { unitsByCapcode } from "../../shared/units.js";
+import { pageContext } from "./page-context.js";
 
 /**
  * Presents alerts as this viewer sees them, dropping any the viewer may not read. For a message paged
@@ -22,14 +17,8 @@ export async function presentForViewer(
   scope: Scope,
 ): Promise<PresentedAlert[]> {
   if (rows.length === 0) return [];
-  const recipients = await recipientsByAlert(
-    db,
-    rows.map((r) => r.id),
-  );
-  const unitsOfCapcode = await unitsByCapcode(
-    db,
-    [...recipients.values()].flatMap((list) => list.map((r) => r.capcodeId)),
-  );
+  // Recipients, units and agencies in one round trip (page-context.ts).
+  const { recipients, unitsOfCapcode, agencies: agencyRows } = await pageContext(db, rows);
   const chosen = new Map<number, number>();
   for (const row of rows) {
     const ids = recipients.get(row.id)?.map((r) => r.agencyId) ?? [row.agencyId];
@@ -40,7 +29,6 @@ export async function presentForViewer(
       : ids.filter((id) => scope.agencyIds.includes(id)).sort((a, b) => a - b)[0];
     if (agencyId !== undefined) chosen.set(row.id, agencyId);
   }
-  const agencyRows = await agencyMap(db, [...new Set(chosen.values())]);
   const viewerAgencies = scope.all ? null : scope.agencyIds;
   return rows
     .filter((r) => chosen.has(r.id))
@@ -51,12 +39,6 @@ export async function presentForViewer(
         unitsOf(recipients.get(r.id) ?? [], unitsOfCapcode, viewerAgencies),
       ),
     );
-}
-
-async function agencyMap(db: Database, ids: number[]): Promise<Map<number, AgencyRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.select().from(agencies).where(inArray(agencies.id, ids));
-  return new Map(rows.map((a) => [a.id, a]));
 }
 
 /** SPEC 3 'Alert group'. */
