@@ -143,11 +143,33 @@ async function openFeed(build: Build) {
   const browser = await openBrowser({ viewport: PHONE });
   await browser.context.addInitScript({ content: OBSERVE });
   await storeSession(browser.page, build);
-  await throttle(browser.page);
+  const cdp = await throttle(browser.page);
   await browser.page.goto(`${build.server.url}/`);
   await browser.page.locator('[data-connection="connected"]').waitFor({ timeout: 60_000 });
   await browser.page.locator("article[data-alert-id]").first().waitFor({ timeout: 60_000 });
-  return browser;
+  return { ...browser, cdp };
+}
+
+type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
+type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+
+/** Self time by function (name, file:line) of a CPU profile, the heaviest first. */
+function selfTimes(profile: Profile, top = 25): string {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byNode.get(id)?.callFrame;
+    if (!frame) return;
+    const file = frame.url.split("/").pop() || "(native)";
+    const key = `${frame.functionName || "(anonymous)"} ${file}:${frame.lineNumber + 1}`;
+    totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...totals]
+    .filter(([key]) => !key.startsWith("(idle)") && !key.startsWith("(program)"))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${key}`)
+    .join("\n");
 }
 
 /** Loads every older page (scrolling to the bottom as a reader does) until "No older alerts". */
@@ -171,6 +193,11 @@ async function burst(builds: Build[], rounds: number) {
         await page.waitForTimeout(2_000);
         const startedAt = await pageNow(page);
         const loadAtStart = load();
+        const profiling = process.argv.includes("--profile");
+        if (profiling) {
+          await browser.cdp.send("Profiler.enable");
+          await browser.cdp.send("Profiler.start");
+        }
         // 100 pages in one batch, as a receiver replaying its spool sends them.
         await ingestTurnoutPages(build.server, 100_000 + round * 1000, 100);
         // Ten arrive one by one, the rest as alerts:refresh; the first page is read once the burst
@@ -181,6 +208,10 @@ async function burst(builds: Build[], rounds: number) {
           .waitFor({ timeout: 30_000 });
         await page.waitForTimeout(1_000);
         const tasks = await longTasksSince(page, startedAt);
+        if (profiling) {
+          const { profile } = (await browser.cdp.send("Profiler.stop")) as unknown as { profile: Profile };
+          process.stdout.write(`burst ${build.name}: self time by function\n${selfTimes(profile)}\n`);
+        }
         process.stdout.write(
           `burst ${build.name} round ${round + 1}: ${describeTasks(tasks)} (load average ${loadAtStart})\n`,
         );
@@ -242,14 +273,17 @@ const COUNT_RENDERS = `(() => {
     if (typeof type === "object") return type.displayName || nameOf(type.type) || nameOf(type.render);
     return null;
   };
+  // A fiber did work in this commit when it is new or has the PerformedWork flag; a subtree whose
+  // children are the previous commit's (a bailout, e.g. a memo component with equal props) is skipped,
+  // its fibers' flags being stale.
   const walk = (fiber) => {
     while (fiber) {
-      if ([0, 1, 11, 14, 15].includes(fiber.tag)) {
+      if ([0, 1, 11, 15].includes(fiber.tag)) {
         const rendered = fiber.alternate === null || (fiber.flags & 1) === 1;
         const name = nameOf(fiber.type);
         if (rendered && name) counts.set(name, (counts.get(name) || 0) + 1);
       }
-      walk(fiber.child);
+      if (fiber.alternate === null || fiber.child !== fiber.alternate.child) walk(fiber.child);
       fiber = fiber.sibling;
     }
   };

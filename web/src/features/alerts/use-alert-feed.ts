@@ -21,6 +21,9 @@ export const LIVE_HIGHLIGHT_MS = 4_000;
 
 const NO_ITEMS: FeedItem[] = [];
 
+/** The offline copy is written this long after the feed last changed. */
+const CACHE_WRITE_DELAY_MS = 500;
+
 function hasFilters(filters: FeedFilters): boolean {
   return (
     filters.search.trim() !== "" ||
@@ -223,9 +226,32 @@ export function useAlertFeed(
   const resetLive = useCallback(() => setLive({ filtersKey: latest.current.filtersKey, items: [] }), []);
 
   const unfiltered = !adminContext && !hasFilters(filters);
+  // Declared before the effect below: on unmount, cleanups run in order, so this one has run first.
+  const unmounting = useRef(false);
+  useEffect(() => {
+    unmounting.current = false;
+    return () => {
+      unmounting.current = true;
+    };
+  }, []);
+  // The offline copy is written once the feed has been still for a moment, not per live alert: a
+  // burst would otherwise serialise the leading cards into localStorage for every card it brings
+  // (issue 31). A copy still due is written when the feed goes away or the page is hidden.
   useEffect(() => {
     if (!unfiltered || !query.isSuccess || items.length === 0 || lastFreshAt === null) return;
-    writeCachedFeed(userId, items, lastFreshAt);
+    let due = true;
+    const write = () => {
+      if (!due) return;
+      due = false;
+      writeCachedFeed(userId, items, lastFreshAt);
+    };
+    const timer = window.setTimeout(write, CACHE_WRITE_DELAY_MS);
+    window.addEventListener("pagehide", write);
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener("pagehide", write);
+      if (unmounting.current) write();
+    };
   }, [unfiltered, query.isSuccess, items, userId, lastFreshAt]);
 
   const cached = useMemo(() => (unfiltered ? readCachedFeed(userId) : null), [unfiltered, userId]);
