@@ -226,33 +226,27 @@ export function useAlertFeed(
   const resetLive = useCallback(() => setLive({ filtersKey: latest.current.filtersKey, items: [] }), []);
 
   const unfiltered = !adminContext && !hasFilters(filters);
-  // Declared before the effect below: on unmount, cleanups run in order, so this one has run first.
-  const unmounting = useRef(false);
-  useEffect(() => {
-    unmounting.current = false;
-    return () => {
-      unmounting.current = true;
-    };
-  }, []);
   // The offline copy is written once the feed has been still for a moment, not per live alert: a
   // burst would otherwise serialise the leading cards into localStorage for every card it brings
-  // (issue 31). A copy still due is written when the feed goes away or the page is hidden.
+  // (issue 31). A copy still due is written when the page is hidden or the feed goes away.
+  const pendingWrite = useRef<(() => void) | null>(null);
   useEffect(() => {
     if (!unfiltered || !query.isSuccess || items.length === 0 || lastFreshAt === null) return;
-    let due = true;
     const write = () => {
-      if (!due) return;
-      due = false;
+      if (pendingWrite.current !== write) return;
+      pendingWrite.current = null;
       writeCachedFeed(userId, items, lastFreshAt);
     };
+    pendingWrite.current = write;
     const timer = window.setTimeout(write, CACHE_WRITE_DELAY_MS);
     window.addEventListener("pagehide", write);
     return () => {
+      // A newer copy replaces this one; on unmount the effect below writes it.
       window.clearTimeout(timer);
       window.removeEventListener("pagehide", write);
-      if (unmounting.current) write();
     };
   }, [unfiltered, query.isSuccess, items, userId, lastFreshAt]);
+  useEffect(() => () => pendingWrite.current?.(), []);
 
   const cached = useMemo(() => (unfiltered ? readCachedFeed(userId) : null), [unfiltered, userId]);
 
