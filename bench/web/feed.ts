@@ -374,6 +374,8 @@ type Scores = {
   tbt: number;
   cls: number;
   fcp: number;
+  /** Audits that cost accessibility, best-practices or SEO points. */
+  lost: string[];
 };
 
 async function lighthouseOnce(
