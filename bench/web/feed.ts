@@ -11,6 +11,7 @@
 // Each --dist is a web build (`npx vite build --outDir DIR` in web/; default web/dist) served by its
 // own server; with several, the runs are interleaved (A, B, A, B...) so the load of a shared machine
 // weighs on each build alike. `renders` needs an unminified build (`--minify false`) to name components.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { launch } from "chrome-launcher";
@@ -47,6 +48,9 @@ const load = () => (loadavg()[0] ?? 0).toFixed(2);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 type Build = { name: string; server: RunningServer; session: SignedInSession };
+
+/** Every other round goes through the builds backwards, so none always runs right after another. */
+const inTurn = (builds: Build[], round: number) => (round % 2 === 0 ? builds : [...builds].reverse());
 
 async function startBuild(dist: string, alerts: number): Promise<Build> {
   const server = await startServer({
@@ -184,7 +188,7 @@ async function loadAllCards(page: Page) {
 
 async function burst(builds: Build[], rounds: number) {
   for (let round = 0; round < rounds; round++) {
-    for (const build of builds) {
+    for (const build of inTurn(builds, round)) {
       const browser = await openFeed(build);
       const { page } = browser;
       try {
@@ -225,7 +229,7 @@ async function burst(builds: Build[], rounds: number) {
 
 async function scroll(builds: Build[], rounds: number) {
   for (let round = 0; round < rounds; round++) {
-    for (const build of builds) {
+    for (const build of inTurn(builds, round)) {
       const browser = await openFeed(build);
       const { page } = browser;
       try {
@@ -336,7 +340,7 @@ async function renders(builds: Build[]) {
 
 async function firstCard(builds: Build[], rounds: number) {
   for (let round = 0; round < rounds; round++) {
-    for (const build of builds) {
+    for (const build of inTurn(builds, round)) {
       const browser = await openBrowser({ viewport: PHONE });
       const { page } = browser;
       try {
@@ -413,6 +417,13 @@ async function lighthouseOnce(
     );
     if (!result) throw new Error("Lighthouse returned nothing");
     const lhr: Result = result.lhr;
+    // BENCH_LIGHTHOUSE_SAVE=DIR keeps each report (JSON) for a closer look.
+    const saveDir = process.env.BENCH_LIGHTHOUSE_SAVE;
+    if (saveDir) {
+      mkdirSync(saveDir, { recursive: true });
+      const file = `${path.basename(build.name)}-${target}-${preset}-${Date.now()}.json`;
+      writeFileSync(path.join(saveDir, file), JSON.stringify(lhr));
+    }
     if (lhr.runtimeError) throw new Error(lhr.runtimeError.message);
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     // What cost points outside performance (those categories' targets are 100).
@@ -443,7 +454,10 @@ async function lighthouseRuns(builds: Build[], runs: number) {
   for (let run = 0; run < runs; run++) {
     for (const target of ["feed", "login"] as const) {
       for (const preset of ["mobile", "desktop"] as const) {
-        for (const build of builds) {
+        for (const build of inTurn(builds, run)) {
+          // BENCH_LIGHTHOUSE_ONLY="feed desktop" runs one page and preset only.
+          const only = process.env.BENCH_LIGHTHOUSE_ONLY;
+          if (only && only !== `${target} ${preset}`) continue;
           const loadAtStart = load();
           // Lighthouse now and then fails to record a trace on a loaded machine (NO_NAVSTART): once more.
           const s = await lighthouseOnce(build, target, preset).catch((error: Error) => {
