@@ -108,9 +108,12 @@ export async function openSignedIn(
 ): Promise<void> {
   await page.goto(`${server.url}/?debug=keyboard`);
   await page.evaluate((s) => {
-    localStorage.setItem("turnout_token", s.token);
-    localStorage.setItem("turnout_user", JSON.stringify(s.user));
-    localStorage.setItem("turnout_agency", JSON.stringify(s.agency));
+    // Typed without the DOM library: bench/ (Node types only) imports these helpers too.
+    const storage = (globalThis as unknown as { localStorage: { setItem: (k: string, v: string) => void } })
+      .localStorage;
+    storage.setItem("turnout_token", s.token);
+    storage.setItem("turnout_user", JSON.stringify(s.user));
+    storage.setItem("turnout_agency", JSON.stringify(s.agency));
   }, session);
   await page.goto(`${server.url}${path}`);
   // Located by attribute, not role: a popup opened by `path` hides the rest of the page from the tree.

@@ -1,11 +1,21 @@
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from "react-router";
+import { storage } from "../api/storage";
 import { AuthProvider, useAuth } from "../features/auth/auth-provider";
 import { AuthScreens } from "../features/auth/auth-screens";
 import { LoadingScreen } from "../ui/loading-screen";
 
 // The login screen is what most first visits need; everything else loads on demand.
-const Dashboard = lazy(() => import("./dashboard-page").then((module) => ({ default: module.Dashboard })));
+const loadDashboard = () => import("./dashboard-page");
+const Dashboard = lazy(() => loadDashboard().then((module) => ({ default: module.Dashboard })));
+
+/**
+ * With a session stored, the signed-in page's code is fetched at once, while React starts, rather
+ * than once the first render asks for it (issue 31: one round trip less before the first card).
+ */
+export function preloadSignedInPage(): void {
+  if (storage.getToken()) void loadDashboard().catch(() => undefined);
+}
 const KeyboardDebugPage = lazy(() =>
   import("../features/debug/keyboard-debug-page").then((module) => ({ default: module.KeyboardDebugPage })),
 );

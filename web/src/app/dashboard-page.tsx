@@ -3,7 +3,7 @@ import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import Button from "@mui/material/Button";
 import { useQueryClient } from "@tanstack/react-query";
 import { canOpenAdminConsole } from "@turnout/domain";
-import { Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import type { SessionUser } from "../api/types";
 import {
@@ -13,20 +13,40 @@ import {
   DEFAULT_ADMIN_TAB,
   prefetchSystemDashboard,
 } from "../features/admin";
-import { AlarmMutedButton, AlarmNotices, AlarmSettingsDialog, useAlarm } from "../features/alarm";
+import { AlarmMutedButton, AlarmNotices, useAlarm } from "../features/alarm";
 import { alertKeys, type FeedSlots } from "../features/alerts";
 import { AlertFeed } from "../features/alerts/alert-feed";
 import { useAuth } from "../features/auth/auth-provider";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
 import { useServerEnvironment } from "../features/dashboard/use-server-environment";
-import { MyDevicesDialog } from "../features/devices";
-import { MyFeedbackDialog, useFeedbackUnread } from "../features/feedback";
+import { useFeedbackUnread } from "../features/feedback";
 import { InstallBanner } from "../features/install";
-import { PushDialog, usePushMessages } from "../features/push";
+import { usePushMessages } from "../features/push";
 import { CardAnswersToggle, CardResponses, JobResponses, RespondingProvider } from "../features/responding";
-import { MyAlertsDialog } from "../features/rules/my-alerts-dialog";
-import { MyUnitsDialog } from "../features/units";
+import { LazyMount } from "../ui/lazy-mount";
 import { LoadingScreen } from "../ui/loading-screen";
+
+// The menu's dialogs load when first opened: none is on the feed's first paint (issue 31).
+const MyAlertsDialog = lazy(() =>
+  import("../features/rules/my-alerts-dialog").then((module) => ({ default: module.MyAlertsDialog })),
+);
+const MyFeedbackDialog = lazy(() =>
+  import("../features/feedback/my-feedback-dialog").then((module) => ({ default: module.MyFeedbackDialog })),
+);
+const PushDialog = lazy(() =>
+  import("../features/push/push-dialog").then((module) => ({ default: module.PushDialog })),
+);
+const MyDevicesDialog = lazy(() =>
+  import("../features/devices/my-devices-dialog").then((module) => ({ default: module.MyDevicesDialog })),
+);
+const MyUnitsDialog = lazy(() =>
+  import("../features/units/my-units-dialog").then((module) => ({ default: module.MyUnitsDialog })),
+);
+const AlarmSettingsDialog = lazy(() =>
+  import("../features/alarm/alarm-settings-dialog").then((module) => ({
+    default: module.AlarmSettingsDialog,
+  })),
+);
 
 function isConsolePath(pathname: string): boolean {
   return pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`);
@@ -150,17 +170,29 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
               }}
               dialogs={
                 <>
-                  <MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />
-                  <MyFeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
-                  <PushDialog open={pushOpen} onClose={() => setPushOpen(false)} />
-                  <MyDevicesDialog open={devicesOpen} onClose={() => setDevicesOpen(false)} />
-                  <MyUnitsDialog
-                    open={unitsOpen}
-                    onClose={() => setUnitsOpen(false)}
-                    // The feed's view chips and first page follow the new units.
-                    onSaved={() => void queryClient.invalidateQueries({ queryKey: alertKeys.all })}
-                  />
-                  <AlarmSettingsDialog open={alarmOpen} onClose={() => setAlarmOpen(false)} alarm={alarm} />
+                  <LazyMount when={myAlertsOpen}>
+                    <MyAlertsDialog open={myAlertsOpen} onClose={() => setMyAlertsOpen(false)} />
+                  </LazyMount>
+                  <LazyMount when={feedbackOpen}>
+                    <MyFeedbackDialog open={feedbackOpen} onClose={() => setFeedbackOpen(false)} />
+                  </LazyMount>
+                  <LazyMount when={pushOpen}>
+                    <PushDialog open={pushOpen} onClose={() => setPushOpen(false)} />
+                  </LazyMount>
+                  <LazyMount when={devicesOpen}>
+                    <MyDevicesDialog open={devicesOpen} onClose={() => setDevicesOpen(false)} />
+                  </LazyMount>
+                  <LazyMount when={unitsOpen}>
+                    <MyUnitsDialog
+                      open={unitsOpen}
+                      onClose={() => setUnitsOpen(false)}
+                      // The feed's view chips and first page follow the new units.
+                      onSaved={() => void queryClient.invalidateQueries({ queryKey: alertKeys.all })}
+                    />
+                  </LazyMount>
+                  <LazyMount when={alarmOpen}>
+                    <AlarmSettingsDialog open={alarmOpen} onClose={() => setAlarmOpen(false)} alarm={alarm} />
+                  </LazyMount>
                 </>
               }
             />

@@ -21,7 +21,8 @@ async function openDashboard() {
   });
   storeSession();
   const rendered = renderApp("/");
-  expect(await screen.findByText(MESSAGES.NO_ALERTS)).toBeInTheDocument();
+  // The signed-in page's code loads on demand: a busy machine takes more than a second for it.
+  expect(await screen.findByText(MESSAGES.NO_ALERTS, {}, { timeout: 5000 })).toBeInTheDocument();
   const channel = latestLiveChannel();
   act(() => {
     channel.connect();
@@ -68,7 +69,8 @@ describe("the alarm while the app is open", { timeout: 20_000 }, () => {
     const audio = installFakeAudio();
     const { user, channel } = await openDashboard();
     await user.click(screen.getByRole("button", { name: "Search messages" }));
-    await user.type(screen.getByRole("textbox", { name: "Keywords" }), "ZEBRA{Enter}");
+    // The search dialog's code loads when it first opens.
+    await user.type(await screen.findByRole("textbox", { name: "Keywords" }), "ZEBRA{Enter}");
     await screen.findByRole("button", { name: "Remove filter Search: ZEBRA" });
 
     act(() => {

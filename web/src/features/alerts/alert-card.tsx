@@ -86,16 +86,10 @@ export const AlertCard = memo(function AlertCard({
   item,
   now,
   highlighted,
-  onOpen,
-  onFilterType,
-  onFilterAgency,
-  onFilterArea,
-  onAssignCapcode,
-  renderAside,
-  renderFooter,
   showCapcode = false,
   position,
   setSize,
+  ...handlers
 }: {
   item: FeedItem;
   now: number;
@@ -106,7 +100,6 @@ export const AlertCard = memo(function AlertCard({
   position?: number;
   setSize?: number;
 } & AlertCardHandlers) {
-  const textId = useId();
   const panelId = useId();
   const [panelOpen, setPanelOpen] = useState(false);
   const togglePanel = useCallback(() => setPanelOpen((open) => !open), []);
@@ -114,24 +107,13 @@ export const AlertCard = memo(function AlertCard({
     () => ({ open: panelOpen, id: panelId, onToggle: togglePanel }),
     [panelOpen, panelId, togglePanel],
   );
-  const { group, newest } = item;
-  const primary = group.primary_message;
-  const first = group.messages[0] ?? primary;
-  const type = group.has_emergency ? "emergency" : normalizeAlertType(primary.type);
+  const primary = item.group.primary_message;
+  const type = item.group.has_emergency ? "emergency" : normalizeAlertType(primary.type);
   const presentation = typePresentation(type);
-  const logo = safeLogoPath(primary.agency_logo_path);
   const agencyName = primary.agency_name?.trim() || null;
-  const agencyCode = primary.agency_code?.trim() || null;
-  const agencyId =
-    primary.agency_id === null || primary.agency_id === undefined ? null : String(primary.agency_id);
-  const area = primary.area?.trim() || null;
-  const grouped = group.is_grouped && group.messages.length > 1;
-  const capcodes = showCapcode ? capcodesOf(item) : [];
-  const unmapped = primary.agency_code === UNMAPPED_AGENCY.code && Boolean(primary.capcode);
-  const openLabel = grouped
-    ? `Open all ${group.total_count} messages of job ${group.job_number ?? primary.id}`
-    : `Open details of job ${primary.id}`;
 
+  // A card arriving on top moves every card's place in the feed: only this shell renders again for
+  // that, its content (most of the card's elements and styles) only when what it shows changes.
   return (
     <Card
       component="article"
@@ -152,6 +134,58 @@ export const AlertCard = memo(function AlertCard({
           : {}),
       }}
     >
+      <AlertCardContent
+        item={item}
+        now={now}
+        highlighted={highlighted}
+        showCapcode={showCapcode}
+        panel={panel}
+        {...handlers}
+      />
+    </Card>
+  );
+});
+
+const AlertCardContent = memo(function AlertCardContent({
+  item,
+  now,
+  highlighted,
+  showCapcode,
+  panel,
+  onOpen,
+  onFilterType,
+  onFilterAgency,
+  onFilterArea,
+  onAssignCapcode,
+  renderAside,
+  renderFooter,
+}: {
+  item: FeedItem;
+  now: number;
+  highlighted: boolean;
+  showCapcode: boolean;
+  panel: CardPanel;
+} & AlertCardHandlers) {
+  const textId = useId();
+  const { group, newest } = item;
+  const primary = group.primary_message;
+  const first = group.messages[0] ?? primary;
+  const type = group.has_emergency ? "emergency" : normalizeAlertType(primary.type);
+  const logo = safeLogoPath(primary.agency_logo_path);
+  const agencyName = primary.agency_name?.trim() || null;
+  const agencyCode = primary.agency_code?.trim() || null;
+  const agencyId =
+    primary.agency_id === null || primary.agency_id === undefined ? null : String(primary.agency_id);
+  const area = primary.area?.trim() || null;
+  const grouped = group.is_grouped && group.messages.length > 1;
+  const capcodes = showCapcode ? capcodesOf(item) : [];
+  const unmapped = primary.agency_code === UNMAPPED_AGENCY.code && Boolean(primary.capcode);
+  const openLabel = grouped
+    ? `Open all ${group.total_count} messages of job ${group.job_number ?? primary.id}`
+    : `Open details of job ${primary.id}`;
+
+  return (
+    <>
       <Box
         sx={{
           display: "flex",
@@ -288,6 +322,6 @@ export const AlertCard = memo(function AlertCard({
         ) : null}
       </CardActionArea>
       {renderFooter?.(item, panel)}
-    </Card>
+    </>
   );
 });

@@ -19,11 +19,12 @@ import {
   hidesEveryAgency,
   unitViewScope,
 } from "@turnout/domain";
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
+import { LazyMount } from "../../ui/lazy-mount";
 import { useOnlineStatus } from "../../ui/use-online-status";
 import type { AlertCardHandlers, CardPanel } from "./alert-card";
 import { AlertList } from "./alert-list";
@@ -45,14 +46,25 @@ import {
 } from "./feed-notices";
 import { FeedViewChips } from "./feed-view-chips";
 import { FilterChipsBar } from "./filter-chips-bar";
-import { FilterSettingsDialog } from "./filter-settings-dialog";
-import { GroupedAlertDialog } from "./grouped-alert-dialog";
-import { JobDetailDialog } from "./job-detail-dialog";
 import { alertKeys, filterSettingsQueryOptions, memberViewQueryOptions } from "./queries";
-import { SearchDialog } from "./search-dialog";
 import { useAlertFeed } from "./use-alert-feed";
 import { useLiveChannel } from "./use-live-channel";
 import { useNow } from "./use-now";
+
+// The dialogs load when first opened (issue 31: the feed's first paint needs none of them); the job
+// popup at once when the page opens with ?job=.
+const SearchDialog = lazy(() =>
+  import("./search-dialog").then((module) => ({ default: module.SearchDialog })),
+);
+const FilterSettingsDialog = lazy(() =>
+  import("./filter-settings-dialog").then((module) => ({ default: module.FilterSettingsDialog })),
+);
+const GroupedAlertDialog = lazy(() =>
+  import("./grouped-alert-dialog").then((module) => ({ default: module.GroupedAlertDialog })),
+);
+const JobDetailDialog = lazy(() =>
+  import("./job-detail-dialog").then((module) => ({ default: module.JobDetailDialog })),
+);
 
 /** Relative times on the cards move on once a minute. */
 const CLOCK_TICK_MS = 60_000;
@@ -427,27 +439,35 @@ export function AlertFeed({
       <Box aria-live="polite" aria-atomic="true" sx={visuallyHidden}>
         {feed.announcement}
       </Box>
-      <SearchDialog
-        open={searchOpen}
-        initialSearch={filters.search}
-        initialShowMachine={filters.showMachine}
-        onClose={() => setSearchOpen(false)}
-        onSearch={handleSearch}
-      />
-      <FilterSettingsDialog
-        open={settingsOpen}
-        onClose={() => setSettingsOpen(false)}
-        onSaved={handleFiltersSaved}
-      />
-      <GroupedAlertDialog
-        group={openGroup}
-        onClose={() => setOpenGroup(null)}
-        onOpenMessage={(alertId) => {
-          setOpenGroup(null);
-          openJob(alertId);
-        }}
-      />
-      <JobDetailDialog jobId={jobId} onClose={closeJob} renderExtra={jobExtra} />
+      <LazyMount when={searchOpen}>
+        <SearchDialog
+          open={searchOpen}
+          initialSearch={filters.search}
+          initialShowMachine={filters.showMachine}
+          onClose={() => setSearchOpen(false)}
+          onSearch={handleSearch}
+        />
+      </LazyMount>
+      <LazyMount when={settingsOpen}>
+        <FilterSettingsDialog
+          open={settingsOpen}
+          onClose={() => setSettingsOpen(false)}
+          onSaved={handleFiltersSaved}
+        />
+      </LazyMount>
+      <LazyMount when={openGroup !== null}>
+        <GroupedAlertDialog
+          group={openGroup}
+          onClose={() => setOpenGroup(null)}
+          onOpenMessage={(alertId) => {
+            setOpenGroup(null);
+            openJob(alertId);
+          }}
+        />
+      </LazyMount>
+      <LazyMount when={jobId !== null}>
+        <JobDetailDialog jobId={jobId} onClose={closeJob} renderExtra={jobExtra} />
+      </LazyMount>
       <Snackbar
         open={savedNotice}
         anchorOrigin={{ vertical: "bottom", horizontal: "center" }}

@@ -21,6 +21,9 @@ export const LIVE_HIGHLIGHT_MS = 4_000;
 
 const NO_ITEMS: FeedItem[] = [];
 
+/** The offline copy is written this long after the feed last changed. */
+const CACHE_WRITE_DELAY_MS = 500;
+
 function hasFilters(filters: FeedFilters): boolean {
   return (
     filters.search.trim() !== "" ||
@@ -223,10 +226,27 @@ export function useAlertFeed(
   const resetLive = useCallback(() => setLive({ filtersKey: latest.current.filtersKey, items: [] }), []);
 
   const unfiltered = !adminContext && !hasFilters(filters);
+  // The offline copy is written once the feed has been still for a moment, not per live alert: a
+  // burst would otherwise serialise the leading cards into localStorage for every card it brings
+  // (issue 31). A copy still due is written when the page is hidden or the feed goes away.
+  const pendingWrite = useRef<(() => void) | null>(null);
   useEffect(() => {
     if (!unfiltered || !query.isSuccess || items.length === 0 || lastFreshAt === null) return;
-    writeCachedFeed(userId, items, lastFreshAt);
+    const write = () => {
+      if (pendingWrite.current !== write) return;
+      pendingWrite.current = null;
+      writeCachedFeed(userId, items, lastFreshAt);
+    };
+    pendingWrite.current = write;
+    const timer = window.setTimeout(write, CACHE_WRITE_DELAY_MS);
+    window.addEventListener("pagehide", write);
+    return () => {
+      // A newer copy replaces this one; on unmount the effect below writes it.
+      window.clearTimeout(timer);
+      window.removeEventListener("pagehide", write);
+    };
   }, [unfiltered, query.isSuccess, items, userId, lastFreshAt]);
+  useEffect(() => () => pendingWrite.current?.(), []);
 
   const cached = useMemo(() => (unfiltered ? readCachedFeed(userId) : null), [unfiltered, userId]);
 

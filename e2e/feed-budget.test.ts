@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SignedInSession } from "./support/alerts.js";
+import { type BrowserSession, openBrowser } from "./support/browser.js";
+import { chromiumPath } from "./support/chromium.js";
+import { FEED_ADMIN_PHONE, FEED_INGEST_KEY, recordScripts, seedMemberFeed } from "./support/feed-fixture.js";
+import { type RunningServer, startServer } from "./support/server.js";
+
+/**
+ * Issue 31 asks for at most 200 KB (gzip, 1 KB = 1000 bytes) of JavaScript for the signed-in feed.
+ * The build does not meet that yet (see bench/results/web-performance.md: react-dom, MUI and zod
+ * alone are ~170 KB, the feed loads ~291 KB); this budget is what it loads now plus a little headroom, so the feed cannot
+ * grow unnoticed while the rest of the way is made. Lower it as the feed gets smaller.
+ */
+const FEED_SCRIPT_BUDGET = 300_000;
+const ISSUE_TARGET = 200_000;
+
+/** Chunks of screens the feed does not show on first paint: none of them may load with it. */
+const NOT_ON_FIRST_PAINT = [
+  "admin-console",
+  "my-alerts-dialog",
+  "my-feedback-dialog",
+  "push-dialog",
+  "my-devices-dialog",
+  "my-units-dialog",
+  "alarm-settings-dialog",
+  "search-dialog",
+  "filter-settings-dialog",
+  "job-detail-dialog",
+  "grouped-alert-dialog",
+  "keyboard-debug-page",
+  "pwa-debug-page",
+  "register-screen",
+  "activation-screen",
+];
+
+describe.skipIf(!chromiumPath)("the signed-in feed's JavaScript, in Chromium", () => {
+  let server: RunningServer;
+  let session: SignedInSession;
+  let browser: BrowserSession;
+
+  beforeAll(async () => {
+    server = await startServer({ INGEST_API_KEY: FEED_INGEST_KEY, ADMIN_PHONES: FEED_ADMIN_PHONE });
+    session = await seedMemberFeed(server, 50);
+    browser = await openBrowser({ viewport: { width: 412, height: 823 } });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("loads the feed of 50 alerts within its script budget, with no dialog, console or debug page", async () => {
+    const { page } = browser;
+    // The session as the login screen leaves it, stored without loading the app first.
+    await page.goto(`${server.url}/api/health`);
+    await page.evaluate(
+      `localStorage.setItem("turnout_token", ${JSON.stringify(session.token)});
+       localStorage.setItem("turnout_user", ${JSON.stringify(JSON.stringify(session.user))});
+       localStorage.setItem("turnout_agency", ${JSON.stringify(JSON.stringify(session.agency))});`,
+    );
+    const recorder = recordScripts(page);
+    await page.goto(`${server.url}/`);
+    await page.getByRole("article").first().waitFor({ timeout: 30_000 });
+    await page.locator('[data-connection="connected"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByRole("article").count()).toBeGreaterThan(3);
+    // Whatever the page fetches once the feed is up (the live channel, lazy parts) counts too.
+    await page.waitForTimeout(2_000);
+
+    const scripts = await recorder.scripts();
+    const total = scripts.reduce((sum, script) => sum + script.gzip, 0);
+    const list = scripts
+      .sort((a, b) => b.gzip - a.gzip)
+      .map((s) => `${new URL(s.url).pathname} ${(s.gzip / 1000).toFixed(1)} KB`)
+      .join("\n");
+    console.info(
+      `signed-in feed: ${(total / 1000).toFixed(1)} KB gzip (budget ${FEED_SCRIPT_BUDGET / 1000} KB, issue 31's target ${ISSUE_TARGET / 1000} KB)\n${list}`,
+    );
+    expect(scripts.length).toBeGreaterThan(3);
+    expect(total, list).toBeLessThanOrEqual(FEED_SCRIPT_BUDGET);
+    const lazyLoaded = scripts
+      .map((s) => new URL(s.url).pathname)
+      .filter((file) => NOT_ON_FIRST_PAINT.some((name) => file.includes(`/${name}-`)));
+    expect(lazyLoaded).toEqual([]);
+    expect(browser.errors).toEqual([]);
+
+    // Opening a dialog fetches its chunk then (and the dialog works).
+    await page.getByRole("button", { name: "Search messages" }).click();
+    await page.getByRole("dialog", { name: /search/i }).waitFor();
+    const after = (await recorder.scripts()).map((s) => new URL(s.url).pathname);
+    expect(after.some((file) => file.includes("/search-dialog-"))).toBe(true);
+  });
+});

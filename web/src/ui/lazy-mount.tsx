@@ -1,0 +1,14 @@
+import { type ReactNode, Suspense, useState } from "react";
+
+/**
+ * Mounts `children` (a dialog made with React.lazy) from the first time `when` is true, and keeps it
+ * mounted: its code loads when first needed (issue 31: nothing the feed does not show on first paint
+ * is in its critical path), and once loaded it closes with its transition and opens again at once.
+ */
+export function LazyMount({ when, children }: { when: boolean; children: ReactNode }) {
+  const [wanted, setWanted] = useState(when);
+  // Adjusting own state while rendering (React's documented pattern): no extra commit.
+  if (when && !wanted) setWanted(true);
+  if (!wanted && !when) return null;
+  return <Suspense fallback={null}>{children}</Suspense>;
+}
