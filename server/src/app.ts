@@ -27,6 +27,7 @@ import { openFeedbackRuntime } from "./modules/feedback/runtime.js";
 import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes, readinessRoutes } from "./modules/health/routes.js";
 import { ingestRoutes } from "./modules/ingest/routes.js";
+import { mapRoutes } from "./modules/map/routes.js";
 import { postcodeRoutes } from "./modules/postcodes/routes.js";
 import { pushRoutes } from "./modules/push/routes.js";
 import { respondingRoutes } from "./modules/responding/routes.js";
@@ -248,6 +249,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(autoActivationRoutes, { prefix: "/api" });
   await app.register(feedbackRoutes, { prefix: "/api" });
   await app.register(pushRoutes, { prefix: "/api" });
+  await app.register(mapRoutes, { prefix: "/api" });
   await app.register(feedbackMediaRoutes);
   await app.register(webRoutes);
 

@@ -927,3 +927,4 @@ export const postcodes = pgTable(
     uniqueIndex("postcodes_unique_idx").on(t.postcode, t.suburb, t.state),
   ],
 );
+export * from "./schema-map.js";
