@@ -76,6 +76,8 @@ export function AppRoutes() {
         {/* The admin console's tabs (/admin/system, /admin/users...): the same page as `/`, so the
             dashboard, its feed and its live channel stay mounted when an admin goes in or out. */}
         <Route path="/admin/:tab?" element={<RootPage />} />
+        {/* The map of jobs (issue 34): the same page, its view switched. */}
+        <Route path="/map" element={<RootPage />} />
         <Route path="/login" element={<LoginPage />} />
         <Route path="/j/:jobId" element={<ShortJobRedirect />} />
         <Route path="*" element={<Navigate to="/" replace />} />

@@ -1,9 +1,13 @@
 import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
+import MapIcon from "@mui/icons-material/Map";
+import ViewListIcon from "@mui/icons-material/ViewList";
 import Button from "@mui/material/Button";
+import IconButton from "@mui/material/IconButton";
+import Tooltip from "@mui/material/Tooltip";
 import { useQueryClient } from "@tanstack/react-query";
 import { canOpenAdminConsole } from "@turnout/domain";
-import { Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import type { SessionUser } from "../api/types";
 import {
@@ -27,6 +31,10 @@ import { CardAnswersToggle, CardResponses, JobResponses, RespondingProvider } fr
 import { MyAlertsDialog } from "../features/rules/my-alerts-dialog";
 import { MyUnitsDialog } from "../features/units";
 import { LoadingScreen } from "../ui/loading-screen";
+
+/** The map of jobs (issue 34), at /map: Leaflet loads only when it is opened. */
+const MapView = lazy(() => import("../features/map/map-view"));
+export const MAP_PATH = "/map";
 
 function isConsolePath(pathname: string): boolean {
   return pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`);
@@ -69,6 +77,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   const queryClient = useQueryClient();
   const mayOpenConsole = canOpenAdminConsole(user, navigator.userAgent);
   const inConsole = isConsolePath(pathname);
+  const inMap = pathname === MAP_PATH;
   const [params] = useSearchParams();
   const { agency } = useAuth();
   // An admin with no agency of their own has an empty feed: on a desktop they land in the console
@@ -106,6 +115,19 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
     </Button>
   ) : null;
 
+  // The view switch beside the feed (issue 34): the map of jobs, and back to the list.
+  const mapToggle = inConsole ? null : (
+    <Tooltip title={inMap ? "List of jobs" : "Map of jobs"}>
+      <IconButton
+        color="inherit"
+        aria-label={inMap ? "Show the list of jobs" : "Show the map of jobs"}
+        onClick={() => navigate(inMap ? "/" : MAP_PATH)}
+      >
+        {inMap ? <ViewListIcon /> : <MapIcon />}
+      </IconButton>
+    </Tooltip>
+  );
+
   return (
     <RespondingProvider userId={user.id}>
       <AlertFeed
@@ -119,6 +141,10 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
             <Suspense fallback={<LoadingScreen label="Loading admin console" />}>
               <AdminConsole isAdmin={user.is_admin} />
             </Suspense>
+          ) : inMap ? (
+            <Suspense fallback={<LoadingScreen label="Loading the map" />}>
+              <MapView jobExtra={feedSlots.jobExtra} />
+            </Suspense>
           ) : undefined
         }
         renderHeader={(feed) => (
@@ -129,7 +155,8 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
               actions={
                 <>
                   <AlarmMutedButton alarm={alarm} onOpen={() => setAlarmOpen(true)} />
-                  {inConsole ? null : feed.actions}
+                  {inConsole || inMap ? null : feed.actions}
+                  {mapToggle}
                   {adminToggle}
                 </>
               }
