@@ -22,6 +22,7 @@ import { registerAuthGuard } from "./modules/auth/guard.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { autoActivationRoutes } from "./modules/auto-activation/routes.js";
 import { capcodeRoutes } from "./modules/capcodes/routes.js";
+import { displayRoutes } from "./modules/displays/routes.js";
 import { feedbackMediaRoutes, feedbackRoutes } from "./modules/feedback/routes.js";
 import { openFeedbackRuntime } from "./modules/feedback/runtime.js";
 import { groupingRoutes } from "./modules/grouping/routes.js";
@@ -250,6 +251,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(feedbackRoutes, { prefix: "/api" });
   await app.register(pushRoutes, { prefix: "/api" });
   await app.register(mapRoutes, { prefix: "/api" });
+  await app.register(displayRoutes, { prefix: "/api" });
   await app.register(feedbackMediaRoutes);
   await app.register(webRoutes);
 
