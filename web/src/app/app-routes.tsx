@@ -9,6 +9,8 @@ const Dashboard = lazy(() => import("./dashboard-page").then((module) => ({ defa
 const KeyboardDebugPage = lazy(() =>
   import("../features/debug/keyboard-debug-page").then((module) => ({ default: module.KeyboardDebugPage })),
 );
+// The station turnout board (issue 34): a screen signed in as a display, not as a member.
+const BoardPage = lazy(() => import("../features/board/board-page"));
 const PwaDebugPage = lazy(() =>
   import("../features/debug/pwa-debug-page").then((module) => ({ default: module.PwaDebugPage })),
 );
@@ -79,6 +81,14 @@ export function AppRoutes() {
         {/* The map of jobs (issue 34): the same page, its view switched. */}
         <Route path="/map" element={<RootPage />} />
         <Route path="/login" element={<LoginPage />} />
+        <Route
+          path="/board"
+          element={
+            <Suspense fallback={<LoadingScreen label="Loading the station board" />}>
+              <BoardPage />
+            </Suspense>
+          }
+        />
         <Route path="/j/:jobId" element={<ShortJobRedirect />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>
