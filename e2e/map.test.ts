@@ -139,7 +139,7 @@ describe.skipIf(!chromiumPath)("the map of jobs in Chromium", () => {
         timeout: 20_000,
       });
     const list = page.getByRole("list", { name: "Jobs on the map" });
-    expect(await list.getByRole("button").count()).toBe(3);
+    await expect.poll(() => list.getByRole("button").count(), { timeout: 20_000 }).toBe(3);
     await page.getByRole("button", { name: "Show the list of jobs" }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.getByRole("article").first().waitFor();

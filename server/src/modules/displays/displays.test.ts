@@ -188,6 +188,10 @@ describe("pairing a station screen (issue 34)", () => {
     );
     const list = await asAdmin("GET", "/api/admin/displays");
     expect(list.json().data.length).toBeGreaterThanOrEqual(3);
+    const unitList = await asAdmin("GET", "/api/admin/displays/units");
+    expect(unitList.json().data).toEqual(
+      expect.arrayContaining([{ id: unitId, name: "Kangaroo Flat", agency_name: expect.any(String) }]),
+    );
   });
 });
 

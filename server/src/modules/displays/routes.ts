@@ -12,6 +12,7 @@ import {
   pairDisplay,
   pairingState,
   startPairing,
+  unitsForDisplays,
   unpairDisplay,
 } from "./service.js";
 
@@ -52,6 +53,7 @@ export async function displayRoutes(app: FastifyInstance): Promise<void> {
 
   // Admins.
   r.get("/admin/displays", async () => ({ success: true, data: await listDisplays(app.db) }));
+  r.get("/admin/displays/units", async () => ({ success: true, data: await unitsForDisplays(app.db) }));
   r.post(
     "/admin/displays",
     {

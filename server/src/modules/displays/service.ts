@@ -3,6 +3,7 @@ import { type Position, typePresentation } from "@turnout/domain";
 import { and, asc, count, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import {
+  agencies,
   alertRecipients,
   alerts,
   displayPairings,
@@ -128,6 +129,16 @@ export async function listDisplays(db: Database) {
     .leftJoin(units, eq(units.id, displays.unitId))
     .orderBy(asc(displays.name), asc(displays.id));
   return rows.map((r) => presentDisplay(r.display, r.unitName));
+}
+
+/** Every unit a display can be made for, with its agency's name. */
+export async function unitsForDisplays(db: Database) {
+  const rows = await db
+    .select({ id: units.id, name: units.name, agency: agencies.name })
+    .from(units)
+    .innerJoin(agencies, eq(agencies.id, units.agencyId))
+    .orderBy(asc(agencies.name), asc(units.name));
+  return rows.map((r) => ({ id: r.id, name: r.name, agency_name: r.agency }));
 }
 
 export async function createDisplay(

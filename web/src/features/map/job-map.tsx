@@ -41,6 +41,47 @@ export function attributionHtml(text: string): string {
 
 type ClusterProps = { id: number; emergency: boolean };
 
+const ignore = () => {};
+
+/**
+ * Leaflet's tile layer, except that a tile it no longer wants loses its address instead of getting
+ * Leaflet's blank data: image, which the Content-Security-Policy (img-src: this origin and the tile
+ * host only) would refuse and report.
+ */
+const PolicyTileLayer = L.TileLayer.extend({
+  _abortLoading(
+    this: L.TileLayer & {
+      _tiles: Record<string, { el: HTMLImageElement; coords: L.Coords }>;
+      _tileZoom: number;
+    },
+  ) {
+    for (const key of Object.keys(this._tiles)) {
+      const tile = this._tiles[key]!;
+      if (tile.coords.z === this._tileZoom) continue;
+      tile.el.onload = ignore;
+      tile.el.onerror = ignore;
+      if (!tile.el.complete) {
+        tile.el.removeAttribute("src");
+        L.DomUtil.remove(tile.el);
+        delete this._tiles[key];
+        this.fire("tileabort", { tile: tile.el, coords: tile.coords });
+      }
+    }
+  },
+  _removeTile(this: L.TileLayer & { _tiles: Record<string, { el: HTMLImageElement }> }, key: string) {
+    const tile = this._tiles[key];
+    if (!tile) return;
+    tile.el.onload = ignore;
+    tile.el.onerror = ignore;
+    tile.el.removeAttribute("src");
+    // biome-ignore lint/suspicious/noExplicitAny: Leaflet's private method, called as Leaflet's own TileLayer does
+    return (L.GridLayer.prototype as any)._removeTile.call(this, key);
+  },
+}) as unknown as new (
+  url: string,
+  options?: L.TileLayerOptions,
+) => L.TileLayer;
+
 /**
  * A Leaflet map of jobs: markers coloured by type, clustered when close (supercluster), the newest
  * larger and pulsing; a tap on a job calls `onOpen`, on a cluster zooms into it. Tiles from the
@@ -93,7 +134,7 @@ export function JobMap({
     });
     let loaded = 0;
     let failed = false;
-    const tiles = L.tileLayer(tileUrl, { attribution: attributionHtml(attribution), maxZoom: 19 });
+    const tiles = new PolicyTileLayer(tileUrl, { attribution: attributionHtml(attribution), maxZoom: 19 });
     tiles.on("tileload", () => {
       loaded += 1;
     });

@@ -142,7 +142,8 @@ export function MapView({ jobExtra }: { jobExtra?: (alert: AlertData) => ReactNo
             tileUrl={settings.data.tile_url}
             attribution={settings.data.attribution}
             markers={markers}
-            fitKey={jobs.data ? `${view}:${windowHours}` : null}
+            // Fits the jobs when they first load, for another window or view, and when a new job comes in.
+            fitKey={jobs.data ? `${view}:${windowHours}:${newestId}` : null}
             onOpen={(id) => setOpenJob(String(id))}
             onTilesFailed={() => setTilesFailed(true)}
           />

@@ -113,7 +113,7 @@ describe("admin console", { timeout: 20_000 }, () => {
     expect(screen.queryByRole("heading", { name: "Admin Console" })).not.toBeInTheDocument();
   });
 
-  it("gives each of the nine tabs, in SPEC order, its own address; tabs not built yet say so", async () => {
+  it("gives each of the ten tabs, in SPEC order, its own address; tabs not built yet say so", async () => {
     const { user } = signedIn("/admin/system");
     const tabs = await screen.findAllByRole("tab");
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -126,6 +126,7 @@ describe("admin console", { timeout: 20_000 }, () => {
       "Message Grouping",
       "Feedback",
       "Security",
+      "Displays",
     ]);
     for (const tab of ADMIN_TABS.slice(1)) {
       await user.click(screen.getByRole("tab", { name: tab.label }));

@@ -13,6 +13,7 @@ import { Link, Navigate, useParams } from "react-router";
 import { useAdminFeedbackUnread } from "../../feedback";
 import { AgenciesTab } from "../agencies/agencies-tab";
 import { AlertsTab } from "../alerts/alerts-tab";
+import { DisplaysTab } from "../displays/displays-tab";
 import { FeedbackTab } from "../feedback";
 import { GroupingTab } from "../grouping/grouping-tab";
 import { SecurityTab } from "../security/security-tab";
@@ -45,6 +46,7 @@ const TAB_CONTENT: Record<string, (tab: AdminTab) => ReactNode> = {
   "message-grouping": () => <GroupingTab />,
   feedback: () => <FeedbackTab />,
   security: () => <SecurityTab />,
+  displays: () => <DisplaysTab />,
 };
 
 /** An orange count beside a tab's label ('9+' above 9); nothing at 0. */

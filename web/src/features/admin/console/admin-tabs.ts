@@ -52,6 +52,11 @@ export const ADMIN_TABS: readonly AdminTab[] = [
     label: "Security",
     purpose: "Sign-in limits, lockouts, security events and auto-activation of new accounts.",
   },
+  {
+    slug: "displays",
+    label: "Displays",
+    purpose: "Station turnout boards: screens that show one unit's jobs and who is responding.",
+  },
 ];
 
 /** The tab shown at /admin and for an address no tab has. */
