@@ -2,11 +2,12 @@
 //   domain/  <  the shell (errors, config, db, cache, support, live events, sms, push, ...)
 //            <  server/src/shared (read models and guards several modules use)
 //            <  server/src/modules/<name> (each imports only domain, the shell, shared and its own files)
-//            <  the assembly (app.ts, main.ts, admin-cli.ts, live/gateway.ts), which wires modules together
+//            <  the assembly (app.ts, main.ts, admin-cli.ts, address-cli.ts, live/gateway.ts), which wires modules together
 //               and subscribes them to each other's domain events (server/src/events.ts).
 // Tests (server/test, *.test.ts) may reach across: they drive the app from outside.
 const tests = "(^server/test/|\\.test\\.ts$|^server/src/testing/)";
-const assembly = "^server/src/(app|main|admin-cli|web|subscriptions)\\.ts$|^server/src/live/gateway\\.ts$";
+const assembly =
+  "^server/src/(app|main|admin-cli|address-cli|web|subscriptions)\\.ts$|^server/src/live/gateway\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -18,6 +18,7 @@ export * from "./message.js";
 export * from "./otp.js";
 export * from "./pager-time.js";
 export * from "./phone.js";
+export * from "./position.js";
 export * from "./push.js";
 export * from "./receivers.js";
 export * from "./registration.js";

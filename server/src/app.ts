@@ -22,11 +22,13 @@ import { WordBlockSealer } from "./modules/alerts/word-blocks.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { autoActivationRoutes } from "./modules/auto-activation/routes.js";
 import { capcodeRoutes } from "./modules/capcodes/routes.js";
+import { displayRoutes } from "./modules/displays/routes.js";
 import { feedbackMediaRoutes, feedbackRoutes } from "./modules/feedback/routes.js";
 import { openFeedbackRuntime } from "./modules/feedback/runtime.js";
 import { groupingRoutes } from "./modules/grouping/routes.js";
 import { healthRoutes, readinessRoutes } from "./modules/health/routes.js";
 import { ingestRoutes } from "./modules/ingest/routes.js";
+import { mapRoutes } from "./modules/map/routes.js";
 import { registerMetrics } from "./modules/metrics/metrics.js";
 import { postcodeRoutes } from "./modules/postcodes/routes.js";
 import { pushRoutes } from "./modules/push/routes.js";
@@ -312,6 +314,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(feedbackRoutes, { prefix: "/api" });
   await app.register(pushRoutes, { prefix: "/api" });
   await app.register(receiverRoutes, { prefix: "/api" });
+  await app.register(mapRoutes, { prefix: "/api" });
+  await app.register(displayRoutes, { prefix: "/api" });
   await app.register(feedbackMediaRoutes);
   await app.register(webRoutes);
 

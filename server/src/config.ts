@@ -90,7 +90,16 @@ export type Config = {
    * addresses (a scraper on the same host or network), 404 to anyone else.
    */
   metricsToken: string | null;
+  /**
+   * The map of jobs and the station board (issue 34): the tile URL template ({z}/{x}/{y}, and {s} for
+   * a subdomain), its attribution, and how many hours of jobs the member's map shows by default.
+   */
+  map: { tileUrl: string; tileAttribution: string; hours: number };
 };
+
+/** OpenStreetMap's standard tiles, as its tile usage policy asks to be credited. */
+export const DEFAULT_TILE_URL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png";
+export const DEFAULT_TILE_ATTRIBUTION = "© OpenStreetMap contributors";
 
 const envSchema = z
   .object({
@@ -184,6 +193,15 @@ const envSchema = z
     ALARM_PUSH_FAILURES: intSetting("ALARM_PUSH_FAILURES", 1, 1_000_000, 20),
     ALARM_RULE_BACKLOG: intSetting("ALARM_RULE_BACKLOG", 1, 10_000_000, 500),
     METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
+    MAP_TILE_URL: z
+      .string()
+      .refine(
+        (v) => isTileTemplate(v),
+        "MAP_TILE_URL must be an https URL template with {z}, {x} and {y} (plain http only on 127.0.0.1 or localhost)",
+      )
+      .default(DEFAULT_TILE_URL),
+    MAP_TILE_ATTRIBUTION: z.string().trim().min(1).max(300).default(DEFAULT_TILE_ATTRIBUTION),
+    MAP_HOURS: intSetting("MAP_HOURS", 1, 168, 24),
   })
   .superRefine((e, ctx) => {
     if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY))
@@ -213,6 +231,26 @@ const envSchema = z
 function intSetting(name: string, min: number, max: number, fallback: number) {
   const message = `${name} must be a whole number from ${min} to ${max}`;
   return z.coerce.number(message).int(message).min(min, message).max(max, message).default(fallback);
+}
+
+/** A tile URL template: https (http on loopback) with {z}, {x} and {y}, {s} only in the host. */
+function isTileTemplate(value: string): boolean {
+  if (!["{z}", "{x}", "{y}"].every((part) => value.includes(part))) return false;
+  try {
+    return secureOrLoopback(value.replace(/\{[sxyzr]\}/g, "a"));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The CSP source of a tile URL template: its origin, with a {s} subdomain as a wildcard
+ * ("https://{s}.tile.example.org/..." is "https://*.tile.example.org").
+ */
+export function tileSource(template: string): string {
+  const url = new URL(template.replace(/\{s\}/g, "subdomain").replace(/\{[xyzr]\}/g, "0"));
+  const host = template.includes("{s}") ? url.host.replace(/^subdomain\./, "*.") : url.host;
+  return `${url.protocol}//${host}`;
 }
 
 function secureOrLoopback(value: string): boolean {
@@ -294,6 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ruleBacklog: e.ALARM_RULE_BACKLOG,
     },
     metricsToken: e.METRICS_TOKEN ?? null,
+    map: { tileUrl: e.MAP_TILE_URL, tileAttribution: e.MAP_TILE_ATTRIBUTION, hours: e.MAP_HOURS },
   };
 }
 

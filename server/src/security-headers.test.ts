@@ -53,8 +53,9 @@ describe("security headers over plain http", () => {
     expect(csp["script-src-attr"]).toEqual(["'none'"]);
     expect(csp["style-src"]).toEqual(["'self'", hashOf(""), hashOf(SPLASH_STYLE)]);
     expect(csp["connect-src"]).toEqual(["'self'"]);
-    // Images from this origin, and object URLs the page itself made (a logo previewed before upload).
-    expect(csp["img-src"]).toEqual(["'self'", "blob:"]);
+    // Images from this origin, object URLs the page itself made (a logo previewed before upload), and
+    // the map's tiles from the configured tile host only (issue 34; OpenStreetMap's by default).
+    expect(csp["img-src"]).toEqual(["'self'", "blob:", "https://tile.openstreetmap.org"]);
     expect(csp["object-src"]).toEqual(["'none'"]);
     expect(csp["base-uri"]).toEqual(["'self'"]);
     expect(csp["form-action"]).toEqual(["'self'"]);

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import helmet from "helmet";
+import { tileSource } from "./config.js";
 
 /**
  * MUI's styles come from emotion, which in a production build creates each `<style>` element empty and
@@ -43,7 +44,8 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
         styleSrc: ["'self'", EMPTY_STYLE_HASH, ...inline.style],
         styleSrcAttr: ["'none'"],
         // blob: for the page's own object URLs: the agency logo dialog previews the chosen file so.
-        imgSrc: ["'self'", "blob:"],
+        // The map's tiles (issue 34): the configured tile host only.
+        imgSrc: ["'self'", "blob:", tileSource(app.config.map.tileUrl)],
         // The API and the live channel (socket.io polls with XHR) are on this origin.
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],

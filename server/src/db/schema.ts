@@ -4,6 +4,7 @@ export * from "./schema/agencies.js";
 export * from "./schema/alerts.js";
 export * from "./schema/feedback.js";
 export * from "./schema/ingest.js";
+export * from "./schema/map.js";
 export * from "./schema/member-settings.js";
 export * from "./schema/operations.js";
 export * from "./schema/push.js";

@@ -19,6 +19,8 @@ export function preloadSignedInPage(): void {
 const KeyboardDebugPage = lazy(() =>
   import("../features/debug/keyboard-debug-page").then((module) => ({ default: module.KeyboardDebugPage })),
 );
+// The station turnout board (issue 34): a screen signed in as a display, not as a member.
+const BoardPage = lazy(() => import("../features/board/board-page"));
 const PwaDebugPage = lazy(() =>
   import("../features/debug/pwa-debug-page").then((module) => ({ default: module.PwaDebugPage })),
 );
@@ -86,7 +88,17 @@ export function AppRoutes() {
         {/* The admin console's tabs (/admin/system, /admin/users...): the same page as `/`, so the
             dashboard, its feed and its live channel stay mounted when an admin goes in or out. */}
         <Route path="/admin/:tab?" element={<RootPage />} />
+        {/* The map of jobs (issue 34): the same page, its view switched. */}
+        <Route path="/map" element={<RootPage />} />
         <Route path="/login" element={<LoginPage />} />
+        <Route
+          path="/board"
+          element={
+            <Suspense fallback={<LoadingScreen label="Loading the station board" />}>
+              <BoardPage />
+            </Suspense>
+          }
+        />
         <Route path="/j/:jobId" element={<ShortJobRedirect />} />
         <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>

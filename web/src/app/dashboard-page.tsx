@@ -1,6 +1,10 @@
 import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
+import MapIcon from "@mui/icons-material/Map";
+import ViewListIcon from "@mui/icons-material/ViewList";
 import Button from "@mui/material/Button";
+import IconButton from "@mui/material/IconButton";
+import Tooltip from "@mui/material/Tooltip";
 import { useQueryClient } from "@tanstack/react-query";
 import { canOpenAdminConsole } from "@turnout/domain";
 import { lazy, Suspense, useEffect, useState } from "react";
@@ -47,6 +51,9 @@ const AlarmSettingsDialog = lazy(() =>
     default: module.AlarmSettingsDialog,
   })),
 );
+/** The map of jobs (issue 34), at /map: Leaflet loads only when it is opened. */
+const MapView = lazy(() => import("../features/map/map-view"));
+export const MAP_PATH = "/map";
 
 function isConsolePath(pathname: string): boolean {
   return pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`);
@@ -89,6 +96,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   const queryClient = useQueryClient();
   const mayOpenConsole = canOpenAdminConsole(user, navigator.userAgent);
   const inConsole = isConsolePath(pathname);
+  const inMap = pathname === MAP_PATH;
   const [params] = useSearchParams();
   const { agency } = useAuth();
   // An admin with no agency of their own has an empty feed: on a desktop they land in the console
@@ -126,6 +134,19 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
     </Button>
   ) : null;
 
+  // The view switch beside the feed (issue 34): the map of jobs, and back to the list.
+  const mapToggle = inConsole ? null : (
+    <Tooltip title={inMap ? "List of jobs" : "Map of jobs"}>
+      <IconButton
+        color="inherit"
+        aria-label={inMap ? "Show the list of jobs" : "Show the map of jobs"}
+        onClick={() => navigate(inMap ? "/" : MAP_PATH)}
+      >
+        {inMap ? <ViewListIcon /> : <MapIcon />}
+      </IconButton>
+    </Tooltip>
+  );
+
   return (
     <RespondingProvider userId={user.id}>
       <AlertFeed
@@ -139,6 +160,10 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
             <Suspense fallback={<LoadingScreen label="Loading admin console" />}>
               <AdminConsole isAdmin={user.is_admin} />
             </Suspense>
+          ) : inMap ? (
+            <Suspense fallback={<LoadingScreen label="Loading the map" />}>
+              <MapView jobExtra={feedSlots.jobExtra} />
+            </Suspense>
           ) : undefined
         }
         renderHeader={(feed) => (
@@ -149,7 +174,8 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
               actions={
                 <>
                   <AlarmMutedButton alarm={alarm} onOpen={() => setAlarmOpen(true)} />
-                  {inConsole ? null : feed.actions}
+                  {inConsole || inMap ? null : feed.actions}
+                  {mapToggle}
                   {adminToggle}
                 </>
               }

@@ -10,6 +10,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bigIdParamsSchema, queryIntSchema, recordIdSchema } from "../../request-schemas.js";
 import { actorOf } from "../../shared/guard.js";
+import { positionsOf } from "../map/positions.js";
 import { alertStats, getAlert, getAlertGroup, recentAlerts, searchAlerts } from "./service.js";
 
 const flag = z
@@ -106,10 +107,12 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
     }),
   );
 
-  r.get("/alerts/:id", { schema: { params: alertId } }, async (request) => ({
-    success: true,
-    data: await getAlert(app.db, actorOf(request), request.params.id),
-  }));
+  r.get("/alerts/:id", { schema: { params: alertId } }, async (request) => {
+    const alert = await getAlert(app.db, actorOf(request), request.params.id);
+    // Where the job is (issue 34): latitude, longitude and precision, or null.
+    const position = (await positionsOf(app.db, [alert.id])).get(alert.id) ?? null;
+    return { success: true, data: { ...alert, position } };
+  });
 
   r.get("/alerts/:id/group", { schema: { params: alertId } }, async (request) => ({
     success: true,

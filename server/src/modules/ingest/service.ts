@@ -23,6 +23,7 @@ import {
   getGroupingSettings,
   jobNumberFor,
 } from "../grouping/service.js";
+import { placeAlerts } from "../map/positions.js";
 import { addressLocalities } from "../postcodes/address-localities.js";
 import { matchRulesAfterCommit } from "../rules/matcher.js";
 
@@ -178,7 +179,10 @@ async function storeMessages(ctx: ServiceContext, messages: Received[]): Promise
       // live event, and a nudge to the matcher (the alerts are already queued for keyword rules by a
       // trigger on alert_recipients).
       setImmediate(() => {
-        publish(ctx, outcome.created, outcome.added);
+        // The new jobs' positions (issue 34) first, so a map hearing the live event finds them.
+        placeAlerts(ctx.db, outcome.created)
+          .catch((err: unknown) => ctx.logger.error({ err }, "ingest: could not place new alerts"))
+          .finally(() => publish(ctx, outcome.created, outcome.added));
         matchRulesAfterCommit(ctx);
       });
       return outcome.results;

@@ -110,7 +110,7 @@ describe("admin console", { timeout: 20_000 }, () => {
     expect(screen.queryByRole("heading", { name: "Admin Console" })).not.toBeInTheDocument();
   });
 
-  it("gives each tab (SPEC's nine, and Receivers from issue 33), in order, its own address, each with its content", async () => {
+  it("gives each tab (SPEC's nine, Receivers from issue 33, Displays from issue 34), in order, its own address, each with its content", async () => {
     const { user } = signedIn("/admin/system");
     const tabs = await screen.findAllByRole("tab");
     expect(tabs.map((tab) => tab.textContent)).toEqual([
@@ -124,6 +124,7 @@ describe("admin console", { timeout: 20_000 }, () => {
       "Message Grouping",
       "Feedback",
       "Security",
+      "Displays",
     ]);
     for (const tab of ADMIN_TABS.slice(1)) {
       await user.click(screen.getByRole("tab", { name: tab.label }));

@@ -10,6 +10,7 @@ import { Link, Navigate, useParams } from "react-router";
 import { useAdminFeedbackUnread } from "../../feedback";
 import { AgenciesTab } from "../agencies/agencies-tab";
 import { AlertsTab } from "../alerts/alerts-tab";
+import { DisplaysTab } from "../displays/displays-tab";
 import { FeedbackTab } from "../feedback";
 import { GroupingTab } from "../grouping/grouping-tab";
 import { ReceiversTab } from "../receivers/receivers-tab";
@@ -41,6 +42,7 @@ const TAB_CONTENT: Record<AdminTabSlug, () => ReactNode> = {
   "message-grouping": () => <GroupingTab />,
   feedback: () => <FeedbackTab />,
   security: () => <SecurityTab />,
+  displays: () => <DisplaysTab />,
 };
 
 /** An orange count beside a tab's label ('9+' above 9); nothing at 0. */

@@ -1,7 +1,10 @@
 /** Where the admin console lives; each tab has its own address under it, so reload and back work. */
 export const ADMIN_BASE_PATH = "/admin";
 
-/** The nine tabs of SPEC 2 in their order, with Receivers (issue 33) after the monitor; the first is the default. */
+/**
+ * The nine tabs of SPEC 2 in their order, with Receivers (issue 33) after the monitor and Displays
+ * (issue 34) last; the first is the default.
+ */
 export const ADMIN_TABS = [
   { slug: "system", label: "System Monitor" },
   { slug: "receivers", label: "Receivers" },
@@ -13,6 +16,7 @@ export const ADMIN_TABS = [
   { slug: "message-grouping", label: "Message Grouping" },
   { slug: "feedback", label: "Feedback" },
   { slug: "security", label: "Security" },
+  { slug: "displays", label: "Displays" },
 ] as const satisfies readonly { slug: string; label: string }[];
 
 /** One tab of the admin console: its address segment and its label. */
