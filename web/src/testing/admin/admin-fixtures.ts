@@ -190,6 +190,8 @@ export function adminRoutes(overrides: Record<string, MockRoute> = {}): Record<s
     "GET /admin/system/sms": ok(smsMetrics),
     "GET /admin/system/logs": ok(makeLogs(3), { total: 3 }),
     "GET /admin/receivers": ok([]),
+    "GET /admin/displays": ok([]),
+    "GET /admin/displays/units": ok([]),
     "GET /feedback/unread-count": ok({ unread_count: 0 }),
     "GET /feedback/admin/unread-count": ok({ unread_count: 0 }),
     "GET /feedback/admin/conversations": ok([]),

@@ -64,6 +64,9 @@ export function DisplaysTab() {
 
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 3 }}>
+      <Typography variant="h6" component="h2">
+        Station displays
+      </Typography>
       <Typography color="text.secondary">
         A display shows one unit's current job, who is responding and the map on a screen in the station. Open{" "}
         <strong>{`${window.location.origin}/board`}</strong> on the screen (full screen, kept on), then pair
