@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
 import { addressPoints, agencies, alertPositions, capcodes, postcodes } from "../../db/schema.js";
+import { ensurePostcodesSeeded } from "../postcodes/service.js";
 import { loadAddressDataset, removeAddressDataset } from "./address-dataset.js";
 import { forgetAddressDataset, placeStoredAlerts } from "./positions.js";
 
@@ -50,8 +51,9 @@ async function positionOf(id: number, token = cfaToken): Promise<Position | null
   return null;
 }
 
-/** The bundled locality data's coordinates of a suburb (its first postcode in VIC). */
+/** The bundled locality data's coordinates of a suburb (its first postcode in VIC), as the postcode table has them. */
 async function suburbCentre(name: string) {
+  await ensurePostcodesSeeded(app.db);
   const rows = await app.db
     .select()
     .from(postcodes)

@@ -9,9 +9,8 @@ import {
 } from "@turnout/domain";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
-import { addressPoints, alertPositions, alerts, postcodes } from "../../db/schema.js";
-import { addressLocalities } from "../postcodes/address-localities.js";
-import { ensurePostcodesSeeded } from "../postcodes/service.js";
+import { addressPoints, alertPositions, alerts } from "../../db/schema.js";
+import { addressLocalities, bundledLocalities } from "../postcodes/address-localities.js";
 
 /** A street has at most this many points read for placing (the longest roads of a suburb). */
 const STREET_POINTS_MAX = 5_000;
@@ -19,47 +18,37 @@ const STREET_POINTS_MAX = 5_000;
 const DATASET_CHECK_MS = 60_000;
 
 type SuburbCentres = Map<string, LatLon>;
-const suburbCentres = new WeakMap<Database, Promise<SuburbCentres>>();
 const datasetChecks = new WeakMap<Database, { at: number; loaded: Promise<boolean> }>();
 
+let suburbCentres: SuburbCentres | null = null;
+
 /**
- * The suburbs' coordinates from the bundled locality data in `postcodes`, read once per database: by
- * suburbKey, a name several states share at its VIC place when it has one (as extractAddress reads
- * suburbs), a name with several postcodes at its first with coordinates.
+ * The suburbs' coordinates from the bundled locality data (what the `postcodes` table is seeded
+ * from), read in memory once per process: by suburbKey, a name several states share at its VIC place
+ * when it has one (as extractAddress reads suburbs), a name with several postcodes at its first with
+ * coordinates. Not from the table: seeding and reading it on the first page held the database for
+ * seconds, and the live event of that page with it.
  */
-function loadSuburbCentres(db: Database): Promise<SuburbCentres> {
-  let run = suburbCentres.get(db);
-  if (!run) {
-    run = (async () => {
-      await ensurePostcodesSeeded(db);
-      const rows = await db
-        .select({
-          suburb: postcodes.suburb,
-          state: postcodes.state,
-          latitude: postcodes.latitude,
-          longitude: postcodes.longitude,
-        })
-        .from(postcodes)
-        .orderBy(asc(postcodes.postcode));
-      const centres = new Map<string, LatLon & { state: string }>();
-      for (const row of rows) {
-        const latitude = Number(row.latitude);
-        const longitude = Number(row.longitude);
-        if (!row.latitude || !row.longitude || !Number.isFinite(latitude) || !Number.isFinite(longitude))
-          continue;
-        if (latitude === 0 && longitude === 0) continue;
-        const key = suburbKey(row.suburb);
-        const known = centres.get(key);
-        if (!known || (row.state === "VIC" && known.state !== "VIC")) {
-          centres.set(key, { latitude, longitude, state: row.state });
-        }
-      }
-      return new Map([...centres].map(([key, { latitude, longitude }]) => [key, { latitude, longitude }]));
-    })();
-    suburbCentres.set(db, run);
-    run.catch(() => suburbCentres.delete(db));
+function loadSuburbCentres(): SuburbCentres {
+  if (suburbCentres) return suburbCentres;
+  const rows = [...bundledLocalities()].sort((a, b) => a.postcode.localeCompare(b.postcode));
+  const centres = new Map<string, LatLon & { state: string }>();
+  for (const row of rows) {
+    const latitude = Number(row.latitude);
+    const longitude = Number(row.longitude);
+    if (!row.latitude || !row.longitude || !Number.isFinite(latitude) || !Number.isFinite(longitude))
+      continue;
+    if (latitude === 0 && longitude === 0) continue;
+    const key = suburbKey(row.suburb);
+    const known = centres.get(key);
+    if (!known || (row.state === "VIC" && known.state !== "VIC")) {
+      centres.set(key, { latitude, longitude, state: row.state });
+    }
   }
-  return run;
+  suburbCentres = new Map(
+    [...centres].map(([key, { latitude, longitude }]) => [key, { latitude, longitude }]),
+  );
+  return suburbCentres;
 }
 
 /** Whether an address dataset is loaded (checked at most once a minute). */
@@ -83,7 +72,7 @@ export function forgetAddressDataset(db: Database): void {
 
 /** The gazetteer placing reads on this database: suburbs from `postcodes`, streets from `address_points`. */
 export async function databaseGazetteer(db: Database): Promise<Gazetteer> {
-  const centres = await loadSuburbCentres(db);
+  const centres = loadSuburbCentres();
   const withDataset = await hasAddressDataset(db);
   return {
     suburb: (suburb) => centres.get(suburb) ?? null,

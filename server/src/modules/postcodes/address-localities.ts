@@ -1,7 +1,17 @@
 import { buildLocalityIndex, type LocalityIndex } from "@turnout/domain";
-import { loadLocalities } from "./localities.js";
+import { type Locality, loadLocalities } from "./localities.js";
 
+let localities: Locality[] | undefined;
 let index: LocalityIndex | undefined;
+
+/**
+ * The bundled locality data (suburb, state, postcode, coordinates), read on the first call and kept
+ * for the life of the process: reading it parses a 25 MB file, once.
+ */
+export function bundledLocalities(): readonly Locality[] {
+  localities ??= loadLocalities();
+  return localities;
+}
 
 /**
  * The localities of every state (VIC preferred for a name several states share) that ingest reads
@@ -9,6 +19,6 @@ let index: LocalityIndex | undefined;
  * Throws when the data cannot be read.
  */
 export function addressLocalities(): LocalityIndex {
-  index ??= buildLocalityIndex(loadLocalities().map((l) => ({ name: l.suburb, state: l.state })));
+  index ??= buildLocalityIndex(bundledLocalities().map((l) => ({ name: l.suburb, state: l.state })));
   return index;
 }
