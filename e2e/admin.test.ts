@@ -73,6 +73,7 @@ describe.skipIf(!chromiumPath)("the admin console in Chromium", () => {
     expect(new URL(desktop.page.url()).pathname).toBe("/admin/system");
     expect(await desktop.page.getByRole("tab").allTextContents()).toEqual([
       "System Monitor",
+      "Receivers",
       "Users",
       "Alerts",
       "Agencies",
@@ -81,6 +82,7 @@ describe.skipIf(!chromiumPath)("the admin console in Chromium", () => {
       "Message Grouping",
       "Feedback",
       "Security",
+      "Displays",
     ]);
     // Reload keeps the tab: each has its own address.
     await desktop.page.getByRole("tab", { name: "Users" }).click();
