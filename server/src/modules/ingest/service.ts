@@ -179,13 +179,13 @@ async function storeMessages(ctx: ServiceContext, messages: Received[]): Promise
       // live event, and a nudge to the matcher (the alerts are already queued for keyword rules by a
       // trigger on alert_recipients).
       setImmediate(() => {
-        publish(ctx, outcome.created, outcome.added);
+        // The new jobs' positions (issue 34) first, so a map hearing the live event finds them: read
+        // from the bundled localities in memory, one insert (the first page of a process no longer
+        // seeds the postcode table here, which held the live event for seconds).
+        placeAlerts(ctx.db, outcome.created)
+          .catch((err: unknown) => ctx.logger.error({ err }, "ingest: could not place new alerts"))
+          .finally(() => publish(ctx, outcome.created, outcome.added));
         matchRulesAfterCommit(ctx);
-        // The new jobs' positions (issue 34) after the live event: a member's screen does not wait
-        // for them (the map reads the jobs again a moment after the event).
-        placeAlerts(ctx.db, outcome.created).catch((err: unknown) =>
-          ctx.logger.error({ err }, "ingest: could not place new alerts"),
-        );
       });
       return outcome.results;
     }

@@ -24,8 +24,6 @@ import { type MapJob, mapApi, mapKeys, PRECISION_LABELS } from "./map-api";
 /** Windows a member can pick, in hours; the server's default is added when it is another. */
 const HOUR_CHOICES = [3, 12, 24, 72];
 /** The window slides: the jobs are read again this often even without a live event. */
-/** How long after a live event a new job's position is surely stored (placed after the event). */
-const PLACED_AFTER_MS = 1_500;
 const REFRESH_MS = 60_000;
 
 const short = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -50,24 +48,12 @@ export function MapView({ jobExtra }: { jobExtra?: (alert: AlertData) => ReactNo
     refetchInterval: REFRESH_MS,
   });
 
-  // Live: a new page (or the channel back after a drop) reads the jobs again, and once more a moment
-  // later: the server places a new job after the live event has gone out (the feed's latency first),
-  // so the first read may find the job without its position yet.
+  // Live: a new page (or the channel back after a drop) reads the jobs again.
   useEffect(() => {
-    const timers = new Set<ReturnType<typeof setTimeout>>();
-    const read = () => void queryClient.invalidateQueries({ queryKey: mapKeys.all });
-    const refresh = () => {
-      read();
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        read();
-      }, PLACED_AFTER_MS);
-      timers.add(timer);
-    };
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: mapKeys.all });
     const stops = [subscribeLiveEvent("new-alert", refresh), subscribeLiveEvent("reconnected", refresh)];
     return () => {
       for (const stop of stops) stop();
-      for (const timer of timers) clearTimeout(timer);
     };
   }, [queryClient]);
 
