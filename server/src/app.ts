@@ -76,8 +76,6 @@ declare module "fastify" {
     /**
      * This process among the instances (random, new at each start: a restarted instance has a new
      * one) and whether it is shutting down; GET /api/ready reports both (deploy/rolling-restart.sh).
-     */
-    /**
      * `closingStep`: what a shutdown is waiting for (in-flight requests, then each worker, the cache
      * store, the database), so a shutdown that runs out of time can say what held it.
      */
@@ -86,7 +84,7 @@ declare module "fastify" {
       closing: boolean;
       closingStep: string | null;
       /** Requests not yet answered, by request id: what a shutdown that runs out of time names. */
-      inFlight: Map<string, { method: string; url: string; since: number }>;
+      inFlight: Map<string, InFlightRequest>;
     };
   }
 }
@@ -108,8 +106,11 @@ export type BuildOptions = {
 /** How long a shutdown waits for requests under way before it ends their connections. */
 export const IN_FLIGHT_GRACE_MS = 6_000;
 
+/** A request under way: what it is and since when. */
+export type InFlightRequest = { method: string; url: string; since: number };
+
 /** The requests under way, for a log line: what each is and for how long it has run. */
-export function describeInFlight(inFlight: Map<string, { method: string; url: string; since: number }>) {
+export function describeInFlight(inFlight: Map<string, InFlightRequest>) {
   return [...inFlight.values()].map((r) => ({
     request: `${r.method} ${r.url}`,
     forMs: Date.now() - r.since,
@@ -245,7 +246,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     instanceId: randomBytes(8).toString("hex"),
     closing: false,
     closingStep: null as string | null,
-    inFlight: new Map<string, { method: string; url: string; since: number }>(),
+    inFlight: new Map<string, InFlightRequest>(),
   };
   app.decorate("lifecycle", lifecycle);
   app.addHook("preClose", async () => {
