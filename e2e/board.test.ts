@@ -106,7 +106,6 @@ describe.skipIf(!chromiumPath)("the station board in Chromium", () => {
     const codeText = page.getByTestId("pairing-code");
     await codeText.waitFor({ timeout: 20_000 });
     const code = (await codeText.textContent())!.trim();
-    await page.screenshot({ path: "/work/wt/i34-shots/board-pairing-1920x1080.png" }).catch(() => undefined);
     const display = await apiJson<{ data: { id: number } }>(server, "POST", "/admin/displays", {
       token: admin.token,
       body: { unit_id: unit.data.id, name: "Engine bay TV", idle_minutes: 30 },
@@ -136,7 +135,6 @@ describe.skipIf(!chromiumPath)("the station board in Chromium", () => {
     await expect.poll(() => responding.textContent(), { timeout: 20_000 }).toContain("Robin F.");
     expect(await responding.textContent()).toMatch(/Responding: 1/);
     expect(await responding.textContent()).toMatch(/9:\d\d|10:00/);
-    await page.screenshot({ path: "/work/wt/i34-shots/board-1920x1080.png" }).catch(() => undefined);
 
     // The server restarts; the board notices, waits, and carries on by itself with the next job.
     execSync(instance.restartCommand, { shell: "/bin/bash" });

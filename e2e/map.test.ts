@@ -117,13 +117,11 @@ describe.skipIf(!chromiumPath)("the map of jobs in Chromium", () => {
       .poll(() => list.getByRole("button").first().textContent())
       .toContain("CNR HORNE ST / BARKLY ST, SUNBURY");
 
-    await page.screenshot({ path: "/work/wt/i34-shots/map-phone-390x844.png" }).catch(() => undefined);
     // A tap on the marker opens the job popup.
     await page.locator(`path.turnout-job-${liveId}`).click({ force: true });
     const dialog = page.getByRole("dialog", { name: `Job #${liveId}` });
     await dialog.waitFor();
     await expect.poll(() => dialog.textContent(), { timeout: 20_000 }).toContain("CNR HORNE ST / BARKLY ST");
-    await page.screenshot({ path: "/work/wt/i34-shots/map-phone-390x844-popup.png" }).catch(() => undefined);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
     expect(browser.errors).toEqual([]);

@@ -115,6 +115,8 @@ export function JobMap({
   const map = useRef<L.Map | null>(null);
   const layer = useRef<L.LayerGroup | null>(null);
   const draw = useRef<() => void>(() => {});
+  /** Whether a zoom animation is under way (Leaflet's own flag is private). */
+  const zooming = useRef(false);
   const callbacks = useRef({ onOpen, onTilesFailed });
   callbacks.current = { onOpen, onTilesFailed };
 
@@ -149,12 +151,23 @@ export function JobMap({
     map.current = m;
     const redraw = () => draw.current();
     m.on("moveend zoomend", redraw);
+    const zoomStarted = () => {
+      zooming.current = true;
+    };
+    const zoomEnded = () => {
+      zooming.current = false;
+    };
+    m.on("zoomanim", zoomStarted);
+    m.on("zoomend", zoomEnded);
     // A container that changes size (phone rotation, the list below growing) needs Leaflet told.
     const observer = new ResizeObserver(() => m.invalidateSize());
     observer.observe(element.current);
     return () => {
       observer.disconnect();
       m.off("moveend zoomend", redraw);
+      m.off("zoomanim", zoomStarted);
+      m.off("zoomend", zoomEnded);
+      zooming.current = false;
       m.remove();
       map.current = null;
       layer.current = null;
@@ -237,17 +250,29 @@ export function JobMap({
   }, [markers, station]);
 
   // Fit the jobs (and the station) when asked to: once they have loaded, and when fitKey changes.
+  // Leaflet ignores a view change asked for during a zoom animation (a live job arriving just after the
+  // first fit, say), so a fit asked for then waits for the animation's end.
   const latest = useRef({ markers, station });
   latest.current = { markers, station };
   useEffect(() => {
     const m = map.current;
     if (!m || fitKey === null) return;
-    const { markers: shown, station: home } = latest.current;
-    const points: L.LatLngTuple[] = shown.map((marker) => [marker.latitude, marker.longitude]);
-    if (home) points.push([home.latitude, home.longitude]);
-    if (points.length === 0) return;
-    if (points.length === 1) m.setView(points[0]!, FIT_MAX_ZOOM - 1);
-    else m.fitBounds(L.latLngBounds(points), { padding: [40, 40], maxZoom: FIT_MAX_ZOOM });
+    const fit = () => {
+      const { markers: shown, station: home } = latest.current;
+      const points: L.LatLngTuple[] = shown.map((marker) => [marker.latitude, marker.longitude]);
+      if (home) points.push([home.latitude, home.longitude]);
+      if (points.length === 0) return;
+      if (points.length === 1) m.setView(points[0]!, FIT_MAX_ZOOM - 1);
+      else m.fitBounds(L.latLngBounds(points), { padding: [40, 40], maxZoom: FIT_MAX_ZOOM });
+    };
+    if (!zooming.current) {
+      fit();
+      return;
+    }
+    m.once("zoomend", fit);
+    return () => {
+      m.off("zoomend", fit);
+    };
   }, [fitKey]);
 
   return <section ref={element} className="turnout-map" aria-label={label} data-testid="job-map" />;
