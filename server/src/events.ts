@@ -24,6 +24,11 @@ export type DomainEvents = {
   accountAwaitingReview: { tx: Database; user: { id: number; firstName: string; lastName: string } };
   /** An agency is being deleted (agencies module), in the deleting transaction. */
   agencyDeleting: { tx: Database; agencyId: number };
+  /**
+   * Ingest committed pages (ingest module): new alerts, and pages added to existing ones. Handlers run
+   * after the caller's reply is on its way and must not hold it (nudge, do not wait).
+   */
+  pagesStored: { createdAlertIds: readonly number[]; addedToAlertIds: readonly number[] };
 };
 
 export type DomainEventName = keyof DomainEvents;

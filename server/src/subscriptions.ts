@@ -3,7 +3,7 @@ import type { DomainEventBus } from "./events.js";
 import { notifyAdminsOfPendingAccount } from "./modules/auto-activation/service.js";
 import { mediaFileNames } from "./modules/feedback/service.js";
 import { MediaStore } from "./modules/feedback/store.js";
-import { rulesChanged } from "./modules/rules/matcher.js";
+import { matchRulesAfterCommit, rulesChanged } from "./modules/rules/matcher.js";
 import { removeAgencyFilters } from "./modules/user-filters/service.js";
 
 /**
@@ -24,6 +24,12 @@ export function subscribeModules(bus: DomainEventBus, ctx: ServiceContext): void
   // Auto-activation: the admins chosen for it are texted, in the activating transaction.
   bus.on("accountAwaitingReview", async ({ tx, user }) => {
     await notifyAdminsOfPendingAccount(tx, user);
+    return undefined;
+  });
+  // Rules: the matchers take newly stored pages off their queue now rather than at their next poll
+  // (the pages are queued for them by a trigger in ingest's transaction).
+  bus.on("pagesStored", () => {
+    matchRulesAfterCommit(ctx);
     return undefined;
   });
   // User filters: the filters naming a deleted agency go, in the deleting transaction.

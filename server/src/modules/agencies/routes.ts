@@ -8,9 +8,6 @@ import { z } from "zod";
 import { AppError, badRequest } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
 import { assertImagePixels, readImageHeader } from "../../support/image-header.js";
-import { presentCapcode } from "../capcodes/present.js";
-import { capcodeNumberSchema, labelSchema } from "../capcodes/schemas.js";
-import { bulkAssignCapcodes, listAgencyCapcodes } from "../capcodes/service.js";
 import {
   LOGO_DIR_PARTS,
   LOGO_FILE_NAME,
@@ -31,9 +28,6 @@ import {
   setAgencyLogo,
   updateAgency,
 } from "./service.js";
-
-/** Most capcodes one bulk request may place. */
-export const BULK_CAPCODES_MAX = 1000;
 
 const nameSchema = z.string().trim().min(1, "is required").max(100, "must be at most 100 characters");
 const codeSchema = z
@@ -58,17 +52,11 @@ const agencyChangesBody = z.object({
   description: descriptionSchema,
 });
 
-const bulkCapcodesBody = z.object({
-  capcodes: z
-    .array(z.object({ capcode: capcodeNumberSchema, alias: labelSchema, area: labelSchema }))
-    .min(1, "must list at least one capcode")
-    .max(BULK_CAPCODES_MAX, `must list at most ${BULK_CAPCODES_MAX} capcodes`),
-});
-
 const LOGO_TYPE_NAMES = "PNG, JPEG, WebP or SVG";
 
 /**
- * SPEC 7 'Admin: agencies and capcodes', the agency half: agencies with their logos and capcodes.
+ * SPEC 7 'Admin: agencies and capcodes', the agency half: agencies with their logos (an agency's
+ * capcodes are the capcodes module's routes).
  * Also serves uploaded logos, read-only, under `<prefix>/uploads/agency-logos/`.
  */
 export async function agencyRoutes(app: FastifyInstance): Promise<void> {
@@ -142,24 +130,6 @@ export async function agencyRoutes(app: FastifyInstance): Promise<void> {
     const agency = await removeAgencyLogo(app.db, logos, request.params.id);
     return { success: true, message: "Logo removed.", data: presentAdminAgency(agency) };
   });
-
-  r.get("/admin/agencies/:id/capcodes", byId, async (request) => {
-    const rows = await listAgencyCapcodes(app.db, request.params.id);
-    return { success: true, data: rows.map(presentCapcode) };
-  });
-
-  r.post(
-    "/admin/agencies/:id/capcodes/bulk",
-    { schema: { params: idParamsSchema, body: bulkCapcodesBody } },
-    async (request) => {
-      const result = await bulkAssignCapcodes(app.db, request.params.id, request.body.capcodes);
-      return {
-        success: true,
-        message: `${result.created} created, ${result.moved} moved, ${result.updated} updated, ${result.unchanged} unchanged.`,
-        data: result,
-      };
-    },
-  );
 }
 
 /**

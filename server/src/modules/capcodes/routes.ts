@@ -9,8 +9,10 @@ import { presentCapcode, presentCapcodeMessage, presentUnmappedCapcode } from ".
 import { capcodeNumberSchema, labelSchema } from "./schemas.js";
 import {
   assignCapcode,
+  bulkAssignCapcodes,
   createCapcode,
   deleteCapcode,
+  listAgencyCapcodes,
   listCapcodeMessages,
   listUnmappedCapcodes,
   setCapcodeAlias,
@@ -58,15 +60,46 @@ const importBody = z.object({
   units_from_alias: z.boolean().optional(),
 });
 
+/** Most capcodes one bulk request may place. */
+export const BULK_CAPCODES_MAX = 1000;
+
+const bulkCapcodesBody = z.object({
+  capcodes: z
+    .array(z.object({ capcode: capcodeNumberSchema, alias: labelSchema, area: labelSchema }))
+    .min(1, "must list at least one capcode")
+    .max(BULK_CAPCODES_MAX, `must list at most ${BULK_CAPCODES_MAX} capcodes`),
+});
+
 const assignBody = z.object({
   agency_id: recordIdSchema,
   alias: labelSchema,
   area: labelSchema,
 });
 
-/** SPEC 7 'Admin: agencies and capcodes', the capcode half: mapping pager addresses to agencies. */
+/**
+ * SPEC 7 'Admin: agencies and capcodes', the capcode half: mapping pager addresses to agencies, an
+ * agency's capcodes included.
+ */
 export async function capcodeRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get("/admin/agencies/:id/capcodes", { schema: { params: idParamsSchema } }, async (request) => {
+    const rows = await listAgencyCapcodes(app.db, request.params.id);
+    return { success: true, data: rows.map(presentCapcode) };
+  });
+
+  r.post(
+    "/admin/agencies/:id/capcodes/bulk",
+    { schema: { params: idParamsSchema, body: bulkCapcodesBody } },
+    async (request) => {
+      const result = await bulkAssignCapcodes(app.db, request.params.id, request.body.capcodes);
+      return {
+        success: true,
+        message: `${result.created} created, ${result.moved} moved, ${result.updated} updated, ${result.unchanged} unchanged.`,
+        data: result,
+      };
+    },
+  );
 
   r.post("/admin/capcodes", { schema: { body: newCapcodeBody } }, async (request, reply) => {
     const { capcode, agency_id, alias, area } = request.body;

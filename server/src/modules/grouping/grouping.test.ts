@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
 import { groupingSettings } from "../../db/schema.js";
-import { type CompiledPattern, jobNumberFor, patternBudgetOverruns } from "./service.js";
+import { type CompiledPattern, jobNumberFor, patternBudgetOverruns } from "../../shared/grouping.js";
 
 const KEY = "grouping-test-ingest-key-00";
 let app: TestApp;

@@ -7,12 +7,14 @@ import { groupingPatterns } from "../../db/schema.js";
 import { idParamsSchema, settingKeySchema } from "../../request-schemas.js";
 import {
   activePatterns,
-  createPattern,
-  deletePattern,
-  GROUPING_KEYS,
   getGroupingSettings,
   jobNumberFor,
   patternBudgetOverruns,
+} from "../../shared/grouping.js";
+import {
+  createPattern,
+  deletePattern,
+  GROUPING_KEYS,
   presentPattern,
   updateGroupingSetting,
   updatePattern,

@@ -22,10 +22,9 @@ import {
   type GroupingSettings,
   getGroupingSettings,
   jobNumberFor,
-} from "../grouping/service.js";
+} from "../../shared/grouping.js";
 import { placeAlerts } from "../map/positions.js";
 import { addressLocalities } from "../postcodes/address-localities.js";
-import { matchRulesAfterCommit } from "../rules/matcher.js";
 
 /** One decoded pager message as a receiver sends it. */
 export type IncomingMessage = {
@@ -176,8 +175,8 @@ async function storeMessages(ctx: ServiceContext, messages: Received[]): Promise
     const outcome = await storeBatch(ctx.db, prepare(messages, grouping), grouping);
     if (outcome) {
       // After the caller has sent its reply (the receiver waits for that, nobody waits for these): the
-      // live event, and a nudge to the matcher (the alerts are already queued for keyword rules by a
-      // trigger on alert_recipients).
+      // live event, and pagesStored (the rule matchers' nudge: the alerts are already queued for keyword
+      // rules by a trigger on alert_recipients).
       setImmediate(() => {
         // The new jobs' positions (issue 34) first, so a map hearing the live event finds them: read
         // from the bundled localities in memory, one insert (the first page of a process no longer
@@ -185,7 +184,12 @@ async function storeMessages(ctx: ServiceContext, messages: Received[]): Promise
         placeAlerts(ctx.db, outcome.created)
           .catch((err: unknown) => ctx.logger.error({ err }, "ingest: could not place new alerts"))
           .finally(() => publish(ctx, outcome.created, outcome.added));
-        matchRulesAfterCommit(ctx);
+        ctx.events
+          .publish("pagesStored", {
+            createdAlertIds: outcome.created.map((a) => a.id),
+            addedToAlertIds: outcome.added.map((a) => a.alertId),
+          })
+          .catch((err: unknown) => ctx.logger.error({ err }, "ingest: a pagesStored handler failed"));
       });
       return outcome.results;
     }

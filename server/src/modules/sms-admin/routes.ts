@@ -4,8 +4,9 @@ import { z } from "zod";
 import { idParamsSchema, MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
 import { SMS_STATUSES } from "../../sms/queue.js";
 import { handleStuck, listQueue, retryAllFailed } from "../../sms/queue-admin.js";
+import { createSmsCheckCache, smsServiceStatus } from "../../sms/status.js";
 import { presentQueueItem } from "./present.js";
-import { createSmsCheckCache, retryOneSms, smsServiceStatus } from "./service.js";
+import { retryOneSms } from "./service.js";
 
 const queueQuery = z.object({
   status: z.enum(SMS_STATUSES, `status must be one of ${SMS_STATUSES.join(", ")}`).optional(),

@@ -4,9 +4,9 @@ import { z } from "zod";
 import { MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
 import { actorOf } from "../../shared/guard.js";
 import { smsBudgetsReached } from "../../shared/security/sms-budget.js";
+import { createSmsCheckCache, smsServiceStatus } from "../../sms/status.js";
 import { SYSTEM_LOG_LEVELS } from "../../system-log.js";
 import { monitorHealthInputs } from "../receivers/health.js";
-import { createSmsCheckCache, smsServiceStatus } from "../sms-admin/service.js";
 import { foldMessageCounts, messageMetrics } from "./message-metrics.js";
 import {
   applicationMetrics,
