@@ -4,7 +4,7 @@ import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencies, capcodes, unitCapcodes, units } from "../../db/schema.js";
 import { badRequest } from "../../errors.js";
-import { unitNameKey, unitsNamed } from "../units/service.js";
+import { unitNameKey, unitsNamed } from "../../shared/unit-places.js";
 import { importedText, parseCsv, UNIT_SEPARATOR } from "./csv.js";
 import {
   type AgencyRow,

@@ -15,6 +15,7 @@ import type { Database } from "../../db/client.js";
 import { isConnectionFailure } from "../../db/reachability.js";
 import { jsonValue, rowFromJson } from "../../db/rows.js";
 import { alerts } from "../../db/schema.js";
+import { addressLocalities } from "../../shared/address-localities.js";
 import type { AlertRow } from "../../shared/alerts/present.js";
 import {
   activePatterns,
@@ -24,7 +25,6 @@ import {
   jobNumberFor,
 } from "../../shared/grouping.js";
 import { placeAlerts } from "../map/positions.js";
-import { addressLocalities } from "../postcodes/address-localities.js";
 
 /** One decoded pager message as a receiver sends it. */
 export type IncomingMessage = {

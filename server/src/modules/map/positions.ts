@@ -10,7 +10,7 @@ import {
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { addressPoints, alertPositions, alerts } from "../../db/schema.js";
-import { addressLocalities, bundledLocalities } from "../postcodes/address-localities.js";
+import { addressLocalities, bundledLocalities } from "../../shared/address-localities.js";
 
 /** A street has at most this many points read for placing (the longest roads of a suburb). */
 const STREET_POINTS_MAX = 5_000;
