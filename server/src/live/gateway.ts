@@ -269,6 +269,9 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
       const rooms = "ownerId" in event ? [ADMIN_ROOM, userRoom(event.ownerId)] : [ADMIN_ROOM];
       io.to(rooms).emit(event.name, event.payload);
     },
+    receiversChanged(receiverIds) {
+      io.to(ADMIN_ROOM).emit("receivers:changed", { receiver_ids: receiverIds });
+    },
     pendingRulesChanged(pendingAlerts) {
       io.to(ADMIN_ROOM).emit("user-alerts:pending", { pending_alerts: pendingAlerts });
     },
