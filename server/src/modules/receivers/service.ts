@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { rowsOf } from "../../db/rows.js";
-import { agencies, alertReceivers, receiverKeys, receivers } from "../../db/schema.js";
+import { agencies, alertReceivers, alerts, receiverKeys, receivers } from "../../db/schema.js";
 import { badRequest, notFound } from "../../errors.js";
 import { expectedAgencies, listReceiverRows, type ReceiverRow } from "../../shared/receivers.js";
 import { presentReceiverKey } from "./keys.js";
@@ -237,8 +237,14 @@ export function presentReceiver(
   };
 }
 
-/** Which receivers heard an alert (issue 33: several receivers' copies of one page are one alert). */
+/**
+ * Which receivers heard an alert (issue 33: several receivers' copies of one page are one alert, and a
+ * page merged into an alert for another capcode counts for it), first heard first. For admins only:
+ * members never learn which receiver delivered a page. Throws 404 for an alert that does not exist.
+ */
 export async function receiversOfAlert(db: Database, alertId: number) {
+  const [alert] = await db.select({ id: alerts.id }).from(alerts).where(eq(alerts.id, alertId));
+  if (!alert) throw notFound("Alert not found");
   const rows = await db
     .select({
       receiver_id: receivers.id,
@@ -247,14 +253,17 @@ export async function receiversOfAlert(db: Database, alertId: number) {
       first_heard_at: alertReceivers.firstHeardAt,
       last_heard_at: alertReceivers.lastHeardAt,
       messages: alertReceivers.messages,
+      deleted_at: receivers.deletedAt,
     })
     .from(alertReceivers)
     .innerJoin(receivers, eq(receivers.id, alertReceivers.receiverId))
     .where(eq(alertReceivers.alertId, alertId))
     .orderBy(asc(alertReceivers.firstHeardAt), asc(receivers.id));
-  return rows.map((r) => ({
+  return rows.map(({ deleted_at, ...r }) => ({
     ...r,
     first_heard_at: r.first_heard_at.toISOString(),
     last_heard_at: r.last_heard_at.toISOString(),
+    // A deleted receiver's alerts keep saying it heard them.
+    deleted: deleted_at !== null,
   }));
 }
