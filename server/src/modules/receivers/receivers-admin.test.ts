@@ -209,7 +209,7 @@ describe("live: receivers:changed to the admins", () => {
     await joinAdmin(a);
     const adminGot = collect(a);
     const m = open(member);
-    await new Promise((resolve) => m.once("connect", resolve));
+    await new Promise<void>((resolve) => m.once("connect", () => resolve()));
     const memberGot = collect(m);
 
     const rx = await register({ heartbeat_interval_seconds: 60, down_after_seconds: 600 });
