@@ -224,7 +224,8 @@ describe("live: receivers:changed to the admins", () => {
     expect((await beat()).statusCode).toBe(200);
     await expect.poll(() => adminGot.flatMap((p) => p.receiver_ids)).toContain(rx.id);
 
-    // The checker's round that finds it down, as the running checker would (its live option).
+    // A round of the checker (called directly here: the next test has the running one tell the room)
+    // finds it down.
     adminGot.length = 0;
     const later = () => Date.now() + 3600_000;
     const outcome = await checkMonitor(app.db, app.config.monitor, later);
@@ -234,8 +235,7 @@ describe("live: receivers:changed to the admins", () => {
     // Another heartbeat ends the silence: told at once, before the checker's next round.
     expect((await beat()).statusCode).toBe(200);
     await expect.poll(() => adminGot.flatMap((p) => p.receiver_ids)).toContain(rx.id);
-    // One more while it is not silent any more (stored state still down until the check): told again,
-    // harmless; after the check, heartbeats tell nobody.
+    // Once a round has stored it as ok again, its heartbeats tell nobody.
     await checkMonitor(app.db, app.config.monitor);
     adminGot.length = 0;
     expect((await beat()).statusCode).toBe(200);
