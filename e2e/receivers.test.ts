@@ -86,7 +86,8 @@ describe("receivers, heartbeats and silence alarms against the real server", () 
       await openSignedIn(page, server, admin, "/admin/receivers");
       const row = page.getByRole("row").filter({ hasText: "Kyneton hill" });
       await row.getByLabel("State: OK").waitFor({ timeout: 20_000 });
-      // No more heartbeats: late, then down, with the page left open (it reads the list every 5 s).
+      // No more heartbeats: late, then down, with the page left open (the admin channel says when a
+      // state changes; the list is polled only every 30 s).
       await row.getByLabel("State: Down").waitFor({ timeout: 40_000 });
       await heartbeat(rx.key.key);
       await row.getByLabel("State: OK").waitFor({ timeout: 20_000 });

@@ -3,6 +3,7 @@
 // from history, and what the System Monitor's health card says about receivers. Pure: the server's
 // checker feeds it the stored times and the clock.
 import { z } from "zod";
+import { capcodeSchema } from "./capcode.js";
 
 /**
  * - `unknown`: never heard from (a receiver just registered, or the legacy key unused): no alarm.
@@ -34,6 +35,37 @@ export const RECEIVER_LIMITS = {
   downAfter: { min: 10, max: 7 * 86_400 },
   quietAfter: { min: 60, max: 30 * 86_400 },
 } as const;
+
+const secondsSchema = (name: string, { min, max }: { min: number; max: number }) => {
+  const message = `${name} must be a whole number of seconds from ${min} to ${max}`;
+  return z.number(message).int(message).min(min, message).max(max, message);
+};
+
+/**
+ * A receiver as an admin registers it (POST /admin/receivers) and the fields a change may hold (PATCH
+ * /admin/receivers/{id}): the server's request schema and the console's form both check with it. The
+ * expected agencies' ids are the server's own id rule (added there); the form picks them from a list.
+ */
+export const receiverFieldsSchema = z.object({
+  name: z
+    .string("name is required")
+    .trim()
+    .min(1, "name is required")
+    .max(100, "name must be at most 100 characters"),
+  location: z.string().trim().max(200, "location must be at most 200 characters").nullable().optional(),
+  expected_capcodes: z
+    .array(capcodeSchema, "expected_capcodes must be a list of capcodes")
+    .max(1000, "at most 1000 expected capcodes")
+    .optional(),
+  heartbeat_interval_seconds: secondsSchema(
+    "heartbeat_interval_seconds",
+    RECEIVER_LIMITS.heartbeatInterval,
+  ).optional(),
+  down_after_seconds: secondsSchema("down_after_seconds", RECEIVER_LIMITS.downAfter).optional(),
+  /** The admin's quiet period; null: learned from the receiver's history. */
+  quiet_after_seconds: secondsSchema("quiet_after_seconds", RECEIVER_LIMITS.quietAfter).nullable().optional(),
+});
+export type ReceiverFields = z.output<typeof receiverFieldsSchema>;
 
 export type ReceiverTiming = {
   /** Last heartbeat or page (ms since epoch), null when never heard from. */

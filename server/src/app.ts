@@ -188,6 +188,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // PGlite's searches never read the word blocks (pageRows): nothing to fill there.
   const wordBlockSealer =
     database.kind === "postgres" ? new WordBlockSealer({ db: database.db, logger }) : null;
+  const upkeep = new DatabaseUpkeep({ db: database.db, kind: database.kind, logger });
+  const live = await createLiveGateway(app);
+  app.decorate("io", live.io);
   const monitorChecker = new MonitorChecker({
     db: database.db,
     config: config.monitor,
@@ -195,11 +198,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     nudgeSms: () => smsWorker.nudge(),
     nudgePush: () => pushWorker.nudge(),
     legacyKeyConfigured: config.ingestApiKey !== null,
+    live: live.events,
   });
   app.decorate("monitorChecker", monitorChecker);
-  const upkeep = new DatabaseUpkeep({ db: database.db, kind: database.kind, logger });
-  const live = await createLiveGateway(app);
-  app.decorate("io", live.io);
   const services = {
     db: database.db,
     cache,

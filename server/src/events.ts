@@ -1,3 +1,4 @@
+import type { Heartbeat } from "@turnout/domain";
 import type { Database } from "./db/client.js";
 
 /**
@@ -29,6 +30,13 @@ export type DomainEvents = {
    * after the caller's reply is on its way and must not hold it (nudge, do not wait).
    */
   pagesStored: { createdAlertIds: readonly number[]; addedToAlertIds: readonly number[] };
+  /**
+   * A receiver's pages are stored (ingest module, after the commit; `messages` as received, duplicates
+   * included): they count as its sign of life and its last page (issue 33).
+   */
+  receiverHeard: { receiverId: number; messages: number };
+  /** A receiver sent a heartbeat (ingest module): its status and sign of life are kept (issue 33). */
+  heartbeatReceived: { receiverId: number; heartbeat: Heartbeat };
 };
 
 export type DomainEventName = keyof DomainEvents;

@@ -3,6 +3,7 @@ import type { DomainEventBus } from "./events.js";
 import { notifyAdminsOfPendingAccount } from "./modules/auto-activation/service.js";
 import { mediaFileNames } from "./modules/feedback/service.js";
 import { MediaStore } from "./modules/feedback/store.js";
+import { noteReceiverMessages, recordHeartbeat } from "./modules/receivers/service.js";
 import { matchRulesAfterCommit, rulesChanged } from "./modules/rules/matcher.js";
 import { removeAgencyFilters } from "./modules/user-filters/service.js";
 
@@ -35,6 +36,18 @@ export function subscribeModules(bus: DomainEventBus, ctx: ServiceContext): void
   // User filters: the filters naming a deleted agency go, in the deleting transaction.
   bus.on("agencyDeleting", async ({ tx, agencyId }) => {
     await removeAgencyFilters(tx, agencyId);
+    return undefined;
+  });
+  // Receivers: stored pages are a receiver's sign of life and last page (written after the reply).
+  bus.on("receiverHeard", ({ receiverId, messages }) => {
+    noteReceiverMessages(ctx, receiverId, messages);
+    return undefined;
+  });
+  // Receivers: a heartbeat is kept; one that ends a silence shows on the admins' Receivers tab at once
+  // (the checker tells them at its next round).
+  bus.on("heartbeatReceived", async ({ receiverId, heartbeat }) => {
+    const { endsSilence } = await recordHeartbeat(ctx, receiverId, heartbeat);
+    if (endsSilence) ctx.live.receiversChanged([receiverId]);
     return undefined;
   });
 }

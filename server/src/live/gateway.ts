@@ -1,28 +1,34 @@
 import { FEED_VIEWS, type FeedView } from "@turnout/domain";
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { Server, type Socket } from "socket.io";
 import { RedisLink } from "../cache/redis-link.js";
 import { isConnectionFailure } from "../db/reachability.js";
-import { agencies, deviceSessions, userAgencies, users } from "../db/schema.js";
+import { deviceSessions, users } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { presentAlert } from "../shared/alerts/present.js";
 import { unitsOf } from "../shared/alerts/recipients.js";
 import { type Actor, resolveActor } from "../shared/guard.js";
-import { hiddenAgencyIds } from "../shared/hidden-agencies.js";
-import { unitsByCapcode, unitsOfUser, unitViewOf } from "../shared/units.js";
+import { unitsByCapcode } from "../shared/units.js";
 import { AlertFanout, boundAlertQueue, REFRESH_EVENT } from "./alert-fanout.js";
 import type { LiveEvents } from "./live-events.js";
+import {
+  ADMIN_ROOM,
+  AgencyCache,
+  agencyRoom,
+  assignedAgencies,
+  type Followed,
+  followedRooms,
+  followingRoom,
+  isAdminNow,
+  isFeedRoom,
+  joinedNotice,
+  mayJoinAgency,
+  sessionRoom,
+  unitRoom,
+  userRoom,
+} from "./rooms.js";
 
-export const agencyRoom = (id: number) => `agency:${id}`;
-/** A unit's room (issue 26): its alerts, for pages in the unit view. */
-export const unitRoom = (id: number) => `unit:${id}`;
-const isFeedRoom = (room: string) => room.startsWith("agency:") || room.startsWith("unit:");
-const sessionRoom = (id: string) => `session:${id}`;
-const userRoom = (id: number) => `user:${id}`;
-/** Marks the sockets of a user that asked for their feed (join-user-agencies). */
-const followingRoom = (id: number) => `user-agencies:${id}`;
-const ADMIN_ROOM = "admin";
 const UNAVAILABLE = "The service is temporarily unavailable. Please try again shortly.";
 
 /** `view`: what a page following its member's feed asked for (join-user-agencies). */
@@ -269,6 +275,9 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
       const rooms = "ownerId" in event ? [ADMIN_ROOM, userRoom(event.ownerId)] : [ADMIN_ROOM];
       io.to(rooms).emit(event.name, event.payload);
     },
+    receiversChanged(receiverIds) {
+      io.to(ADMIN_ROOM).emit("receivers:changed", { receiver_ids: receiverIds });
+    },
     pendingRulesChanged(pendingAlerts) {
       io.to(ADMIN_ROOM).emit("user-alerts:pending", { pending_alerts: pendingAlerts });
     },
@@ -325,98 +334,4 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
   });
 
   return { io, events };
-}
-
-/** Agency rows change rarely; a short cache keeps publishing off the database. */
-class AgencyCache {
-  private rows: Map<number, typeof agencies.$inferSelect> | null = null;
-  private loadedAt = 0;
-  constructor(private readonly app: FastifyInstance) {}
-  async get() {
-    if (!this.rows || Date.now() - this.loadedAt > 10_000) {
-      const all = await this.app.db.select().from(agencies);
-      this.rows = new Map(all.map((a) => [a.id, a]));
-      this.loadedAt = Date.now();
-    }
-    return this.rows;
-  }
-}
-
-type Followed = {
-  view: FeedView;
-  rooms: string[];
-  agencies: (typeof agencies.$inferSelect)[];
-  units: { id: number; name: string; agency_id: number }[];
-};
-
-/**
- * The rooms of a page following its member's feed: in the unit view (issue 26) the rooms of their
- * units and of the visible agencies in which they chose no unit; in the agencies view every visible
- * agency's room. `units` are the member's units in their visible agencies (the view's chip names them).
- */
-async function followedRooms(app: FastifyInstance, userId: number, view: FeedView): Promise<Followed> {
-  const visible = await visibleAgencies(app, userId);
-  const visibleIds = visible.map((a) => a.id);
-  const units = (await unitsOfUser(app.db, userId))
-    .filter((u) => visibleIds.includes(u.agency_id))
-    .map((u) => ({ id: u.id, name: u.name, agency_id: u.agency_id }));
-  if (view === "agencies" || units.length === 0)
-    return { view, rooms: visibleIds.map(agencyRoom), agencies: visible, units };
-  const scope = await unitViewOf(app.db, userId, visibleIds);
-  return {
-    view,
-    rooms: [...scope.unitIds.map(unitRoom), ...scope.wholeAgencyIds.map(agencyRoom)],
-    agencies: visible,
-    units,
-  };
-}
-
-/**
- * What `joined-user-agencies` tells a page: its agencies, its units and view (issue 26), and a warning
- * when there are no agencies.
- */
-function joinedNotice({ agencies: joined, units, view }: Followed) {
-  return {
-    agencies: joined.map((a) => ({ id: a.id, name: a.name, code: a.code })),
-    units,
-    view,
-    ...(joined.length === 0
-      ? {
-          warning: "You are not assigned to any agency yet, so no alerts will arrive. Ask an administrator.",
-        }
-      : {}),
-  };
-}
-
-async function assignedAgencies(app: FastifyInstance, userId: number) {
-  const rows = await app.db
-    .select({ agency: agencies })
-    .from(userAgencies)
-    .innerJoin(agencies, eq(agencies.id, userAgencies.agencyId))
-    .where(eq(userAgencies.userId, userId));
-  return rows.map((r) => r.agency);
-}
-
-/** The user's agencies minus those they chose to hide (user filters). */
-async function visibleAgencies(app: FastifyInstance, userId: number) {
-  const assigned = await assignedAgencies(app, userId);
-  const hidden = await hiddenAgencyIds(app.db, userId);
-  return assigned.filter((a) => !hidden.includes(a.id));
-}
-
-async function mayJoinAgency(app: FastifyInstance, actor: Actor, agencyId: number): Promise<boolean> {
-  if (await isAdminNow(app, actor.userId)) {
-    const [a] = await app.db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, agencyId));
-    return Boolean(a);
-  }
-  const rows = await app.db
-    .select({ id: userAgencies.agencyId })
-    .from(userAgencies)
-    .where(and(eq(userAgencies.userId, actor.userId), inArray(userAgencies.agencyId, [agencyId])));
-  return rows.length > 0;
-}
-
-async function isAdminNow(app: FastifyInstance, userId: number): Promise<boolean> {
-  const [u] = await app.db.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, userId));
-  return u?.isAdmin === true;
 }

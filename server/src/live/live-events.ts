@@ -31,6 +31,11 @@ export type LiveEvents = {
     responding: number;
     not_available: number;
   }): void;
+  /**
+   * Receivers whose state changed (the checker's round) or whose silence a heartbeat ended (issue 33):
+   * `receivers:changed` with their ids to the admins, whose Receivers tab reads the list again.
+   */
+  receiversChanged(receiverIds: number[]): void;
   /** Feedback (SPEC 7, issue 13): each event goes to the admin room, and to the conversation's owner where it names one. */
   feedback(event: FeedbackLiveEvent): void;
 };

@@ -11,6 +11,8 @@ export const RELAYED_LIVE_EVENTS = [
   "feedback:status-changed",
   // `{ job_alert_id, responding, not_available }`: a job's answer counts changed (issue 15).
   "alert:responses",
+  // `{ receiver_ids }`: receivers' states changed, or a heartbeat ended a silence (issue 33; admins).
+  "receivers:changed",
 ] as const;
 /**
  * Relayed events: those above, each valid `new-alert` the page's feed received (the admin feed follows

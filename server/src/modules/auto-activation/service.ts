@@ -3,25 +3,11 @@ import type { Database } from "../../db/client.js";
 import { appSettings, users } from "../../db/schema.js";
 import { badRequest } from "../../errors.js";
 import { recordAdminAction } from "../../shared/admin-actions.js";
+import { ADMIN_NOTIFICATIONS, readAdminNotifications } from "../../shared/admin-notifications.js";
 import type { Actor } from "../../shared/guard.js";
 import { enqueueManySms } from "../../sms/queue.js";
 
 const AUTO_ACTIVATION = "auto_activation";
-const ADMIN_NOTIFICATIONS = "admin_notifications";
-
-/** Who is told by SMS when an account waits for review; no admin chosen means every active admin. */
-export type AdminNotifications = { enabled: boolean; adminIds: number[] };
-
-async function readSetting(db: Database, key: string): Promise<Record<string, unknown>> {
-  const [row] = await db
-    .select({ value: appSettings.value })
-    .from(appSettings)
-    .where(eq(appSettings.key, key));
-  const value = row?.value;
-  return value && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
 
 async function writeSetting(db: Database, key: string, value: Record<string, unknown>, actor: Actor) {
   await db
@@ -42,20 +28,6 @@ export async function setAutoActivation(db: Database, actor: Actor, enabled: boo
     details: { setting: AUTO_ACTIVATION, enabled },
   });
   return { enabled };
-}
-
-/**
- * The stored admin-notification choice. Databases seeded before the choice of admins existed hold
- * `{ new_registration_sms }`, read as `enabled` with no admin chosen.
- */
-export async function readAdminNotifications(db: Database): Promise<AdminNotifications> {
-  const value = await readSetting(db, ADMIN_NOTIFICATIONS);
-  const enabled = value.enabled ?? value.new_registration_sms;
-  const ids = Array.isArray(value.admin_ids) ? value.admin_ids : [];
-  return {
-    enabled: enabled === true,
-    adminIds: ids.filter((id): id is number => Number.isInteger(id)),
-  };
 }
 
 /** Every active admin, by name: the choices for admin notifications. */

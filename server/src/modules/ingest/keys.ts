@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { ingestKeys } from "../../db/schema.js";
@@ -7,10 +7,9 @@ import {
   legacyReceiver,
   type ReceiverIdentity,
   receiverForIngestKey,
+  sha256,
   verifyReceiverKey,
-} from "../receivers/keys.js";
-
-const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+} from "../../shared/receiver-identity.js";
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(sha256(a), "hex");

@@ -3,15 +3,12 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { isConnectionFailure } from "../../db/reachability.js";
-import { AppError, badRequest, rateLimited } from "../../errors.js";
+import { type AppError, badRequest } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
 import { actorOf } from "../../shared/guard.js";
-import { tooManyAttempts } from "../../shared/security/limits.js";
-import { getSecuritySettings } from "../../shared/security/settings.js";
 import { type SystemLogEntry, writeSystemLog } from "../../system-log.js";
-import type { ReceiverIdentity } from "../receivers/keys.js";
-import { noteReceiverMessages, recordHeartbeat } from "../receivers/service.js";
-import { isEnvIngestKey, issueIngestKey, listIngestKeys, revokeIngestKey, verifyIngestKey } from "./keys.js";
+import { ingestKeyGuard } from "./key-guard.js";
+import { issueIngestKey, listIngestKeys, revokeIngestKey } from "./keys.js";
 import { type IncomingMessage, ingestMessages } from "./service.js";
 
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -225,80 +222,21 @@ function logFailedBatch(
   );
 }
 
-function presentedKey(request: FastifyRequest): string | null {
-  const auth = request.headers.authorization;
-  const bearer = auth ? /^Bearer\s+(\S+)$/i.exec(auth)?.[1] : undefined;
-  const header = request.headers["x-api-key"] ?? request.headers.apikey;
-  return bearer ?? (typeof header === "string" ? header : null);
-}
-
-const wrongKeyCounter = (ip: string) => `ingest-key:ip:${ip}`;
-
-/**
- * Seconds this address stays refused for presenting too many wrong ingest keys, or 0. The key given
- * in the environment is compared in memory and never throttled, so a receiver using it is never held
- * up by a neighbour on its network.
- */
-async function wrongKeyThrottle(app: FastifyInstance, ip: string, presented: string | null) {
-  if (isEnvIngestKey(app.config.ingestApiKey, presented)) return 0;
-  const blocked = await app.cache.get(`${wrongKeyCounter(ip)}:blocked`);
-  return blocked ? Math.max(1, Math.ceil((Number(blocked) - Date.now()) / 1000)) : 0;
-}
-
-/**
- * Counts a wrong ingest key against the address. The first in a window is logged (warn, and the
- * System Monitor's log), and so is the one that starts the refusal: once per window each, however many
- * follow.
- */
-async function countWrongKey(app: FastifyInstance, request: FastifyRequest): Promise<void> {
-  const settings = await getSecuritySettings(app.db);
-  const window = settings.otp_request_window_seconds;
-  const { count, ttlSeconds } = await app.cache.increment(wrongKeyCounter(request.ip), window);
-  const limit = settings.ingest_key_failures_per_ip;
-  if (count === 1 || count === limit) {
-    const refused = count === limit;
-    const message = refused
-      ? `Ingest: ${count} wrong keys from ${request.ip}; refused for ${Math.ceil(ttlSeconds / 60)} minutes`
-      : `Ingest: wrong key from ${request.ip} (further ones are counted, not logged, for ${Math.ceil(ttlSeconds / 60)} minutes)`;
-    request.log.warn({ ip: request.ip, wrongKeys: count }, message);
-    await writeSystemLog(app.db, {
-      level: "warn",
-      category: "ingest",
-      message,
-      details: { wrong_keys: count },
-      ip: request.ip,
-    });
-  }
-  if (count >= limit) {
-    await app.cache.set(
-      `${wrongKeyCounter(request.ip)}:blocked`,
-      String(Date.now() + ttlSeconds * 1000),
-      ttlSeconds,
-    );
-  }
-}
-
 /** Pager messages in: the native batch endpoint, the PagerMon-compatible one, and admin-issued keys. */
 export async function ingestRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  // Checked before the body is parsed or validated: a caller without a key learns nothing else. An
-  // address that keeps presenting wrong keys is refused unheard for the rest of the window (issue 27).
-  const keyNames = new WeakMap<FastifyRequest, ReceiverIdentity>();
-  const requireIngestKey = async (request: FastifyRequest) => {
-    const presented = presentedKey(request);
-    const throttled = await wrongKeyThrottle(app, request.ip, presented);
-    if (throttled > 0) throw rateLimited(tooManyAttempts(throttled), throttled);
-    const key = await verifyIngestKey(app.db, app.config.ingestApiKey, presented);
-    if (!key) {
-      await countWrongKey(app, request);
-      throw new AppError(401, "unauthorized", "A valid ingest key is required.");
-    }
-    keyNames.set(request, key);
-  };
-  const keyName = (request: FastifyRequest) => keyNames.get(request)?.name ?? "unknown";
+  // Checked before the body is parsed or validated: a caller without a key learns nothing else.
+  const { requireIngestKey, identityOf } = ingestKeyGuard(app);
+  const keyName = (request: FastifyRequest) => identityOf(request)?.name ?? "unknown";
   /** The receiver the request's key belongs to (issue 33): its messages record it. */
-  const receiverOf = (request: FastifyRequest) => keyNames.get(request)?.receiverId ?? null;
+  const receiverOf = (request: FastifyRequest) => identityOf(request)?.receiverId ?? null;
+  /** Stored pages count as their receiver's sign of life and last page (the receivers module's). */
+  const noteReceiverHeard = async (request: FastifyRequest, messages: number) => {
+    const receiverId = receiverOf(request);
+    if (receiverId !== null && messages > 0)
+      await app.services.events.publish("receiverHeard", { receiverId, messages });
+  };
   // No user session: the ingest key is the caller's credential. rawText: decoders emit NUL and broken
   // surrogates, which these routes make storable themselves instead of the app-wide 400.
   const INGEST = { access: "public", rawText: true } as const;
@@ -346,7 +284,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
         logFailedBatch(request, keyName(request), incoming, err);
         throw err;
       });
-      noteReceiverMessages(app.services, receiverOf(request), incoming.length);
+      await noteReceiverHeard(request, incoming.length);
       app.metrics.countIngest(results, refused.length);
       if (refused.length > 0)
         await writeSystemLog(
@@ -387,7 +325,7 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
         logFailedBatch(request, keyName(request), [incoming], err);
         throw err;
       });
-      noteReceiverMessages(app.services, receiverOf(request), 1);
+      await noteReceiverHeard(request, 1);
       app.metrics.countIngest([result!], 0);
       reply.type("text/plain; charset=utf-8");
       return result!.status === "duplicate" ? "Ignoring duplicate" : String(result!.id);
@@ -400,7 +338,8 @@ export async function ingestRoutes(app: FastifyInstance): Promise<void> {
     { onRequest: requireIngestKey, config: INGEST, schema: { body: heartbeatSchema } },
     async (request) => {
       const receiverId = receiverOf(request);
-      if (receiverId !== null) await recordHeartbeat(app.services, receiverId, request.body);
+      if (receiverId !== null)
+        await app.services.events.publish("heartbeatReceived", { receiverId, heartbeat: request.body });
       return { success: true, receiver_id: receiverId };
     },
   );

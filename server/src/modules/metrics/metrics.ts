@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { rowsOf } from "../../db/rows.js";
 import { AppError, notFound } from "../../errors.js";
-import { DELIVERY_ALARMS, deliveryFigures } from "../receivers/checker.js";
-import { listReceiverRows } from "../receivers/service.js";
+import { DELIVERY_ALARMS, deliveryFigures } from "../../shared/delivery-alarms.js";
+import { listReceiverRows } from "../../shared/receivers.js";
 
 /**
  * Every metric GET /metrics serves, by name (the README lists them; a test checks each is there).

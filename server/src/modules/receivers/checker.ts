@@ -11,12 +11,21 @@ import type { Config } from "../../config.js";
 import type { Database } from "../../db/client.js";
 import { rowsOf } from "../../db/rows.js";
 import { alertReceivers, monitorAlarms, pushSubscriptions, receivers, users } from "../../db/schema.js";
+import type { LiveEvents } from "../../live/live-events.js";
 import { queueDevicePush } from "../../push/queue.js";
+import { readAdminNotifications } from "../../shared/admin-notifications.js";
+import {
+  DELIVERY_ALARMS,
+  type DeliveryAlarm,
+  deliveryAlarmText,
+  deliveryAlarmThreshold,
+  deliveryFigures,
+} from "../../shared/delivery-alarms.js";
+import type { ReceiverRow } from "../../shared/receivers.js";
 import { enqueueManySms } from "../../sms/queue.js";
 import { PollingLoop } from "../../support/polling-loop.js";
 import { type SystemLogEntry, writeSystemLog } from "../../system-log.js";
-import { readAdminNotifications } from "../auto-activation/service.js";
-import { currentState, type ReceiverRow } from "./service.js";
+import { currentState } from "./service.js";
 
 /** The advisory lock that makes one instance at a time run the check (the others skip that round). */
 export const CHECKER_LOCK = "turnout.monitor.checker";
@@ -24,12 +33,6 @@ export const CHECKER_LOCK = "turnout.monitor.checker";
 const LEARN_EVERY_MS = 3600_000;
 /** The history a quiet period is learned from. */
 const LEARN_DAYS = 14;
-
-/** The delivery side's alarms (issue 33). */
-export const DELIVERY_ALARMS = ["sms_failures", "push_failures", "rule_backlog"] as const;
-export type DeliveryAlarm = (typeof DELIVERY_ALARMS)[number];
-
-export type DeliveryFigures = Record<DeliveryAlarm, number>;
 
 /** What one check did: the changes it made (and told admins about), or that another instance had it. */
 export type CheckOutcome = {
@@ -44,49 +47,6 @@ export type CheckOutcome = {
   alarmChanges: { key: DeliveryAlarm; state: "ok" | "alarm"; value: number }[];
   notified: number;
 };
-
-/** The text of a delivery alarm for the health card, SMS and log. */
-export function deliveryAlarmText(key: DeliveryAlarm, value: number, config: Config["monitor"]): string {
-  const window = `${config.windowMinutes} min`;
-  switch (key) {
-    case "sms_failures":
-      return `SMS provider failures: ${value} in the last ${window} (threshold ${config.smsFailures})`;
-    case "push_failures":
-      return `Push failures: ${value} in the last ${window} (threshold ${config.pushFailures})`;
-    case "rule_backlog":
-      return `Keyword-rule queue backlog: ${value} alerts waiting (threshold ${config.ruleBacklog})`;
-  }
-}
-
-/** The delivery side's figures now (all instances: they are read from the database). */
-export async function deliveryFigures(db: Database, windowMinutes: number): Promise<DeliveryFigures> {
-  const [row] = rowsOf<{ sms: number; push: number; backlog: number }>(
-    await db.execute(sql`
-      SELECT
-        (SELECT count(*)::int FROM sms_queue
-          WHERE last_error IS NOT NULL AND updated_at > now() - make_interval(mins => ${windowMinutes})) AS sms,
-        (SELECT count(*)::int FROM push_deliveries
-          WHERE last_error IS NOT NULL AND created_at > now() - make_interval(mins => ${windowMinutes})) AS push,
-        (SELECT count(*)::int FROM rule_match_queue) AS backlog`),
-  );
-  return { sms_failures: row!.sms, push_failures: row!.push, rule_backlog: row!.backlog };
-}
-
-function thresholdOf(key: DeliveryAlarm, config: Config["monitor"]): number {
-  return key === "sms_failures"
-    ? config.smsFailures
-    : key === "push_failures"
-      ? config.pushFailures
-      : config.ruleBacklog;
-}
-
-/** The delivery alarms raised now, as the health card lists them. */
-export async function raisedDeliveryAlarms(db: Database, config: Config["monitor"]): Promise<string[]> {
-  const rows = await db.select().from(monitorAlarms).where(eq(monitorAlarms.state, "alarm"));
-  return rows.map((r) =>
-    deliveryAlarmText(r.key as DeliveryAlarm, Number((r.detail as { value?: number })?.value ?? 0), config),
-  );
-}
 
 /**
  * The admins told about monitor alarms: those chosen in the admin-notification setting (every active
@@ -226,7 +186,7 @@ export async function checkMonitor(
     const stored = new Map((await tx.select().from(monitorAlarms)).map((a) => [a.key, a.state]));
     for (const key of DELIVERY_ALARMS) {
       const value = figures[key];
-      const state = value >= thresholdOf(key, config) ? "alarm" : "ok";
+      const state = value >= deliveryAlarmThreshold(key, config) ? "alarm" : "ok";
       const before = stored.get(key) ?? "ok";
       await tx
         .insert(monitorAlarms)
@@ -277,6 +237,8 @@ export class MonitorChecker {
       nudgePush: () => void;
       /** Whether INGEST_API_KEY is set (the legacy receiver is expected to be heard only then). */
       legacyKeyConfigured: boolean;
+      /** The live channel: told once a round that changed receivers' states has committed. */
+      live: Pick<LiveEvents, "receiversChanged">;
       onCheck?: (outcome: CheckOutcome) => void;
     },
   ) {
@@ -314,6 +276,8 @@ export class MonitorChecker {
     }
     for (const c of outcome.receiverChanges)
       this.options.logger.info({ receiverId: c.id, from: c.from, to: c.to }, `receiver ${c.name} is ${c.to}`);
+    if (outcome.receiverChanges.length > 0)
+      this.options.live.receiversChanged(outcome.receiverChanges.map((c) => c.id));
     this.options.onCheck?.(outcome);
   }
 }

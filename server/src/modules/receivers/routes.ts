@@ -1,4 +1,4 @@
-import { capcodeSchema, RECEIVER_LIMITS } from "@turnout/domain";
+import { receiverFieldsSchema } from "@turnout/domain";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -23,33 +23,14 @@ import {
   updateReceiver,
 } from "./service.js";
 
-const seconds = (name: string, { min, max }: { min: number; max: number }) => {
-  const message = `${name} must be a whole number of seconds from ${min} to ${max}`;
-  return z.number(message).int(message).min(min, message).max(max, message);
-};
-
-const receiverFields = {
-  name: z.string().trim().min(1, "name is required").max(100, "name must be at most 100 characters"),
-  location: z.string().trim().max(200, "location must be at most 200 characters").nullable().optional(),
-  expected_capcodes: z
-    .array(capcodeSchema, "expected_capcodes must be a list of capcodes")
-    .max(1000, "at most 1000 expected capcodes")
-    .optional(),
+const createBody = receiverFieldsSchema.extend({
   expected_agency_ids: z
     .array(recordIdSchema, "expected_agency_ids must be a list of agency ids")
     .max(200, "at most 200 agencies")
     .optional(),
-  heartbeat_interval_seconds: seconds(
-    "heartbeat_interval_seconds",
-    RECEIVER_LIMITS.heartbeatInterval,
-  ).optional(),
-  down_after_seconds: seconds("down_after_seconds", RECEIVER_LIMITS.downAfter).optional(),
-  quiet_after_seconds: seconds("quiet_after_seconds", RECEIVER_LIMITS.quietAfter).nullable().optional(),
-};
-
-const createBody = z.object(receiverFields);
-const updateBody = z
-  .object({ ...receiverFields, name: receiverFields.name.optional() })
+});
+const updateBody = createBody
+  .partial()
   .refine((b) => Object.values(b).some((v) => v !== undefined), "Give at least one field to change");
 const rotateBody = z
   .object({

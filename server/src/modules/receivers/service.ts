@@ -3,11 +3,10 @@ import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import { rowsOf } from "../../db/rows.js";
-import { agencies, alertReceivers, capcodes, receiverKeys, receivers } from "../../db/schema.js";
+import { agencies, alertReceivers, alerts, receiverKeys, receivers } from "../../db/schema.js";
 import { badRequest, notFound } from "../../errors.js";
+import { expectedAgencies, listReceiverRows, type ReceiverRow } from "../../shared/receivers.js";
 import { presentReceiverKey } from "./keys.js";
-
-export type ReceiverRow = typeof receivers.$inferSelect;
 
 /**
  * Messages seen per receiver and process since the last write of its times: a receiver's last page
@@ -38,17 +37,26 @@ export function noteReceiverMessages(ctx: ServiceContext, receiverId: number | n
     .catch((err: unknown) => ctx.logger.warn({ err, receiverId }, "receivers: could not note a page"));
 }
 
-/** A heartbeat: the receiver's last sign of life and its reported status. */
+/**
+ * A heartbeat: the receiver's last sign of life and its reported status. Resolves to whether it ends
+ * the state the checker last stored (not heard yet, late or down), which the admins' Receivers tab
+ * then shows at once.
+ */
 export async function recordHeartbeat(ctx: ServiceContext, receiverId: number, beat: Heartbeat) {
-  await ctx.db
+  const [row] = await ctx.db
     .update(receivers)
     .set({
       lastSeenAt: sql`now()`,
       lastHeartbeatAt: sql`now()`,
       lastStatus: { ...beat, received_at: new Date().toISOString() },
     })
-    .where(eq(receivers.id, receiverId));
+    .where(eq(receivers.id, receiverId))
+    .returning({ state: receivers.state });
+  return { endsSilence: row !== undefined && SILENT_STATES.has(row.state as ReceiverState) };
 }
+
+/** The stored states a sign of life ends at once. */
+const SILENT_STATES = new Set<ReceiverState>(["unknown", "late", "down"]);
 
 export type ReceiverInput = {
   name: string;
@@ -132,15 +140,6 @@ export async function deleteReceiver(db: Database, id: number): Promise<Receiver
   return row;
 }
 
-/** Receivers not deleted, the legacy one first. */
-export function listReceiverRows(db: Database) {
-  return db
-    .select()
-    .from(receivers)
-    .where(isNull(receivers.deletedAt))
-    .orderBy(desc(sql`${receivers.kind} = 'legacy'`), asc(receivers.name), asc(receivers.id));
-}
-
 /** Hours in a sparkline of pages heard. */
 export const SPARK_HOURS = 24;
 
@@ -163,33 +162,6 @@ async function pagesPerHour(db: Database): Promise<Map<number, number[]>> {
     out.set(r.receiver_id, series);
   }
   return out;
-}
-
-/** The agencies each receiver is expected to hear: its own, and those of its expected capcodes. */
-export async function expectedAgencies(
-  db: Database,
-  rows: readonly ReceiverRow[],
-): Promise<Map<number, number[]>> {
-  const allCapcodes = [...new Set(rows.flatMap((r) => r.expectedCapcodes))];
-  const byCapcode = new Map<string, number>();
-  if (allCapcodes.length > 0) {
-    const found = await db
-      .select({ capcode: capcodes.capcode, agencyId: capcodes.agencyId })
-      .from(capcodes)
-      .where(inArray(capcodes.capcode, allCapcodes));
-    for (const c of found) byCapcode.set(c.capcode, c.agencyId);
-  }
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      [
-        ...new Set([
-          ...r.expectedAgencyIds,
-          ...r.expectedCapcodes.flatMap((c) => (byCapcode.has(c) ? [byCapcode.get(c)!] : [])),
-        ]),
-      ],
-    ]),
-  );
 }
 
 /** The quiet period in force: the admin's, else the learned one, else none. */
@@ -265,8 +237,14 @@ export function presentReceiver(
   };
 }
 
-/** Which receivers heard an alert (issue 33: several receivers' copies of one page are one alert). */
+/**
+ * Which receivers heard an alert (issue 33: several receivers' copies of one page are one alert, and a
+ * page merged into an alert for another capcode counts for it), first heard first. For admins only:
+ * members never learn which receiver delivered a page. Throws 404 for an alert that does not exist.
+ */
 export async function receiversOfAlert(db: Database, alertId: number) {
+  const [alert] = await db.select({ id: alerts.id }).from(alerts).where(eq(alerts.id, alertId));
+  if (!alert) throw notFound("Alert not found");
   const rows = await db
     .select({
       receiver_id: receivers.id,
@@ -275,14 +253,17 @@ export async function receiversOfAlert(db: Database, alertId: number) {
       first_heard_at: alertReceivers.firstHeardAt,
       last_heard_at: alertReceivers.lastHeardAt,
       messages: alertReceivers.messages,
+      deleted_at: receivers.deletedAt,
     })
     .from(alertReceivers)
     .innerJoin(receivers, eq(receivers.id, alertReceivers.receiverId))
     .where(eq(alertReceivers.alertId, alertId))
     .orderBy(asc(alertReceivers.firstHeardAt), asc(receivers.id));
-  return rows.map((r) => ({
+  return rows.map(({ deleted_at, ...r }) => ({
     ...r,
     first_heard_at: r.first_heard_at.toISOString(),
     last_heard_at: r.last_heard_at.toISOString(),
+    // A deleted receiver's alerts keep saying it heard them.
+    deleted: deleted_at !== null,
   }));
 }

@@ -3,10 +3,10 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
 import { actorOf } from "../../shared/guard.js";
+import { monitorHealthInputs } from "../../shared/monitor-health.js";
 import { smsBudgetsReached } from "../../shared/security/sms-budget.js";
 import { createSmsCheckCache, smsServiceStatus } from "../../sms/status.js";
 import { SYSTEM_LOG_LEVELS } from "../../system-log.js";
-import { monitorHealthInputs } from "../receivers/health.js";
 import { foldMessageCounts, messageMetrics } from "./message-metrics.js";
 import {
   applicationMetrics,

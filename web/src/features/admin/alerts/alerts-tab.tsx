@@ -24,20 +24,29 @@ import {
 } from "../../alerts";
 import { AdminJobResponses, CardAnswersToggle } from "../../responding";
 import { type AssignTarget, CapcodeAssignDialog } from "../agencies/capcode-assign-dialog";
+import { AlertReceivers } from "../receivers/alert-receivers";
 
 /** Relative times on the cards move on once a minute. */
 const CLOCK_TICK_MS = 60_000;
 /** The admin feed's cache key: one per browser, whoever is signed in (admin context ignores personal filters). */
 const ADMIN_FEED_KEY = "admin";
 
-/** The admin's job view lists every member's answer to a job that takes answers (issues 15 and 26). */
-const renderAnswers = (alert: AlertItem) => <AdminJobResponses alertId={alert.id} pages={[alert]} />;
+/**
+ * The admin's job view lists every member's answer to a job that takes answers (issues 15 and 26),
+ * and which receivers heard the page (issue 33).
+ */
+const renderAdminExtra = (alert: AlertItem) => (
+  <>
+    <AdminJobResponses alertId={alert.id} pages={[alert]} />
+    <AlertReceivers alertId={alert.id} />
+  </>
+);
 
 /**
  * The Alerts tab of the admin console (SPEC 2): the alert feed in admin context (every agency,
  * UNMAPPED included) with each card's capcode, the search modal and the card filters, and the
  * capcode assignment dialog on cards whose capcode no agency has yet. Jobs that take answers show
- * their counts, and the job view everyone's answers.
+ * their counts, and the job view everyone's answers and which receivers heard the page.
  */
 export function AlertsTab() {
   const now = useNow(CLOCK_TICK_MS);
@@ -158,7 +167,7 @@ export function AlertsTab() {
           setJobId(String(alertId));
         }}
       />
-      <JobDetailDialog jobId={jobId} onClose={() => setJobId(null)} renderExtra={renderAnswers} />
+      <JobDetailDialog jobId={jobId} onClose={() => setJobId(null)} renderExtra={renderAdminExtra} />
       <CapcodeAssignDialog target={assignTarget} onClose={closeAssign} />
     </Box>
   );

@@ -1,17 +1,53 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { subscribeLiveEvent } from "../../../api/live-events";
 import { type ReceiverInput, receiversApi } from "./receivers-api";
 
-export const receiverKeys = { all: ["admin", "receivers"] as const };
+export const receiverKeys = {
+  all: ["admin", "receivers"] as const,
+  list: () => [...receiverKeys.all, "list"] as const,
+  heardBy: (alertId: number) => [...receiverKeys.all, "heard-by", alertId] as const,
+};
 
-/** How often the tab reads the receivers again while open: states change as time passes. */
-export const RECEIVERS_REFRESH_MS = 5_000;
+/**
+ * How often the open tab reads the receivers anyway: the live channel's `receivers:changed` brings
+ * each change of state at once; this keeps the heartbeat and page times, spool depths and sparklines
+ * current, and covers a live channel that is down.
+ */
+export const RECEIVERS_REFRESH_MS = 30_000;
 
-/** Every receiver, read again every few seconds while the tab is open (so states show live). */
-export function useReceivers() {
-  return useQuery({
-    queryKey: receiverKeys.all,
+export function receiversQueryOptions() {
+  return queryOptions({
+    queryKey: receiverKeys.list(),
     queryFn: ({ signal }) => receiversApi.list(signal),
     refetchInterval: RECEIVERS_REFRESH_MS,
+  });
+}
+
+/**
+ * Every receiver, read again when the admin channel says a receiver's state changed (or the channel
+ * is back after a drop, when such news may have been missed), and every RECEIVERS_REFRESH_MS.
+ */
+export function useReceivers() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: receiverKeys.list() });
+    const stops = [
+      subscribeLiveEvent("receivers:changed", refresh),
+      subscribeLiveEvent("reconnected", refresh),
+    ];
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [queryClient]);
+  return useQuery(receiversQueryOptions());
+}
+
+/** Which receivers heard an alert (the admin's job view). */
+export function useAlertReceivers(alertId: number) {
+  return useQuery({
+    queryKey: receiverKeys.heardBy(alertId),
+    queryFn: ({ signal }) => receiversApi.heardBy(alertId, signal),
   });
 }
 
@@ -24,6 +60,10 @@ function useRefreshing<A, R>(fn: (args: A) => Promise<R>) {
 }
 
 export const useCreateReceiver = () => useRefreshing((input: ReceiverInput) => receiversApi.create(input));
+export const useUpdateReceiver = () =>
+  useRefreshing(({ id, changes }: { id: number; changes: Partial<ReceiverInput> }) =>
+    receiversApi.update(id, changes),
+  );
 export const useDeleteReceiver = () => useRefreshing((id: number) => receiversApi.remove(id));
 export const useNewReceiverKey = () =>
   useRefreshing(({ id, graceHours }: { id: number; graceHours: number }) =>

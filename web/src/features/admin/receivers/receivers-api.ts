@@ -20,6 +20,8 @@ export const receiverSchema = z.object({
   kind: z.enum(["receiver", "legacy"]),
   expected_capcodes: z.array(z.string()),
   expected_agency_ids: z.array(z.number()),
+  /** Its own agencies and those of its expected capcodes: whom its silence matters to. */
+  agency_ids: z.array(z.number()),
   heartbeat_interval_seconds: z.number(),
   down_after_seconds: z.number(),
   quiet_after_seconds: z.number().nullable(),
@@ -44,10 +46,24 @@ export type Receiver = z.output<typeof receiverSchema>;
 export const issuedKeySchema = receiverKeySchema.extend({ key: z.string() });
 export type IssuedKey = z.output<typeof issuedKeySchema>;
 
+/** A receiver that heard an alert (admins only): when first and last, and how many copies. */
+export const alertReceiverSchema = z.object({
+  receiver_id: z.number(),
+  name: z.string(),
+  kind: z.enum(["receiver", "legacy"]),
+  first_heard_at: z.string(),
+  last_heard_at: z.string(),
+  messages: z.number(),
+  deleted: z.boolean(),
+});
+export type AlertReceiver = z.output<typeof alertReceiverSchema>;
+
+/** What the register and edit forms send (PATCH sends only the fields that changed). */
 export interface ReceiverInput {
   name: string;
   location: string | null;
   expected_capcodes: string[];
+  expected_agency_ids: number[];
   heartbeat_interval_seconds: number;
   down_after_seconds: number;
   quiet_after_seconds: number | null;
@@ -83,5 +99,10 @@ export const receiversApi = {
 
   async revokeKey(id: number, keyId: number): Promise<void> {
     await api.delete<Envelope>(`/admin/receivers/${id}/keys/${keyId}`);
+  },
+
+  async heardBy(alertId: number, signal?: AbortSignal): Promise<AlertReceiver[]> {
+    const reply = await api.get<Envelope>(`/admin/alerts/${alertId}/receivers`, { signal });
+    return z.array(alertReceiverSchema).parse(reply.data);
   },
 };

@@ -1,10 +1,10 @@
 import { type ReceiverState, receiverHealth } from "@turnout/domain";
 import { inArray } from "drizzle-orm";
-import type { Config } from "../../config.js";
-import type { Database } from "../../db/client.js";
-import { agencies } from "../../db/schema.js";
-import { raisedDeliveryAlarms } from "./checker.js";
-import { expectedAgencies, listReceiverRows } from "./service.js";
+import type { Config } from "../config.js";
+import type { Database } from "../db/client.js";
+import { agencies } from "../db/schema.js";
+import { raisedDeliveryAlarms } from "./delivery-alarms.js";
+import { expectedAgencies, listReceiverRows } from "./receivers.js";
 
 /**
  * What the health card says about receivers and the delivery side (issue 33), from the states the

@@ -1,0 +1,278 @@
+import Autocomplete from "@mui/material/Autocomplete";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import { useQuery } from "@tanstack/react-query";
+import { durationText, RECEIVER_LIMITS, receiverFieldsSchema, UNMAPPED_AGENCY } from "@turnout/domain";
+import { useState } from "react";
+import { isApiError } from "../../../api/errors";
+import { fieldErrorsFrom } from "../../../api/field-errors";
+import { errorText } from "../agencies/error-text";
+import { agenciesQueryOptions } from "../agencies/queries";
+import { FormDialog } from "../data-view/form-dialog";
+import { useCreateReceiver, useUpdateReceiver } from "./queries";
+import type { IssuedKey, Receiver, ReceiverInput } from "./receivers-api";
+
+type Field = keyof ReceiverInput;
+type FieldErrors = Partial<Record<Field, string>>;
+const FIELDS: readonly Field[] = [
+  "name",
+  "location",
+  "expected_capcodes",
+  "expected_agency_ids",
+  "heartbeat_interval_seconds",
+  "down_after_seconds",
+  "quiet_after_seconds",
+];
+
+/** The form's text, as typed. */
+interface Draft {
+  name: string;
+  location: string;
+  capcodes: string;
+  agencyIds: number[];
+  heartbeat: string;
+  downAfter: string;
+  quietAfter: string;
+}
+
+const draftOf = (receiver: Receiver | null): Draft => ({
+  name: receiver?.name ?? "",
+  location: receiver?.location ?? "",
+  capcodes: receiver?.expected_capcodes.join(", ") ?? "",
+  agencyIds: receiver?.expected_agency_ids ?? [],
+  heartbeat: String(receiver?.heartbeat_interval_seconds ?? 60),
+  downAfter: String(receiver?.down_after_seconds ?? 600),
+  quietAfter: receiver?.quiet_after_seconds == null ? "" : String(receiver.quiet_after_seconds),
+});
+
+/** A whole number of seconds as typed; anything else goes to the schema as is, which refuses it. */
+const secondsOf = (text: string): unknown => (/^\d+$/.test(text.trim()) ? Number(text) : text.trim());
+
+/** What the draft asks for; the schema (the server's own) then says what is wrong with it. */
+function inputOf(draft: Draft) {
+  return {
+    name: draft.name,
+    location: draft.location.trim() || null,
+    expected_capcodes: draft.capcodes
+      .split(/[\s,]+/)
+      .map((c) => c.trim())
+      .filter(Boolean),
+    expected_agency_ids: draft.agencyIds,
+    heartbeat_interval_seconds: secondsOf(draft.heartbeat),
+    down_after_seconds: secondsOf(draft.downAfter),
+    quiet_after_seconds: draft.quietAfter.trim() === "" ? null : secondsOf(draft.quietAfter),
+  };
+}
+
+/** The server names fields as `name`, `expected_capcodes.2` and so on: each goes to its input. */
+function fieldErrorsOf(issues: { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? "") as Field;
+    if (FIELDS.includes(field)) errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The fields of `input` that differ from the receiver as it is: what a change sends. */
+function changesOf(receiver: Receiver, input: ReceiverInput): Partial<ReceiverInput> {
+  const before: ReceiverInput = {
+    name: receiver.name,
+    location: receiver.location,
+    expected_capcodes: receiver.expected_capcodes,
+    expected_agency_ids: receiver.expected_agency_ids,
+    heartbeat_interval_seconds: receiver.heartbeat_interval_seconds,
+    down_after_seconds: receiver.down_after_seconds,
+    quiet_after_seconds: receiver.quiet_after_seconds,
+  };
+  return Object.fromEntries(FIELDS.filter((f) => !same(before[f], input[f])).map((f) => [f, input[f]]));
+}
+
+interface ReceiverFormProps {
+  open: boolean;
+  /** The receiver to change; null registers a new one. */
+  receiver: Receiver | null;
+  onClose: () => void;
+  /** A new receiver's first key, shown once. */
+  onCreated: (name: string, key: IssuedKey) => void;
+  /** Said once a change is saved. */
+  onSaved: (notice: string) => void;
+}
+
+/**
+ * Registers a receiver (`receiver` null) or changes one: name, location, the capcodes and agencies it
+ * is expected to hear, its heartbeat interval, when it counts as down, and its quiet period (empty:
+ * learned from its history). Checked with the server's schema before sending.
+ */
+export function ReceiverFormDialog(props: ReceiverFormProps) {
+  // Each opening mounts a fresh form from the receiver as it is now; closing keeps it mounted while
+  // the dialog fades out.
+  const [openings, setOpenings] = useState(0);
+  const [wasOpen, setWasOpen] = useState(props.open);
+  if (props.open !== wasOpen) {
+    setWasOpen(props.open);
+    if (props.open) setOpenings((count) => count + 1);
+  }
+  return <ReceiverForm key={openings} {...props} />;
+}
+
+function ReceiverForm({ open, receiver, onClose, onCreated, onSaved }: ReceiverFormProps) {
+  const [draft, setDraft] = useState(() => draftOf(receiver));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const create = useCreateReceiver();
+  const update = useUpdateReceiver();
+  const save = receiver ? update : create;
+  const agencies = useQuery({ ...agenciesQueryOptions(), enabled: open });
+  const choices = (agencies.data ?? []).filter((a) => a.code !== UNMAPPED_AGENCY.code);
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
+    setDraft((current) => ({ ...current, [key]: value }));
+
+  const refused = (error: unknown) => {
+    if (isApiError(error) && error.status === 400)
+      setErrors(
+        fieldErrorsOf(
+          Object.entries(fieldErrorsFrom(error.body)).map(([field, message]) => ({
+            path: field.split("."),
+            message,
+          })),
+        ),
+      );
+  };
+
+  const handleSubmit = () => {
+    const checked = receiverFieldsSchema.safeParse(inputOf(draft));
+    const found = checked.success ? {} : fieldErrorsOf(checked.error.issues);
+    setErrors(found);
+    create.reset();
+    update.reset();
+    if (!checked.success) return;
+    const input: ReceiverInput = {
+      name: checked.data.name,
+      location: checked.data.location ?? null,
+      expected_capcodes: [...new Set(checked.data.expected_capcodes ?? [])],
+      expected_agency_ids: draft.agencyIds,
+      heartbeat_interval_seconds: checked.data.heartbeat_interval_seconds ?? 60,
+      down_after_seconds: checked.data.down_after_seconds ?? 600,
+      quiet_after_seconds: checked.data.quiet_after_seconds ?? null,
+    };
+    if (!receiver) {
+      create.mutate(input, { onSuccess: (created) => onCreated(input.name, created.key), onError: refused });
+      return;
+    }
+    const changes = changesOf(receiver, input);
+    if (Object.keys(changes).length === 0) {
+      onClose();
+      return;
+    }
+    update.mutate(
+      { id: receiver.id, changes },
+      { onSuccess: () => onSaved(`${input.name} saved.`), onError: refused },
+    );
+  };
+
+  // A refusal the fields cannot show (an unknown agency, the server down) is said above them.
+  const failure = save.isError && !Object.values(errors).some(Boolean) ? errorText(save.error) : null;
+  const learned = receiver?.learned_quiet_seconds;
+  const { heartbeatInterval, downAfter, quietAfter } = RECEIVER_LIMITS;
+
+  return (
+    <FormDialog
+      open={open}
+      title={receiver ? `Edit ${receiver.name}` : "Add receiver"}
+      error={failure}
+      submitLabel={receiver ? "Save" : "Add"}
+      busy={save.isPending}
+      onSubmit={handleSubmit}
+      onClose={onClose}
+    >
+      <TextField
+        label="Name"
+        value={draft.name}
+        onChange={(e) => set("name", e.target.value)}
+        error={Boolean(errors.name)}
+        helperText={errors.name}
+        required
+        autoFocus
+        slotProps={{ htmlInput: { maxLength: 100 } }}
+      />
+      <TextField
+        label="Location"
+        value={draft.location}
+        onChange={(e) => set("location", e.target.value)}
+        error={Boolean(errors.location)}
+        helperText={errors.location}
+        slotProps={{ htmlInput: { maxLength: 200 } }}
+      />
+      <TextField
+        label="Expected capcodes"
+        value={draft.capcodes}
+        onChange={(e) => set("capcodes", e.target.value)}
+        error={Boolean(errors.expected_capcodes)}
+        helperText={errors.expected_capcodes ?? "Separated by spaces or commas"}
+      />
+      <Autocomplete
+        multiple
+        disableCloseOnSelect
+        options={choices}
+        value={choices.filter((a) => draft.agencyIds.includes(a.id))}
+        onChange={(_event, value) =>
+          set(
+            "agencyIds",
+            value.map((a) => a.id),
+          )
+        }
+        getOptionLabel={(agency) => `${agency.name} (${agency.code})`}
+        isOptionEqualToValue={(option, value) => option.id === value.id}
+        loading={agencies.isPending}
+        renderInput={(params) => (
+          <TextField
+            {...params}
+            label="Expected agencies"
+            error={Boolean(errors.expected_agency_ids) || agencies.isError}
+            helperText={
+              errors.expected_agency_ids ??
+              (agencies.isError
+                ? "The agencies could not be loaded."
+                : "A down receiver that is an agency's only one is critical")
+            }
+          />
+        )}
+      />
+      <Stack direction={{ xs: "column", sm: "row" }} sx={{ gap: 2 }}>
+        <TextField
+          label="Heartbeat every (s)"
+          value={draft.heartbeat}
+          onChange={(e) => set("heartbeat", e.target.value)}
+          error={Boolean(errors.heartbeat_interval_seconds)}
+          helperText={
+            errors.heartbeat_interval_seconds ?? `${heartbeatInterval.min} to ${heartbeatInterval.max}`
+          }
+          slotProps={{ htmlInput: { inputMode: "numeric" } }}
+        />
+        <TextField
+          label="Down after (s)"
+          value={draft.downAfter}
+          onChange={(e) => set("downAfter", e.target.value)}
+          error={Boolean(errors.down_after_seconds)}
+          helperText={errors.down_after_seconds ?? `${downAfter.min} to ${downAfter.max}`}
+          slotProps={{ htmlInput: { inputMode: "numeric" } }}
+        />
+        <TextField
+          label="Quiet after (s)"
+          value={draft.quietAfter}
+          onChange={(e) => set("quietAfter", e.target.value)}
+          error={Boolean(errors.quiet_after_seconds)}
+          helperText={
+            errors.quiet_after_seconds ??
+            (learned
+              ? `Empty: learned (now ${durationText(learned * 1000)})`
+              : `Empty: learned; else ${quietAfter.min} to ${quietAfter.max}`)
+          }
+          slotProps={{ htmlInput: { inputMode: "numeric" } }}
+        />
+      </Stack>
+    </FormDialog>
+  );
+}
