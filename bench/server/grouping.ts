@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { RE2JS } from "re2js";
-import { compilePattern } from "../../server/src/modules/grouping/service.js";
+import { compilePattern } from "../../server/src/shared/grouping.js";
 import { pagerMessage, seededRandom, victorianVocabulary } from "../rules/vic-pager.js";
 import { machineLine } from "../support/machine.js";
 
