@@ -1,4 +1,26 @@
+import { type LocalityIndex, localityAt, type Place } from "./address-localities.js";
+import {
+  COMPASS_WORDS,
+  HIGHWAY_TYPES,
+  HIGHWAYS,
+  HOUSE_NUMBER,
+  isBarrier,
+  isNameWord,
+  isType,
+  ROUTE_NUMBER,
+  SHORT_NUMBER,
+  STOP_WORDS,
+  STREET_SUFFIXES,
+  TYPE_ABBREVIATIONS,
+  TYPE_WORDS,
+  UNIT_TOKEN,
+  UNIT_WORDS,
+  WORD,
+} from "./address-words.js";
 import { displayText } from "./message.js";
+
+// Part of the address API that index.ts exports from this file.
+export { buildLocalityIndex, type LocalityIndex } from "./address-localities.js";
 
 /** What extractAddress reads from a pager message; every field is null (or empty) when it cannot be read. */
 export type ExtractedAddress = {
@@ -24,99 +46,6 @@ export type ExtractedAddress = {
   directions_url: string | null;
 };
 
-/** The set of the whitespace-separated words of a list. */
-const wordSet = (list: string): Set<string> => new Set(list.trim().split(/\s+/));
-
-/** Street-type abbreviations used in Victorian pager text; they end a street name and never appear inside one. */
-const TYPE_ABBREVIATIONS = wordSet(`
-  RD ST AV AVE DR CT CRT CR CRES CRS PDE HWY FWY LA LN PL TCE BVD BLVD GR GV CL CCT ESP TRK TRL SQ
-  PKWY PWY WK BND GDNS HTS
-`);
-
-/** Street types written in full; they may also appear inside a name ("HIGH STREET RD"). */
-const TYPE_WORDS = wordSet(`
-  ROAD STREET AVENUE DRIVE COURT CRESCENT PARADE HIGHWAY FREEWAY LANE PLACE TERRACE BOULEVARD GROVE
-  CLOSE CIRCUIT ESPLANADE TRACK TRAIL RISE SQUARE PARKWAY LOOP WAY WALK BEND
-`);
-
-/** Words of incident descriptions and message headers that are not part of a street name or suburb. */
-const STOP_WORDS = wordSet(`
-  ALERT SES VICSES CFA FRV MFB AMBULANCE TIMEUPDATE RESPOND RESPONSE FIRE FIRES ALARM ALARMS AFA
-  SMOKE SMOKING ALIGHT FLAMES BURNING BURNOFF TRAPPED COLLISION ACCIDENT MVA RTA V VS INTO OFF ON AT
-  IN NEAR OPP OPPOSITE REAR BEHIND OUTSIDE INSIDE DOWN FALLEN POWERLINES ASSIST ASSISTANCE REQUEST
-  REQUESTED REQUIRED LEAK LEAKING SPILL PERSON PERSONS PATIENT INJURED DAMAGE DAMAGED CAR CARS
-  VEHICLE VEHICLES TRUCK SHED RUBBISH APPROX KM KMS METRES MTRS FROM CNR UNIT FLAT SHOP LOT HOUSES
-  DETECTOR SIGHTING SIGHTED REPORTED REPORTS WIRES ROOF PADDOCK HOUSE BUILDING FACTORY
-`);
-
-/** Directional suffixes written after a street type ("LYDIARD ST NTH", "MAIN ST S"); never a suburb. */
-const STREET_SUFFIXES = wordSet("NTH STH N S E W");
-
-/** Compass words that may end a street ("MAIN RD EAST") or start a suburb ("EAST MELBOURNE"). */
-const COMPASS_WORDS = wordSet("NORTH SOUTH EAST WEST");
-
-/**
- * Victorian highway and freeway names: without a house number, free text may run into the name
- * ("CAR VS TREE CALDER HWY"), so a known name is taken whole and nothing to its left.
- */
-const HIGHWAYS: readonly string[][] = [
-  "BASS",
-  "BELLARINE",
-  "BONANG",
-  "BORUNG",
-  "CALDER",
-  "CALDER ALTERNATIVE",
-  "CASTERTON",
-  "COPPIN",
-  "EASTERN",
-  "GEELONG",
-  "GLENELG",
-  "GOULBURN VALLEY",
-  "GREAT ALPINE",
-  "HAMILTON",
-  "HENTY",
-  "HUME",
-  "KIEWA VALLEY",
-  "LODDON VALLEY",
-  "MAROONDAH",
-  "MCIVOR",
-  "MELBA",
-  "MIDLAND",
-  "MONARO",
-  "MONASH",
-  "MURRAY VALLEY",
-  "NEPEAN",
-  "NORTHERN",
-  "OMEO",
-  "OVENS",
-  "PENINSULA LINK",
-  "PRINCES",
-  "PYRENEES",
-  "SOUTH GIPPSLAND",
-  "STRZELECKI",
-  "SUNRAYSIA",
-  "TULLAMARINE",
-  "WARBURTON",
-  "WEST GATE",
-  "WESTGATE",
-  "WESTERN",
-  "WIMMERA",
-].map((name) => name.split(" "));
-const HIGHWAY_TYPES = wordSet("HWY HIGHWAY FWY FREEWAY");
-
-/** A road's route number ("C287", "M1", "A300", "B160"), which may stand for its name in a corner. */
-const ROUTE_NUMBER = /^[ABCM]\d{1,3}$/;
-
-/** Words that introduce a unit or lot number before a house number. */
-const UNIT_WORDS = new Set(["UNIT", "FLAT", "SHOP", "LOT"]);
-
-const WORD = /^[A-Z](?:[A-Z'-]*[A-Z])?$/;
-const ORDINAL = /^\d{1,3}(?:ST|ND|RD|TH)$/;
-// 14, 14A, 12-14, 3/14, 3/12-14
-const HOUSE_NUMBER = /^(?:\d{1,5}[A-Z]?\/)?\d{1,5}[A-Z]?(?:-\d{1,5}[A-Z]?)?$/;
-const UNIT_TOKEN = /^U\d{1,4}[A-Z]?$/;
-const SHORT_NUMBER = /^\d{1,5}[A-Z]?$/;
-
 const MAP_REFERENCE =
   /\b(?:M \d{1,4}[A-Z]? [A-K](?:1[0-2]|[1-9])|SV[A-Z]{1,3} \d{1,5}[A-Z]? [A-Z]\d{1,2})(?![A-Z0-9])/;
 const GRID_REFERENCE = /\((\d{4,8})\)/;
@@ -129,71 +58,6 @@ const SPACED_CORNER = new RegExp(
   `\\bCNR\\s+((?:[A-Z0-9'-]+\\s+){1,5}?(?:${ALL_TYPES})(?:\\s+(?:NTH|STH|N|S|E|W|NORTH|SOUTH|EAST|WEST))?|[ABCM]\\d{1,3})\\s*\\/\\s*`,
   "g",
 );
-
-const isType = (token: string | undefined): boolean =>
-  token !== undefined && (TYPE_ABBREVIATIONS.has(token) || TYPE_WORDS.has(token));
-
-/** A word that can be part of a street name (not its type); "ST" (saint) is handled by the caller. */
-const isNameWord = (token: string): boolean =>
-  (WORD.test(token) || ORDINAL.test(token)) && !STOP_WORDS.has(token) && !TYPE_ABBREVIATIONS.has(token);
-
-/** A token that marks where a name without house number starts; another street's type ("RD") does not. */
-const isBarrier = (token: string): boolean =>
-  (/\d/.test(token) || !WORD.test(token) || STOP_WORDS.has(token)) && !TYPE_ABBREVIATIONS.has(token);
-
-/** Locality names prepared once for extractAddress (see buildLocalityIndex). */
-export type LocalityIndex = {
-  /** Upper-case names as word lists, keyed by their first word, longest first; each with its state. */
-  readonly byFirstWord: ReadonlyMap<string, ReadonlyArray<{ words: readonly string[]; state: string }>>;
-};
-
-const normaliseName = (name: string): string =>
-  name
-    .replace(/[\u2018\u2019`]/g, "'")
-    .replace(/\s+/g, " ")
-    .trim()
-    .toUpperCase();
-
-/**
- * Prepares locality names of any case ("Kangaroo Flat", "VIC") for extractAddress, once: a name found
- * in several states links to VIC when that is one of them, else to the first state given; a name with
- * MOUNT is also found written MT, as pager text abbreviates it.
- */
-export function buildLocalityIndex(places: Iterable<{ name: string; state: string }>): LocalityIndex {
-  const states = new Map<string, string>();
-  const add = (key: string, state: string) => {
-    const known = states.get(key);
-    if (known === undefined || (state === "VIC" && known !== "VIC")) states.set(key, state);
-  };
-  for (const { name, state } of places) {
-    const key = normaliseName(name);
-    if (key === "") continue;
-    const upperState = state.trim().toUpperCase();
-    add(key, upperState);
-    if (/\bMOUNT\b/.test(key)) add(key.replace(/\bMOUNT\b/g, "MT"), upperState);
-  }
-  const byFirstWord = new Map<string, Array<{ words: string[]; state: string }>>();
-  for (const [key, state] of states) {
-    const words = key.split(" ");
-    const list = byFirstWord.get(words[0]!) ?? [];
-    list.push({ words, state });
-    byFirstWord.set(words[0]!, list);
-  }
-  for (const list of byFirstWord.values()) list.sort((x, y) => y.words.length - x.words.length);
-  return { byFirstWord };
-}
-
-type Place = { suburb: string; state: string };
-
-/** The longest locality that starts at tokens[from]; null when none does. */
-function localityAt(localities: LocalityIndex, tokens: string[], from: number): Place | null {
-  for (const candidate of localities.byFirstWord.get(tokens[from] ?? "") ?? []) {
-    if (candidate.words.every((word, i) => tokens[from + i] === word)) {
-      return { suburb: candidate.words.join(" "), state: candidate.state };
-    }
-  }
-  return null;
-}
 
 /** A suburb by word shape: one to four words; of the street types only "ST" as its first word ("ST KILDA EAST") and GROVE. */
 function isSuburbShape(words: string[]): boolean {

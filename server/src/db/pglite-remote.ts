@@ -1,9 +1,7 @@
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { PGlite } from "@electric-sql/pglite";
-import { serverRoot } from "../paths.js";
-import type { SerializedError, WorkerReply, WorkerRequest } from "./pglite-protocol.js";
+import type { WorkerReply, WorkerRequest } from "./pglite-protocol.js";
+import { revive, spawn } from "./pglite-thread.js";
 import { type DatabaseReachability, isStorageFailure, storageFailure } from "./reachability.js";
 import { freeBytes, LOW_FREE_BYTES } from "./storage.js";
 
@@ -32,8 +30,6 @@ const PING_TIMEOUT_MS = 2_000;
 /** How often a stuck instance is looked for, and a replacement tried while there is no room. */
 const WATCH_MS = 500;
 const REOPEN_RETRY_MS = 2_000;
-/** Opening includes WAL recovery after a stuck instance was ended. */
-const OPEN_TIMEOUT_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 5_000;
 
 const STORAGE_MESSAGE =
@@ -47,51 +43,9 @@ type Pending = {
 type QueryOptions = { rowMode?: "array" | "object"; parsers?: unknown };
 type Queryable = Pick<PGlite, "query">;
 
-/** PostgreSQL's error fields back on an Error, as PGlite's own errors carry them (code, detail, hint, ...). */
-function revive(error: SerializedError): Error {
-  const e = new Error(error.message);
-  e.name = error.name;
-  Object.assign(e, error.fields);
-  return e;
-}
-
 /** The instance ended (SQLSTATE 57P02, crash shutdown): requests get 503 until it is open again. */
 function crashed(message: string): Error {
   return Object.assign(new Error(message), { code: "57P02" });
-}
-
-/** The thread's script: plain JavaScript, so it needs no TypeScript loader (and its memory). */
-const WORKER_URL = pathToFileURL(path.join(serverRoot, "src/db/pglite-worker.mjs"));
-
-function spawn(dir: string, failures: SharedArrayBuffer): Promise<Worker> {
-  return new Promise((resolve, reject) => {
-    // execArgv [] : the server's own flags (`--import tsx`) would load the TypeScript loader here too.
-    const worker = new Worker(WORKER_URL, { workerData: { dir, failures }, execArgv: [] });
-    let settled = false;
-    const timer = setTimeout(
-      () => fail(new Error("the embedded database did not open in time")),
-      OPEN_TIMEOUT_MS,
-    );
-    // Listeners are left in place once settled (removing a worker's listeners can stop its port).
-    const fail = (err: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      reject(err);
-    };
-    worker.once("message", (reply: WorkerReply) => {
-      if (reply.kind === "open-failed") return fail(revive(reply.error));
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(worker);
-    });
-    worker.once("error", fail);
-    worker.once("exit", (code) =>
-      fail(new Error(`the embedded database's thread ended (${code}) while opening`)),
-    );
-  });
 }
 
 /**

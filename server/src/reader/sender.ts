@@ -1,3 +1,6 @@
+// One file on purpose (over 400 lines): it is one class, the Sender, whose batching, halving, holding
+// back, setting aside and backoff all work on the same spool, clock, held set and stop signal; split
+// apart, each part would need the others' private state.
 import { postMessages } from "./ingest-client.js";
 import type { Log } from "./log.js";
 import type { Spool, SpoolEntry } from "./spool.js";

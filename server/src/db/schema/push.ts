@@ -66,7 +66,7 @@ export const pushAgencyModes = pgTable(
 /**
  * Push messages to send, durable like the SMS queue: one row per alert and device (the unique index is
  * what makes an alert push at most once per device, whichever instance or retry gets there), claimed
- * with SKIP LOCKED and a lease the sender renews (push/queue.ts).
+ * with SKIP LOCKED and a lease the sender renews (push/worker.ts).
  */
 export const pushDeliveries = pgTable(
   "push_deliveries",

@@ -21,7 +21,6 @@ import { presentConversation, presentMessage } from "./present.js";
 import {
   addMessage,
   assertCanPost,
-  assertDailyUploadRoom,
   conversationFor,
   createConversation,
   deleteConversation,
@@ -33,6 +32,7 @@ import {
   unreadTotal,
 } from "./service.js";
 import { MEDIA_NAME, MEDIA_URL_PATH, type MediaStore } from "./store.js";
+import { assertDailyUploadRoom } from "./upload-quota.js";
 
 /** Most characters of the optional text sent with an attachment. */
 const UPLOAD_MESSAGE_MAX = 5000;

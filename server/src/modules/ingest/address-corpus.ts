@@ -3,6 +3,8 @@
 // suffixes, coordinates, and pages without an address. Each comes with where its directions link must
 // lead: "STREET, SUBURB" (in VIC unless "| STATE" follows), "@LAT,LON", or "" for no link at all.
 // Shared by the address tests (ingest/address-corpus.test.ts) and the positions of issue 34 (map/).
+// One file on purpose (over 400 lines): it is data, one list of cases with no logic; split, the cases
+// would only be harder to search and keep free of duplicates.
 export const ADDRESS_CORPUS: ReadonlyArray<readonly [text: string, destination: string]> = [
   [
     "@@ALERT F251201001 KANG1 STRUC1 HOUSE FIRE 105 HIGH ST KANGAROO FLAT /OLYMPIC PDE //HOLDSWORTH RD SVC 7785 J10 (471230) CKANG CBEND [KANG]",

@@ -5,19 +5,9 @@ import { type ZodType, z } from "zod";
 import { badRequest } from "../../errors.js";
 import { idParamsSchema, MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
 import { actorOf } from "../../shared/guard.js";
-import {
-  createRule,
-  deleteRule,
-  listRuleAgencies,
-  listRules,
-  listRulesForReview,
-  previewRule,
-  previewRuleForReview,
-  reviewRule,
-  ruleStats,
-  toggleRule,
-  updateRule,
-} from "./service.js";
+import { previewRule, previewRuleForReview } from "./preview.js";
+import { listRulesForReview, reviewRule, ruleStats } from "./review.js";
+import { createRule, deleteRule, listRuleAgencies, listRules, toggleRule, updateRule } from "./service.js";
 
 const toggleBody = z.object({ is_active: z.boolean().optional() }).nullish();
 

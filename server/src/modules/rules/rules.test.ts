@@ -12,7 +12,8 @@ import {
   userAgencies,
   userAlertRules,
 } from "../../db/schema.js";
-import { MAX_RULES_PER_USER, PREVIEW_COUNT_CAP, TOGGLE_NEEDS_APPROVAL } from "./service.js";
+import { PREVIEW_COUNT_CAP } from "./preview.js";
+import { MAX_RULES_PER_USER, TOGGLE_NEEDS_APPROVAL } from "./service.js";
 
 const KEY = "test-ingest-key-rules-api-0123456789";
 let app: TestApp;

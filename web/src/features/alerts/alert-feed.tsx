@@ -1,14 +1,7 @@
-import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
-import FilterListIcon from "@mui/icons-material/FilterList";
-import SearchIcon from "@mui/icons-material/Search";
 import Alert from "@mui/material/Alert";
-import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import Container from "@mui/material/Container";
-import IconButton from "@mui/material/IconButton";
 import Snackbar from "@mui/material/Snackbar";
-import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -20,7 +13,6 @@ import {
   unitViewScope,
 } from "@turnout/domain";
 import { lazy, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useLocation, useNavigate, useSearchParams } from "react-router";
 import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
@@ -35,6 +27,7 @@ import {
   type MemberView,
   NO_FILTERS,
 } from "./alerts-api";
+import { FeedHeaderActions } from "./feed-header-actions";
 import type { FeedItem } from "./feed-items";
 import {
   FeedLoadError,
@@ -46,10 +39,13 @@ import {
 } from "./feed-notices";
 import { FeedViewChips } from "./feed-view-chips";
 import { FilterChipsBar } from "./filter-chips-bar";
+import { NewAlertsButton } from "./new-alerts-button";
 import { alertKeys, filterSettingsQueryOptions, memberViewQueryOptions } from "./queries";
 import { useAlertFeed } from "./use-alert-feed";
-import { useLiveChannel } from "./use-live-channel";
+import { useJobParam } from "./use-job-param";
+import { type JoinedView, joinedViewOf, useLiveChannel } from "./use-live-channel";
 import { useNow } from "./use-now";
+import { useUnseenArrivals } from "./use-unseen-arrivals";
 
 // The dialogs load when first opened (issue 31: the feed's first paint needs none of them); the job
 // popup at once when the page opens with ?job=.
@@ -68,8 +64,6 @@ const JobDetailDialog = lazy(() =>
 
 /** Relative times on the cards move on once a minute. */
 const CLOCK_TICK_MS = 60_000;
-/** Within this many pixels of the top, the newest cards are in view. */
-const NEAR_TOP_PX = 120;
 
 const visuallyHidden = {
   position: "absolute",
@@ -82,22 +76,6 @@ const visuallyHidden = {
   whiteSpace: "nowrap",
   border: 0,
 } as const;
-
-/** The agencies (shown) and units a `joined-user-agencies` notice names. */
-type JoinedView = { agencyIds: number[]; units: { id: number; agency_id: number }[] };
-
-function joinedViewOf(payload: unknown): JoinedView | null {
-  const p = payload as { agencies?: unknown; units?: unknown } | null;
-  if (!p || !Array.isArray(p.agencies) || !Array.isArray(p.units)) return null;
-  const agencyIds = p.agencies.map((a: { id?: unknown }) => Number(a?.id)).filter(Number.isSafeInteger);
-  const units = p.units
-    .map((u: { id?: unknown; agency_id?: unknown }) => ({
-      id: Number(u?.id),
-      agency_id: Number(u?.agency_id),
-    }))
-    .filter((u) => Number.isSafeInteger(u.id) && Number.isSafeInteger(u.agency_id));
-  return { agencyIds, units };
-}
 
 /** What other features add to the feed's cards and its job popup (composed by the dashboard). */
 export interface FeedSlots {
@@ -146,9 +124,6 @@ export function AlertFeed({
   onAlertsAdmitted?: (alerts: AlertData[], viewAgencyIds: readonly string[] | null) => void;
 }) {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const [params, setParams] = useSearchParams();
   const online = useOnlineStatus();
   const now = useNow(CLOCK_TICK_MS);
   const [filters, setFilters] = useState<FeedFilters>(NO_FILTERS);
@@ -219,28 +194,10 @@ export function AlertFeed({
       settingsCheck.data.filters,
     );
 
-  // Back online: catch up on what arrived meanwhile (the channel reconnects by itself).
   // A reader further down the list does not see a card arrive on top: offer a way up to it.
-  const [unseenArrivals, setUnseenArrivals] = useState(0);
-  const seenArrivals = useRef(feed.arrivals);
-  useEffect(() => {
-    const added = feed.arrivals - seenArrivals.current;
-    seenArrivals.current = feed.arrivals;
-    if (added > 0 && window.scrollY > NEAR_TOP_PX) setUnseenArrivals((count) => count + added);
-  }, [feed.arrivals]);
-  useEffect(() => {
-    if (unseenArrivals === 0) return;
-    const handleScroll = () => {
-      if (window.scrollY <= NEAR_TOP_PX) setUnseenArrivals(0);
-    };
-    window.addEventListener("scroll", handleScroll, { passive: true });
-    return () => window.removeEventListener("scroll", handleScroll);
-  }, [unseenArrivals]);
-  const handleShowNewest = () => {
-    setUnseenArrivals(0);
-    window.scrollTo({ top: 0 });
-  };
+  const { unseenArrivals, handleShowNewest } = useUnseenArrivals(feed.arrivals);
 
+  // Back online: catch up on what arrived meanwhile (the channel reconnects by itself).
   const wasOnline = useRef(online);
   useEffect(() => {
     if (online && !wasOnline.current) void feed.catchUp();
@@ -253,26 +210,7 @@ export function AlertFeed({
     return () => window.clearTimeout(timer);
   }, [savedNotice]);
 
-  const jobId = params.get("job") || null;
-  const openJob = useCallback(
-    (alertId: number) =>
-      navigate({ pathname: "/", search: `?job=${alertId}` }, { state: { fromFeed: true } }),
-    [navigate],
-  );
-  const closeJob = useCallback(() => {
-    if ((location.state as { fromFeed?: boolean } | null)?.fromFeed) {
-      navigate(-1);
-      return;
-    }
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.delete("job");
-        return next;
-      },
-      { replace: true },
-    );
-  }, [location.state, navigate, setParams]);
+  const { jobId, openJob, closeJob } = useJobParam();
 
   const { cardAside, cardFooter, jobExtra } = slots;
   const handlers = useMemo<AlertCardHandlers>(
@@ -320,20 +258,11 @@ export function AlertFeed({
 
   const searchActive = filters.search.trim() !== "";
   const actions = (
-    <>
-      <Tooltip title="Search messages">
-        <IconButton color="inherit" aria-label="Search messages" onClick={() => setSearchOpen(true)}>
-          <Badge color="secondary" variant="dot" invisible={!searchActive}>
-            <SearchIcon />
-          </Badge>
-        </IconButton>
-      </Tooltip>
-      <Tooltip title="Alert filter settings">
-        <IconButton color="inherit" aria-label="Alert filter settings" onClick={() => setSettingsOpen(true)}>
-          <FilterListIcon />
-        </IconButton>
-      </Tooltip>
-    </>
+    <FeedHeaderActions
+      searchActive={searchActive}
+      onOpenSearch={() => setSearchOpen(true)}
+      onOpenSettings={() => setSettingsOpen(true)}
+    />
   );
 
   const loadError = query.isError && !query.data ? query.error : null;
@@ -417,25 +346,7 @@ export function AlertFeed({
         />
         {content}
       </Container>
-      {unseenArrivals > 0 ? (
-        <Button
-          variant="contained"
-          color="secondary"
-          startIcon={<ArrowUpwardIcon aria-hidden="true" />}
-          onClick={handleShowNewest}
-          sx={{
-            position: "fixed",
-            top: 72,
-            left: "50%",
-            transform: "translateX(-50%)",
-            zIndex: (theme) => theme.zIndex.appBar + 1,
-            borderRadius: 6,
-            boxShadow: 6,
-          }}
-        >
-          {unseenArrivals === 1 ? "1 new alert" : `${unseenArrivals} new alerts`}
-        </Button>
-      ) : null}
+      {unseenArrivals > 0 ? <NewAlertsButton count={unseenArrivals} onClick={handleShowNewest} /> : null}
       <Box aria-live="polite" aria-atomic="true" sx={visuallyHidden}>
         {feed.announcement}
       </Box>

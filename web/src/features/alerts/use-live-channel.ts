@@ -40,6 +40,22 @@ function agencyIdsOf(payload: unknown): string[] | null {
   });
 }
 
+/** The agencies (shown) and units a `joined-user-agencies` notice names. */
+export type JoinedView = { agencyIds: number[]; units: { id: number; agency_id: number }[] };
+
+export function joinedViewOf(payload: unknown): JoinedView | null {
+  const p = payload as { agencies?: unknown; units?: unknown } | null;
+  if (!p || !Array.isArray(p.agencies) || !Array.isArray(p.units)) return null;
+  const agencyIds = p.agencies.map((a: { id?: unknown }) => Number(a?.id)).filter(Number.isSafeInteger);
+  const units = p.units
+    .map((u: { id?: unknown; agency_id?: unknown }) => ({
+      id: Number(u?.id),
+      agency_id: Number(u?.agency_id),
+    }))
+    .filter((u) => Number.isSafeInteger(u.id) && Number.isSafeInteger(u.agency_id));
+  return { agencyIds, units };
+}
+
 export interface LiveChannelState {
   state: LiveConnectionState;
   /** The server's warning on joining (e.g. no agency assigned yet). */

@@ -6,8 +6,8 @@ import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
 import Typography from "@mui/material/Typography";
 import { HEALTH_ALL_OK_TEXT, type HealthStatus } from "@turnout/domain";
-import type { SystemHealth } from "./monitor-api";
 import { type CardFreshness, MonitorCard } from "./monitor-card";
+import type { SystemHealth } from "./monitor-types";
 
 const OVERALL: Record<
   HealthStatus,

@@ -9,8 +9,8 @@ import Typography from "@mui/material/Typography";
 import { useId, useState } from "react";
 import { useConfirmation } from "../data-view/confirmation";
 import { capitalise, formatWhen } from "./format";
-import { LOG_LEVELS, LOG_PAGE_SIZE, type LogLevelFilter, type LogPage } from "./monitor-api";
 import { type CardFreshness, MonitorCard } from "./monitor-card";
+import { LOG_LEVELS, LOG_PAGE_SIZE, type LogLevelFilter, type LogPage } from "./monitor-types";
 import { useClearLogs } from "./queries";
 
 const LEVEL_COLOR: Record<string, "error" | "warning" | "info" | "default"> = {

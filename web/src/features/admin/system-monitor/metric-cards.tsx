@@ -11,8 +11,8 @@ import {
   formatWhen,
   NOT_AVAILABLE,
 } from "./format";
-import type { MediaQueue, MessageMetrics, SessionMetrics, SmsMetrics, SystemMetrics } from "./monitor-api";
 import { type CardFreshness, FigureList, MetricBar, MonitorCard } from "./monitor-card";
+import type { MediaQueue, MessageMetrics, SessionMetrics, SmsMetrics, SystemMetrics } from "./monitor-types";
 
 /** What every figures card reads: the metrics answer and how fresh it is. */
 interface MetricCardProps {

@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { type LogLevelFilter, monitorApi } from "./monitor-api";
+import { monitorApi } from "./monitor-api";
+import type { LogLevelFilter } from "./monitor-types";
 
 /** The monitor refreshes every minute (SPEC 9). */
 export const MONITOR_REFRESH_MS = 60_000;

@@ -17,8 +17,8 @@ import {
   SmsCard,
   SystemCard,
 } from "./metric-cards";
-import type { LogLevelFilter } from "./monitor-api";
 import type { CardFreshness } from "./monitor-card";
+import type { LogLevelFilter } from "./monitor-types";
 import {
   MONITOR_STAGGER_MS,
   messageMetricsQueryOptions,

@@ -1,0 +1,33 @@
+import FilterListIcon from "@mui/icons-material/FilterList";
+import SearchIcon from "@mui/icons-material/Search";
+import Badge from "@mui/material/Badge";
+import IconButton from "@mui/material/IconButton";
+import Tooltip from "@mui/material/Tooltip";
+
+/** The feed's buttons in the page header: search (dotted while a search is on) and filter settings. */
+export function FeedHeaderActions({
+  searchActive,
+  onOpenSearch,
+  onOpenSettings,
+}: {
+  searchActive: boolean;
+  onOpenSearch: () => void;
+  onOpenSettings: () => void;
+}) {
+  return (
+    <>
+      <Tooltip title="Search messages">
+        <IconButton color="inherit" aria-label="Search messages" onClick={onOpenSearch}>
+          <Badge color="secondary" variant="dot" invisible={!searchActive}>
+            <SearchIcon />
+          </Badge>
+        </IconButton>
+      </Tooltip>
+      <Tooltip title="Alert filter settings">
+        <IconButton color="inherit" aria-label="Alert filter settings" onClick={onOpenSettings}>
+          <FilterListIcon />
+        </IconButton>
+      </Tooltip>
+    </>
+  );
+}
