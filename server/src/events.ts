@@ -24,6 +24,11 @@ export type DomainEvents = {
   accountAwaitingReview: { tx: Database; user: { id: number; firstName: string; lastName: string } };
   /** An agency is being deleted (agencies module), in the deleting transaction. */
   agencyDeleting: { tx: Database; agencyId: number };
+  /**
+   * New alerts are committed (ingest module). Their live event waits for the handlers, so they must be
+   * quick (no table seeding: the map places the alerts from the bundled localities kept in memory).
+   */
+  alertsCreated: { alerts: readonly { id: number; message: string }[] };
 };
 
 export type DomainEventName = keyof DomainEvents;

@@ -15,8 +15,8 @@ import {
   userUnits,
 } from "../../db/schema.js";
 import { AppError, badRequest, notFound, unauthorized } from "../../errors.js";
-import { positionsOf } from "../map/positions.js";
-import { jobsOf } from "../responding/service.js";
+import { jobsOf } from "../../shared/alerts/jobs.js";
+import { positionsOf } from "../../shared/alerts/positions.js";
 
 /** A pairing code lives this long on the screen. */
 export const PAIRING_TTL_MS = 10 * 60_000;

@@ -23,7 +23,6 @@ import {
   getGroupingSettings,
   jobNumberFor,
 } from "../grouping/service.js";
-import { placeAlerts } from "../map/positions.js";
 import { addressLocalities } from "../postcodes/address-localities.js";
 import { matchRulesAfterCommit } from "../rules/matcher.js";
 
@@ -179,11 +178,11 @@ async function storeMessages(ctx: ServiceContext, messages: Received[]): Promise
       // live event, and a nudge to the matcher (the alerts are already queued for keyword rules by a
       // trigger on alert_recipients).
       setImmediate(() => {
-        // The new jobs' positions (issue 34) first, so a map hearing the live event finds them: read
-        // from the bundled localities in memory, one insert (the first page of a process no longer
-        // seeds the postcode table here, which held the live event for seconds).
-        placeAlerts(ctx.db, outcome.created)
-          .catch((err: unknown) => ctx.logger.error({ err }, "ingest: could not place new alerts"))
+        // alertsCreated first (the map stores the new jobs' positions), so a map hearing the live
+        // event finds them.
+        ctx.events
+          .publish("alertsCreated", { alerts: outcome.created })
+          .catch((err: unknown) => ctx.logger.error({ err }, "ingest: an alertsCreated handler failed"))
           .finally(() => publish(ctx, outcome.created, outcome.added));
         matchRulesAfterCommit(ctx);
       });

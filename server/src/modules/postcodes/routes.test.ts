@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp, testEngine } from "../../../test/build-app.js";
 import type { Database } from "../../db/client.js";
 import * as schema from "../../db/schema.js";
-import { loadLocalities } from "./localities.js";
+import { loadLocalities } from "../../shared/localities/localities.js";
 import { POSTCODE_REQUESTS_PER_MINUTE } from "./routes.js";
 import { ensurePostcodesSeeded } from "./service.js";
 

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Database } from "../../db/client.js";
 import { postcodes } from "../../db/schema.js";
 import { badRequest } from "../../errors.js";
-import { loadLocalities } from "./localities.js";
+import { loadLocalities } from "../../shared/localities/localities.js";
 
 /** A place as the client sees it (SPEC 7). */
 export type Location = { postcode: string; suburb: string; state_abbreviation: string };
