@@ -1,32 +1,51 @@
 import { FEED_VIEWS, type FeedView } from "@turnout/domain";
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { Server, type Socket } from "socket.io";
 import { RedisLink } from "../cache/redis-link.js";
 import { isConnectionFailure } from "../db/reachability.js";
-import { agencies, deviceSessions, userAgencies, users } from "../db/schema.js";
+import { deviceSessions, users } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import { presentAlert } from "../shared/alerts/present.js";
 import { unitsOf } from "../shared/alerts/recipients.js";
 import { type Actor, resolveActor } from "../shared/guard.js";
-import { hiddenAgencyIds } from "../shared/hidden-agencies.js";
-import { unitsByCapcode, unitsOfUser, unitViewOf } from "../shared/units.js";
+import { unitsByCapcode } from "../shared/units.js";
 import { AlertFanout, boundAlertQueue, REFRESH_EVENT } from "./alert-fanout.js";
+import {
+  endLostDisplays,
+  onDisplayConnection,
+  resolveDisplay,
+  type SocketDisplay,
+  signOutDisplays,
+} from "./display-sockets.js";
 import type { LiveEvents } from "./live-events.js";
+import {
+  ADMIN_ROOM,
+  AgencyCache,
+  agencyRoom,
+  assignedAgencies,
+  type Followed,
+  followedRooms,
+  followingRoom,
+  isAdminNow,
+  isFeedRoom,
+  joinedNotice,
+  mayJoinAgency,
+  sessionRoom,
+  unitRoom,
+  unitsOfJob,
+  userRoom,
+} from "./rooms.js";
 
-export const agencyRoom = (id: number) => `agency:${id}`;
-/** A unit's room (issue 26): its alerts, for pages in the unit view. */
-export const unitRoom = (id: number) => `unit:${id}`;
-const isFeedRoom = (room: string) => room.startsWith("agency:") || room.startsWith("unit:");
-const sessionRoom = (id: string) => `session:${id}`;
-const userRoom = (id: number) => `user:${id}`;
-/** Marks the sockets of a user that asked for their feed (join-user-agencies). */
-const followingRoom = (id: number) => `user-agencies:${id}`;
-const ADMIN_ROOM = "admin";
+export { agencyRoom, unitRoom };
+
 const UNAVAILABLE = "The service is temporarily unavailable. Please try again shortly.";
 
-/** `view`: what a page following its member's feed asked for (join-user-agencies). */
-type SocketData = { actor: Actor; view?: FeedView };
+/**
+ * A member's socket has `actor` (and `view`: what a page following its feed asked for, with
+ * join-user-agencies); a station display's has `display` instead (display-sockets.ts).
+ */
+type SocketData = { actor?: Actor; view?: FeedView; display?: SocketDisplay };
 
 /** The view a join-user-agencies payload asks for: `{ view: "agencies" }`, else the unit view (the default). */
 function requestedView(payload: unknown): FeedView {
@@ -91,7 +110,7 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
    */
   const refreshAfterGap = () => {
     io.emit(REFRESH_EVENT, GAP_REFRESH);
-    void endLostSessions().catch((err: unknown) => {
+    void Promise.all([endLostSessions(), endLostDisplays(app, io)]).catch((err: unknown) => {
       if (isConnectionFailure(err)) app.dbReachability.failed(err);
       else app.log.error({ err }, "live: could not check sessions after a gap");
     });
@@ -99,7 +118,7 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
 
   const endLostSessions = async () => {
     const local = await io.local.fetchSockets();
-    const ids = [...new Set(local.map((s) => (s.data as SocketData).actor.sessionId))];
+    const ids = [...new Set(local.flatMap((s) => (s.data as SocketData).actor?.sessionId ?? []))];
     if (ids.length === 0) return;
     const rows = await app.db
       .select({
@@ -125,11 +144,14 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
   };
 
   io.use(async (socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    if (typeof token !== "string" || token === "")
+    const auth = (socket.handshake.auth ?? {}) as { token?: unknown; displayToken?: unknown };
+    const data = socket.data as SocketData;
+    const display = typeof auth.displayToken === "string" && auth.displayToken !== "";
+    if (!display && (typeof auth.token !== "string" || auth.token === ""))
       return next(Object.assign(new Error("Please sign in."), { data: { reason: "missing" } }));
     try {
-      (socket.data as SocketData).actor = await resolveActor(app, token);
+      if (display) data.display = await resolveDisplay(app.db, auth.displayToken as string);
+      else data.actor = await resolveActor(app, auth.token as string);
       next();
     } catch (err) {
       // The database out of reach says nothing about the token: the client is not told it is invalid.
@@ -143,8 +165,10 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
   });
 
   io.on("connection", (socket: Socket) => {
-    const { actor } = socket.data as SocketData;
+    const { actor, display } = socket.data as SocketData;
     boundAlertQueue(socket);
+    if (display) return onDisplayConnection(socket, display);
+    if (!actor) return socket.disconnect(true);
     void socket.join([userRoom(actor.userId), sessionRoom(actor.sessionId)]);
 
     /**
@@ -258,11 +282,20 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
       })().catch((err: unknown) => app.log.error({ err }, "live: could not publish alerts"));
     },
     responsesChanged({ jobAlertId, agencyIds, responding, not_available }) {
-      io.to([...agencyIds.map(agencyRoom), ADMIN_ROOM]).emit("alert:responses", {
-        job_alert_id: jobAlertId,
-        responding,
-        not_available,
-      });
+      const payload = { job_alert_id: jobAlertId, responding, not_available };
+      const rooms = [...agencyIds.map(agencyRoom), ADMIN_ROOM];
+      io.to(rooms).emit("alert:responses", payload);
+      // The rooms of the job's units too (a station board, a member in the unit view), each socket once.
+      void unitsOfJob(app.db, jobAlertId)
+        .then((units) => {
+          if (units.length) io.to(units.map(unitRoom)).except(rooms).emit("alert:responses", payload);
+        })
+        .catch((err: unknown) => app.log.error({ err }, "live: could not tell the units of a job's answers"));
+    },
+    displaysSignedOut(displayIds, keep) {
+      void signOutDisplays(io, displayIds, keep ?? null).catch((err: unknown) =>
+        app.log.error({ err }, "live: could not sign a display's screen out"),
+      );
     },
     feedback(event) {
       // One emit to both rooms: a socket in both (an admin's own conversation) gets it once.
@@ -325,98 +358,4 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
   });
 
   return { io, events };
-}
-
-/** Agency rows change rarely; a short cache keeps publishing off the database. */
-class AgencyCache {
-  private rows: Map<number, typeof agencies.$inferSelect> | null = null;
-  private loadedAt = 0;
-  constructor(private readonly app: FastifyInstance) {}
-  async get() {
-    if (!this.rows || Date.now() - this.loadedAt > 10_000) {
-      const all = await this.app.db.select().from(agencies);
-      this.rows = new Map(all.map((a) => [a.id, a]));
-      this.loadedAt = Date.now();
-    }
-    return this.rows;
-  }
-}
-
-type Followed = {
-  view: FeedView;
-  rooms: string[];
-  agencies: (typeof agencies.$inferSelect)[];
-  units: { id: number; name: string; agency_id: number }[];
-};
-
-/**
- * The rooms of a page following its member's feed: in the unit view (issue 26) the rooms of their
- * units and of the visible agencies in which they chose no unit; in the agencies view every visible
- * agency's room. `units` are the member's units in their visible agencies (the view's chip names them).
- */
-async function followedRooms(app: FastifyInstance, userId: number, view: FeedView): Promise<Followed> {
-  const visible = await visibleAgencies(app, userId);
-  const visibleIds = visible.map((a) => a.id);
-  const units = (await unitsOfUser(app.db, userId))
-    .filter((u) => visibleIds.includes(u.agency_id))
-    .map((u) => ({ id: u.id, name: u.name, agency_id: u.agency_id }));
-  if (view === "agencies" || units.length === 0)
-    return { view, rooms: visibleIds.map(agencyRoom), agencies: visible, units };
-  const scope = await unitViewOf(app.db, userId, visibleIds);
-  return {
-    view,
-    rooms: [...scope.unitIds.map(unitRoom), ...scope.wholeAgencyIds.map(agencyRoom)],
-    agencies: visible,
-    units,
-  };
-}
-
-/**
- * What `joined-user-agencies` tells a page: its agencies, its units and view (issue 26), and a warning
- * when there are no agencies.
- */
-function joinedNotice({ agencies: joined, units, view }: Followed) {
-  return {
-    agencies: joined.map((a) => ({ id: a.id, name: a.name, code: a.code })),
-    units,
-    view,
-    ...(joined.length === 0
-      ? {
-          warning: "You are not assigned to any agency yet, so no alerts will arrive. Ask an administrator.",
-        }
-      : {}),
-  };
-}
-
-async function assignedAgencies(app: FastifyInstance, userId: number) {
-  const rows = await app.db
-    .select({ agency: agencies })
-    .from(userAgencies)
-    .innerJoin(agencies, eq(agencies.id, userAgencies.agencyId))
-    .where(eq(userAgencies.userId, userId));
-  return rows.map((r) => r.agency);
-}
-
-/** The user's agencies minus those they chose to hide (user filters). */
-async function visibleAgencies(app: FastifyInstance, userId: number) {
-  const assigned = await assignedAgencies(app, userId);
-  const hidden = await hiddenAgencyIds(app.db, userId);
-  return assigned.filter((a) => !hidden.includes(a.id));
-}
-
-async function mayJoinAgency(app: FastifyInstance, actor: Actor, agencyId: number): Promise<boolean> {
-  if (await isAdminNow(app, actor.userId)) {
-    const [a] = await app.db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, agencyId));
-    return Boolean(a);
-  }
-  const rows = await app.db
-    .select({ id: userAgencies.agencyId })
-    .from(userAgencies)
-    .where(and(eq(userAgencies.userId, actor.userId), inArray(userAgencies.agencyId, [agencyId])));
-  return rows.length > 0;
-}
-
-async function isAdminNow(app: FastifyInstance, userId: number): Promise<boolean> {
-  const [u] = await app.db.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, userId));
-  return u?.isAdmin === true;
 }
