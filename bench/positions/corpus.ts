@@ -24,7 +24,7 @@ import {
   suburbKey,
 } from "@turnout/domain";
 import { ADDRESS_CORPUS } from "../../server/src/modules/ingest/address-corpus.js";
-import { loadLocalities } from "../../server/src/shared/localities.js";
+import { loadLocalities } from "../../server/src/shared/localities/localities.js";
 import { machineLine } from "../support/machine.js";
 
 const localities = loadLocalities();

@@ -1,4 +1,4 @@
-import { loadLocalities } from "../../server/src/shared/localities.js";
+import { loadLocalities } from "../../server/src/shared/localities/localities.js";
 
 /**
  * Made-up pager traffic in the real Victorian grammar (DESIGN.md 'Pager messages'), and keyword

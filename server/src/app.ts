@@ -18,6 +18,7 @@ import { createLiveGateway } from "./live/gateway.js";
 import { createLogger } from "./logger.js";
 import { agencyRoutes } from "./modules/agencies/routes.js";
 import { alertRoutes } from "./modules/alerts/routes.js";
+import { searchAlerts } from "./modules/alerts/service.js";
 import { WordBlockSealer } from "./modules/alerts/word-blocks.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { autoActivationRoutes } from "./modules/auto-activation/routes.js";
@@ -316,7 +317,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(feedbackRoutes, { prefix: "/api" });
   await app.register(pushRoutes, { prefix: "/api" });
   await app.register(receiverRoutes, { prefix: "/api" });
-  await app.register(mapRoutes, { prefix: "/api" });
+  await app.register(mapRoutes, { prefix: "/api", readFeed: searchAlerts });
   await app.register(displayRoutes, { prefix: "/api" });
   await app.register(feedbackMediaRoutes);
   await app.register(webRoutes);

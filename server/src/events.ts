@@ -37,6 +37,11 @@ export type DomainEvents = {
   receiverHeard: { receiverId: number; messages: number };
   /** A receiver sent a heartbeat (ingest module): its status and sign of life are kept (issue 33). */
   heartbeatReceived: { receiverId: number; heartbeat: Heartbeat };
+  /**
+   * New alerts are committed (ingest module). Their live event waits for the handlers, so they must be
+   * quick (no table seeding: the map places the alerts from the bundled localities kept in memory).
+   */
+  alertsCreated: { alerts: readonly { id: number; message: string }[] };
 };
 
 export type DomainEventName = keyof DomainEvents;

@@ -2,8 +2,8 @@ import { buildApp, describeInFlight } from "./app.js";
 import { loadConfig } from "./config.js";
 import { describeStartFailure } from "./db/storage.js";
 import { createLogger } from "./logger.js";
-import { addressLocalities } from "./shared/address-localities.js";
-import { ensurePostcodesSeeded } from "./shared/postcodes-seed.js";
+import { addressLocalities } from "./shared/localities/address-localities.js";
+import { ensurePostcodesSeeded } from "./shared/localities/postcodes-seed.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

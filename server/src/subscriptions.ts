@@ -3,6 +3,7 @@ import type { DomainEventBus } from "./events.js";
 import { notifyAdminsOfPendingAccount } from "./modules/auto-activation/service.js";
 import { mediaFileNames } from "./modules/feedback/service.js";
 import { MediaStore } from "./modules/feedback/store.js";
+import { placeAlerts } from "./modules/map/positions.js";
 import { noteReceiverMessages, recordHeartbeat } from "./modules/receivers/service.js";
 import { matchRulesAfterCommit, rulesChanged } from "./modules/rules/matcher.js";
 import { removeAgencyFilters } from "./modules/user-filters/service.js";
@@ -31,6 +32,12 @@ export function subscribeModules(bus: DomainEventBus, ctx: ServiceContext): void
   // (the pages are queued for them by a trigger in ingest's transaction).
   bus.on("pagesStored", () => {
     matchRulesAfterCommit(ctx);
+    return undefined;
+  });
+  // Map: the new alerts' positions (issue 34), stored before their live event goes out, as a map
+  // hearing it reads them at once.
+  bus.on("alertsCreated", async ({ alerts }) => {
+    await placeAlerts(ctx.db, alerts);
     return undefined;
   });
   // User filters: the filters naming a deleted agency go, in the deleting transaction.

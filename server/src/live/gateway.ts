@@ -11,6 +11,13 @@ import { unitsOf } from "../shared/alerts/recipients.js";
 import { type Actor, resolveActor } from "../shared/guard.js";
 import { unitsByCapcode } from "../shared/units.js";
 import { AlertFanout, boundAlertQueue, REFRESH_EVENT } from "./alert-fanout.js";
+import {
+  endLostDisplays,
+  onDisplayConnection,
+  resolveDisplay,
+  type SocketDisplay,
+  signOutDisplays,
+} from "./display-sockets.js";
 import type { LiveEvents } from "./live-events.js";
 import {
   ADMIN_ROOM,
@@ -26,13 +33,19 @@ import {
   mayJoinAgency,
   sessionRoom,
   unitRoom,
+  unitsOfJob,
   userRoom,
 } from "./rooms.js";
 
+export { agencyRoom, unitRoom };
+
 const UNAVAILABLE = "The service is temporarily unavailable. Please try again shortly.";
 
-/** `view`: what a page following its member's feed asked for (join-user-agencies). */
-type SocketData = { actor: Actor; view?: FeedView };
+/**
+ * A member's socket has `actor` (and `view`: what a page following its feed asked for, with
+ * join-user-agencies); a station display's has `display` instead (display-sockets.ts).
+ */
+type SocketData = { actor?: Actor; view?: FeedView; display?: SocketDisplay };
 
 /** The view a join-user-agencies payload asks for: `{ view: "agencies" }`, else the unit view (the default). */
 function requestedView(payload: unknown): FeedView {
@@ -97,7 +110,7 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
    */
   const refreshAfterGap = () => {
     io.emit(REFRESH_EVENT, GAP_REFRESH);
-    void endLostSessions().catch((err: unknown) => {
+    void Promise.all([endLostSessions(), endLostDisplays(app, io)]).catch((err: unknown) => {
       if (isConnectionFailure(err)) app.dbReachability.failed(err);
       else app.log.error({ err }, "live: could not check sessions after a gap");
     });
@@ -105,7 +118,7 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
 
   const endLostSessions = async () => {
     const local = await io.local.fetchSockets();
-    const ids = [...new Set(local.map((s) => (s.data as SocketData).actor.sessionId))];
+    const ids = [...new Set(local.flatMap((s) => (s.data as SocketData).actor?.sessionId ?? []))];
     if (ids.length === 0) return;
     const rows = await app.db
       .select({
@@ -131,11 +144,14 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
   };
 
   io.use(async (socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    if (typeof token !== "string" || token === "")
+    const auth = (socket.handshake.auth ?? {}) as { token?: unknown; displayToken?: unknown };
+    const data = socket.data as SocketData;
+    const display = typeof auth.displayToken === "string" && auth.displayToken !== "";
+    if (!display && (typeof auth.token !== "string" || auth.token === ""))
       return next(Object.assign(new Error("Please sign in."), { data: { reason: "missing" } }));
     try {
-      (socket.data as SocketData).actor = await resolveActor(app, token);
+      if (display) data.display = await resolveDisplay(app.db, auth.displayToken as string);
+      else data.actor = await resolveActor(app, auth.token as string);
       next();
     } catch (err) {
       // The database out of reach says nothing about the token: the client is not told it is invalid.
@@ -149,8 +165,10 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
   });
 
   io.on("connection", (socket: Socket) => {
-    const { actor } = socket.data as SocketData;
+    const { actor, display } = socket.data as SocketData;
     boundAlertQueue(socket);
+    if (display) return onDisplayConnection(socket, display);
+    if (!actor) return socket.disconnect(true);
     void socket.join([userRoom(actor.userId), sessionRoom(actor.sessionId)]);
 
     /**
@@ -264,11 +282,20 @@ export async function createLiveGateway(app: FastifyInstance): Promise<{ io: Ser
       })().catch((err: unknown) => app.log.error({ err }, "live: could not publish alerts"));
     },
     responsesChanged({ jobAlertId, agencyIds, responding, not_available }) {
-      io.to([...agencyIds.map(agencyRoom), ADMIN_ROOM]).emit("alert:responses", {
-        job_alert_id: jobAlertId,
-        responding,
-        not_available,
-      });
+      const payload = { job_alert_id: jobAlertId, responding, not_available };
+      const rooms = [...agencyIds.map(agencyRoom), ADMIN_ROOM];
+      io.to(rooms).emit("alert:responses", payload);
+      // The rooms of the job's units too (a station board, a member in the unit view), each socket once.
+      void unitsOfJob(app.db, jobAlertId)
+        .then((units) => {
+          if (units.length) io.to(units.map(unitRoom)).except(rooms).emit("alert:responses", payload);
+        })
+        .catch((err: unknown) => app.log.error({ err }, "live: could not tell the units of a job's answers"));
+    },
+    displaysSignedOut(displayIds, keep) {
+      void signOutDisplays(io, displayIds, keep ?? null).catch((err: unknown) =>
+        app.log.error({ err }, "live: could not sign a display's screen out"),
+      );
     },
     feedback(event) {
       // One emit to both rooms: a socket in both (an admin's own conversation) gets it once.

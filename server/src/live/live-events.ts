@@ -23,7 +23,7 @@ export type LiveEvents = {
   pendingRulesChanged(pendingAlerts: number): void;
   /**
    * The answers to an emergency job changed (issue 15): `alert:responses` with the new counts (no names)
-   * to the job's agencies and the admins.
+   * to the job's agencies, its units (issue 34: station boards) and the admins.
    */
   responsesChanged(change: {
     jobAlertId: number;
@@ -36,6 +36,11 @@ export type LiveEvents = {
    * `receivers:changed` with their ids to the admins, whose Receivers tab reads the list again.
    */
   receiversChanged(receiverIds: number[]): void;
+  /**
+   * Station displays signed out (unpaired, removed, or paired with another screen: `keep` is that
+   * screen's token hash): their screens get `display-signed-out` and their sockets close (issue 34).
+   */
+  displaysSignedOut(displayIds: number[], keep?: string): void;
   /** Feedback (SPEC 7, issue 13): each event goes to the admin room, and to the conversation's owner where it names one. */
   feedback(event: FeedbackLiveEvent): void;
 };

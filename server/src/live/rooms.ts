@@ -1,14 +1,14 @@
 // The live channel's rooms (SPEC 7) and who may be in them: read by the gateway (live/gateway.ts) when
 // a socket joins and when a user's access changes.
 import type { FeedView } from "@turnout/domain";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { agencies, userAgencies, users } from "../db/schema.js";
+import type { Database } from "../db/client.js";
+import { agencies, alertRecipients, alerts, unitCapcodes, userAgencies, users } from "../db/schema.js";
 import type { Actor } from "../shared/guard.js";
 import { hiddenAgencyIds } from "../shared/hidden-agencies.js";
 import { unitsOfUser, unitViewOf } from "../shared/units.js";
 
-/** An agency's room: its alerts. */
 export const agencyRoom = (id: number) => `agency:${id}`;
 /** A unit's room (issue 26): its alerts, for pages in the unit view. */
 export const unitRoom = (id: number) => `unit:${id}`;
@@ -18,6 +18,8 @@ export const userRoom = (id: number) => `user:${id}`;
 /** Marks the sockets of a user that asked for their feed (join-user-agencies). */
 export const followingRoom = (id: number) => `user-agencies:${id}`;
 export const ADMIN_ROOM = "admin";
+/** A station display's sockets (issue 34), to sign them out when the display is unpaired. */
+export const displayRoom = (id: number) => `display:${id}`;
 
 /** Agency rows change rarely; a short cache keeps publishing off the database. */
 export class AgencyCache {
@@ -90,7 +92,7 @@ export async function assignedAgencies(app: FastifyInstance, userId: number) {
 }
 
 /** The user's agencies minus those they chose to hide (user filters). */
-export async function visibleAgencies(app: FastifyInstance, userId: number) {
+async function visibleAgencies(app: FastifyInstance, userId: number) {
   const assigned = await assignedAgencies(app, userId);
   const hidden = await hiddenAgencyIds(app.db, userId);
   return assigned.filter((a) => !hidden.includes(a.id));
@@ -111,4 +113,19 @@ export async function mayJoinAgency(app: FastifyInstance, actor: Actor, agencyId
 export async function isAdminNow(app: FastifyInstance, userId: number): Promise<boolean> {
   const [u] = await app.db.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, userId));
   return u?.isAdmin === true;
+}
+
+/**
+ * The units paged for any page of the job whose first alert is `jobAlertId` (its group's pages, or
+ * the alert alone): their rooms hear the job's answers (a station board reads them there).
+ */
+export async function unitsOfJob(db: Database, jobAlertId: number): Promise<number[]> {
+  const group = db.select({ groupId: alerts.groupId }).from(alerts).where(eq(alerts.id, jobAlertId));
+  const rows = await db
+    .selectDistinct({ unitId: unitCapcodes.unitId })
+    .from(alerts)
+    .innerJoin(alertRecipients, eq(alertRecipients.alertId, alerts.id))
+    .innerJoin(unitCapcodes, eq(unitCapcodes.capcodeId, alertRecipients.capcodeId))
+    .where(or(eq(alerts.id, jobAlertId), sql`${alerts.groupId} = (${group})`));
+  return rows.map((r) => r.unitId);
 }

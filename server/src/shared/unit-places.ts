@@ -5,7 +5,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client.js";
 import { postcodes, units } from "../db/schema.js";
 import { badRequest } from "../errors.js";
-import { ensurePostcodesSeeded } from "./postcodes-seed.js";
+import { ensurePostcodesSeeded } from "./localities/postcodes-seed.js";
 
 type Place = {
   postcode: string;

@@ -9,8 +9,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { bigIdParamsSchema, queryIntSchema, recordIdSchema } from "../../request-schemas.js";
+import { positionsOf } from "../../shared/alerts/positions.js";
 import { actorOf } from "../../shared/guard.js";
-import { positionsOf } from "../map/positions.js";
 import { alertStats, getAlert, getAlertGroup, recentAlerts, searchAlerts } from "./service.js";
 
 const flag = z

@@ -2,12 +2,11 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { recordIdSchema } from "../../request-schemas.js";
+import { authenticateDisplay, DISPLAY_TOKEN_HEADER } from "../../shared/display-credentials.js";
 import { actorOf } from "../../shared/guard.js";
 import {
-  authenticateDisplay,
   boardOf,
   createDisplay,
-  DISPLAY_TOKEN_HEADER,
   listDisplays,
   pairDisplay,
   pairingState,
@@ -75,15 +74,15 @@ export async function displayRoutes(app: FastifyInstance): Promise<void> {
     { schema: { params: displayId, body: z.object({ code: z.string().trim().min(1).max(20) }) } },
     async (request) => ({
       success: true,
-      data: await pairDisplay(app.db, request.params.id, request.body.code),
+      data: await pairDisplay(app.services, request.params.id, request.body.code),
     }),
   );
   r.post("/admin/displays/:id/unpair", { schema: { params: displayId } }, async (request) => {
-    await unpairDisplay(app.db, request.params.id, false);
+    await unpairDisplay(app.services, request.params.id, false);
     return { success: true };
   });
   r.delete("/admin/displays/:id", { schema: { params: displayId } }, async (request) => {
-    await unpairDisplay(app.db, request.params.id, true);
+    await unpairDisplay(app.services, request.params.id, true);
     return { success: true };
   });
 }

@@ -1,6 +1,7 @@
-import { createHash, randomBytes, randomInt } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import { type Position, typePresentation } from "@turnout/domain";
 import { and, asc, count, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import type { ServiceContext } from "../../context.js";
 import type { Database } from "../../db/client.js";
 import {
   agencies,
@@ -15,8 +16,9 @@ import {
   userUnits,
 } from "../../db/schema.js";
 import { AppError, badRequest, notFound, unauthorized } from "../../errors.js";
-import { positionsOf } from "../map/positions.js";
-import { jobsOf } from "../responding/service.js";
+import { jobsOf } from "../../shared/alerts/jobs.js";
+import { positionsOf } from "../../shared/alerts/positions.js";
+import { displayBySecret, displaySecretHash } from "../../shared/display-credentials.js";
 
 /** A pairing code lives this long on the screen. */
 export const PAIRING_TTL_MS = 10 * 60_000;
@@ -29,10 +31,7 @@ export const CODE_LENGTH = 6;
 export const BOARD_HOURS = 24;
 /** Jobs the board shows: the current one and the previous ones. */
 export const BOARD_JOBS = 6;
-/** The display header its token comes in. */
-export const DISPLAY_TOKEN_HEADER = "x-display-token";
-
-const hash = (secret: string) => createHash("sha256").update(secret).digest("hex");
+const hash = displaySecretHash;
 
 /** A new pairing code of CODE_LENGTH characters. */
 export function newPairingCode(): string {
@@ -88,23 +87,6 @@ export async function pairingState(db: Database, secret: string, now = new Date(
     .where(and(eq(displayPairings.secretHash, hash(secret)), gt(displayPairings.expiresAt, now)));
   if (!pairing) throw unauthorized("This screen's pairing code has expired. A new one is shown.");
   return { status: "waiting", expires_at: pairing.expiresAt.toISOString() };
-}
-
-async function displayBySecret(db: Database, secret: string) {
-  if (!secret) return null;
-  const [display] = await db
-    .select()
-    .from(displays)
-    .where(eq(displays.tokenHash, hash(secret)));
-  return display ?? null;
-}
-
-/** The display a request's token signs in, seen now; 401 when there is none. */
-export async function authenticateDisplay(db: Database, token: string | undefined) {
-  const display = token ? await displayBySecret(db, token) : null;
-  if (!display) throw unauthorized("This screen is not paired with a display.");
-  await db.update(displays).set({ lastSeenAt: sql`now()` }).where(eq(displays.id, display.id));
-  return display;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -164,7 +146,8 @@ export async function createDisplay(
  * Pairs the screen showing `code` with the display: the screen's secret becomes the display's token
  * (a screen paired before is signed out), and the code is used up. 400 when no screen shows it.
  */
-export async function pairDisplay(db: Database, displayId: number, code: string, now = new Date()) {
+export async function pairDisplay(ctx: ServiceContext, displayId: number, code: string, now = new Date()) {
+  const { db } = ctx;
   const [display] = await db.select().from(displays).where(eq(displays.id, displayId));
   if (!display) throw notFound("There is no such display.");
   const typed = normaliseCode(code);
@@ -186,12 +169,18 @@ export async function pairDisplay(db: Database, displayId: number, code: string,
       field: "code",
     });
   }
+  // The screen paired before (if any) is signed out at once, the new one stays.
+  ctx.live.displaysSignedOut([paired.id], paired.tokenHash ?? undefined);
   const [unit] = await db.select({ name: units.name }).from(units).where(eq(units.id, paired.unitId));
   return presentDisplay(paired, unit?.name ?? null);
 }
 
-/** Signs the display's screen out (it shows a new pairing code), or removes the display. */
-export async function unpairDisplay(db: Database, displayId: number, remove: boolean) {
+/**
+ * Signs the display's screen out (it shows a new pairing code), or removes the display; its screen's
+ * live channel closes at once. 404 when there is no such display.
+ */
+export async function unpairDisplay(ctx: ServiceContext, displayId: number, remove: boolean) {
+  const { db } = ctx;
   const rows = remove
     ? await db.delete(displays).where(eq(displays.id, displayId)).returning({ id: displays.id })
     : await db
@@ -200,6 +189,7 @@ export async function unpairDisplay(db: Database, displayId: number, remove: boo
         .where(eq(displays.id, displayId))
         .returning({ id: displays.id });
   if (rows.length === 0) throw notFound("There is no such display.");
+  ctx.live.displaysSignedOut([displayId]);
 }
 
 // ---------------------------------------------------------------------------------------------------

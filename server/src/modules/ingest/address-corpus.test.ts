@@ -1,6 +1,6 @@
 import { directionsUrl, extractAddress } from "@turnout/domain";
 import { describe, expect, it } from "vitest";
-import { addressLocalities } from "../../shared/address-localities.js";
+import { addressLocalities } from "../../shared/localities/address-localities.js";
 import { ADDRESS_CORPUS as CORPUS } from "./address-corpus.js";
 
 /** The directions link a destination of the corpus stands for; null for "". */

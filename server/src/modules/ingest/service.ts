@@ -15,7 +15,6 @@ import type { Database } from "../../db/client.js";
 import { isConnectionFailure } from "../../db/reachability.js";
 import { jsonValue, rowFromJson } from "../../db/rows.js";
 import { alerts } from "../../db/schema.js";
-import { addressLocalities } from "../../shared/address-localities.js";
 import type { AlertRow } from "../../shared/alerts/present.js";
 import {
   activePatterns,
@@ -24,7 +23,7 @@ import {
   getGroupingSettings,
   jobNumberFor,
 } from "../../shared/grouping.js";
-import { placeAlerts } from "../map/positions.js";
+import { addressLocalities } from "../../shared/localities/address-localities.js";
 
 /** One decoded pager message as a receiver sends it. */
 export type IncomingMessage = {
@@ -178,11 +177,11 @@ async function storeMessages(ctx: ServiceContext, messages: Received[]): Promise
       // live event, and pagesStored (the rule matchers' nudge: the alerts are already queued for keyword
       // rules by a trigger on alert_recipients).
       setImmediate(() => {
-        // The new jobs' positions (issue 34) first, so a map hearing the live event finds them: read
-        // from the bundled localities in memory, one insert (the first page of a process no longer
-        // seeds the postcode table here, which held the live event for seconds).
-        placeAlerts(ctx.db, outcome.created)
-          .catch((err: unknown) => ctx.logger.error({ err }, "ingest: could not place new alerts"))
+        // alertsCreated first (the map stores the new jobs' positions), so a map hearing the live
+        // event finds them.
+        ctx.events
+          .publish("alertsCreated", { alerts: outcome.created })
+          .catch((err: unknown) => ctx.logger.error({ err }, "ingest: an alertsCreated handler failed"))
           .finally(() => publish(ctx, outcome.created, outcome.added));
         ctx.events
           .publish("pagesStored", {

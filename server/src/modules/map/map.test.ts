@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
 import { addressPoints, agencies, alertPositions, capcodes, postcodes } from "../../db/schema.js";
-import { ensurePostcodesSeeded } from "../../shared/postcodes-seed.js";
+import { ensurePostcodesSeeded } from "../../shared/localities/postcodes-seed.js";
 import { loadAddressDataset, removeAddressDataset } from "./address-dataset.js";
 import { forgetAddressDataset, placeStoredAlerts } from "./positions.js";
 

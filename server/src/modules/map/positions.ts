@@ -7,10 +7,10 @@ import {
   placeAddress,
   suburbKey,
 } from "@turnout/domain";
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { addressPoints, alertPositions, alerts } from "../../db/schema.js";
-import { addressLocalities, bundledLocalities } from "../../shared/address-localities.js";
+import { addressLocalities, bundledLocalities } from "../../shared/localities/address-localities.js";
 
 /** A street has at most this many points read for placing (the longest roads of a suburb). */
 const STREET_POINTS_MAX = 5_000;
@@ -164,19 +164,4 @@ export async function placeStoredAlerts(
     options.onBatch?.(read);
   }
   return { read, placed };
-}
-
-/** The stored positions of these alerts, by alert id. */
-export async function positionsOf(db: Database, ids: readonly number[]): Promise<Map<number, Position>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select()
-    .from(alertPositions)
-    .where(inArray(alertPositions.alertId, [...ids]));
-  return new Map(
-    rows.map((r) => [
-      r.alertId,
-      { latitude: r.latitude, longitude: r.longitude, precision: r.precision as Position["precision"] },
-    ]),
-  );
 }

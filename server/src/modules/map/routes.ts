@@ -4,13 +4,16 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { queryIntSchema } from "../../request-schemas.js";
 import { actorOf } from "../../shared/guard.js";
-import { mapJobs } from "./service.js";
+import { type FeedReader, mapJobs } from "./service.js";
 
 /** The longest window a map may ask for, in hours (a week). */
 export const MAP_HOURS_MAX = 168;
 
-/** The map of jobs (issue 34): its settings and the jobs of the member's view with their positions. */
-export async function mapRoutes(app: FastifyInstance): Promise<void> {
+/**
+ * The map of jobs (issue 34): its settings and the jobs of the member's view with their positions,
+ * read from the feed through `readFeed` (the alerts module's search, given by app.ts).
+ */
+export async function mapRoutes(app: FastifyInstance, options: { readFeed: FeedReader }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get("/map/settings", async () => ({
@@ -34,7 +37,7 @@ export async function mapRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => ({
       success: true,
-      data: await mapJobs(app.db, actorOf(request), {
+      data: await mapJobs(app.db, options.readFeed, actorOf(request), {
         hours: request.query.hours ?? app.config.map.hours,
         view: request.query.view,
       }),

@@ -1,12 +1,21 @@
 import { ALERT_PAGE_SIZE_MAX, type FeedView, POSITION_PRECISIONS, type Position } from "@turnout/domain";
 import type { Database } from "../../db/client.js";
+import { positionsOf } from "../../shared/alerts/positions.js";
 import type { PresentedAlert } from "../../shared/alerts/present.js";
 import type { Actor } from "../../shared/guard.js";
-import { searchAlerts } from "../alerts/service.js";
-import { positionsOf } from "./positions.js";
 
 /** The most pages of the feed one map reads (ALERT_PAGE_SIZE_MAX alerts each). */
 export const MAP_PAGES_MAX = 5;
+
+/**
+ * One page of the viewer's feed, newest first (the alerts module's search: the assembly, app.ts, hands
+ * it to the map's routes, so that the map does not import another module).
+ */
+export type FeedReader = (
+  db: Database,
+  actor: Actor,
+  input: { limit: number; view?: FeedView; cursor?: string },
+) => Promise<{ data: unknown[]; pagination: { has_more: boolean; next_cursor: string | null } }>;
 
 /** One job on the map: its newest page as the feed shows it, how many pages it has, and where it is. */
 export type MapJob = { alert: PresentedAlert; pages: number; position: Position | null };
@@ -40,6 +49,7 @@ export function jobsOf(
  */
 export async function mapJobs(
   db: Database,
+  readFeed: FeedReader,
   actor: Actor,
   input: { hours: number; view?: FeedView },
   now = new Date(),
@@ -49,7 +59,7 @@ export async function mapJobs(
   let cursor: string | undefined;
   let truncated = false;
   for (let page = 0; page < MAP_PAGES_MAX; page++) {
-    const result = await searchAlerts(db, actor, { limit: ALERT_PAGE_SIZE_MAX, view: input.view, cursor });
+    const result = await readFeed(db, actor, { limit: ALERT_PAGE_SIZE_MAX, view: input.view, cursor });
     // Not grouped: every item is an alert.
     const pageAlerts = result.data as PresentedAlert[];
     const inWindow = pageAlerts.filter((a) => new Date(a.sent_at) >= since);

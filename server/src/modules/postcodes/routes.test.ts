@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp, testEngine } from "../../../test/build-app.js";
 import type { Database } from "../../db/client.js";
 import * as schema from "../../db/schema.js";
-import { loadLocalities } from "../../shared/localities.js";
-import { ensurePostcodesSeeded } from "../../shared/postcodes-seed.js";
+import { loadLocalities } from "../../shared/localities/localities.js";
+import { ensurePostcodesSeeded } from "../../shared/localities/postcodes-seed.js";
 import { POSTCODE_REQUESTS_PER_MINUTE } from "./routes.js";
 
 /** A second Drizzle instance on the same database, as another server process would have. */

@@ -2,7 +2,7 @@ import { asc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { postcodes } from "../../db/schema.js";
 import { badRequest } from "../../errors.js";
-import { ensurePostcodesSeeded } from "../../shared/postcodes-seed.js";
+import { ensurePostcodesSeeded } from "../../shared/localities/postcodes-seed.js";
 
 /** A place as the client sees it (SPEC 7). */
 export type Location = { postcode: string; suburb: string; state_abbreviation: string };

@@ -101,8 +101,12 @@ export function clockDigits(seconds: number): string {
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
 }
 
-/** A responder's arrival countdown: seconds left of their ETA from their answer; null without an ETA. */
+/**
+ * A responder's arrival countdown: seconds left of their ETA from their answer, never more than the ETA
+ * (the screen's clock, ticking once a second, may be a little behind the server's answer time); null
+ * without an ETA.
+ */
 export function etaSecondsLeft(answeredAt: string, etaMinutes: number | null, now: number): number | null {
   if (etaMinutes === null) return null;
-  return Math.round((Date.parse(answeredAt) + etaMinutes * 60_000 - now) / 1000);
+  return Math.min(etaMinutes * 60, Math.round((Date.parse(answeredAt) + etaMinutes * 60_000 - now) / 1000));
 }

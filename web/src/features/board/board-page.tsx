@@ -3,25 +3,12 @@ import Button from "@mui/material/Button";
 import CssBaseline from "@mui/material/CssBaseline";
 import { createTheme, ThemeProvider } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
-import { typePresentation } from "@turnout/domain";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { AlarmPlayer } from "../alarm/alarm-player";
-import { JobMap, type MapMarker } from "../map/job-map";
-import {
-  type Board,
-  BoardError,
-  type BoardJob,
-  boardApi,
-  clockDigits,
-  DISPLAY_TOKEN_KEY,
-  etaSecondsLeft,
-  secondsSince,
-} from "./board-api";
+import { type Board, BoardError, boardApi, DISPLAY_TOKEN_KEY, secondsSince } from "./board-api";
+import { CurrentJob, IdleClock, PreviousJobs } from "./board-job";
+import { useBoard, useNowEverySecond, usePolling, useWakeLock } from "./use-board";
 
-/** How often the board reads its unit's jobs and answers (and the pairing screen its state). */
-export const BOARD_POLL_MS = 3_000;
-/** The longest wait between tries while the server cannot be reached. */
-const RETRY_MAX_MS = 10_000;
 /** A new emergency page younger than this sounds the alarm (an old one found after a restart does not). */
 const ALARM_FRESH_MS = 120_000;
 
@@ -37,48 +24,13 @@ function readToken(): string | null {
   }
 }
 
-function useNowEverySecond(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(timer);
-  }, []);
-  return now;
-}
-
-/** Keeps the screen awake for as long as the board is open: asked again whenever the page is shown. */
-function useWakeLock(): void {
-  useEffect(() => {
-    let lock: WakeLockSentinel | null = null;
-    let stopped = false;
-    const acquire = async () => {
-      if (stopped || document.visibilityState !== "visible" || !("wakeLock" in navigator)) return;
-      if (lock && !lock.released) return;
-      try {
-        lock = await navigator.wakeLock.request("screen");
-      } catch {
-        // Refused (no gesture yet, battery saver): tried again on the next visibility change or minute.
-      }
-    };
-    void acquire();
-    const timer = window.setInterval(() => void acquire(), 60_000);
-    document.addEventListener("visibilitychange", acquire);
-    return () => {
-      stopped = true;
-      window.clearInterval(timer);
-      document.removeEventListener("visibilitychange", acquire);
-      void lock?.release().catch(() => undefined);
-    };
-  }, []);
-}
-
 /**
  * The station turnout board (issue 34), at /board on the station's screen: a pairing code until an
  * admin pairs the screen with a display of their unit, then the unit's current job large (type,
  * message, address, map with station and job, time since the page), who is responding with their ETA
- * counting down, and the previous jobs; an idle clock after the display's idle time. It reads the
- * board every few seconds, so a network drop or a server restart ends by itself, and keeps the
- * screen awake.
+ * counting down, and the previous jobs; an idle clock after the display's idle time. New jobs and
+ * answers come over the live channel (use-board.ts), with a slow poll behind it; a network drop or a
+ * server restart ends by itself, and the screen is kept awake.
  */
 export function BoardPage() {
   const [token, setToken] = useState<string | null>(readToken);
@@ -107,43 +59,6 @@ export function BoardPage() {
       </Box>
     </ThemeProvider>
   );
-}
-
-/** Repeats `step` every BOARD_POLL_MS, backing off while it fails as unreachable; `false` from it stops. */
-function usePolling(step: () => Promise<unknown>, onUnreachable: (down: boolean) => void): void {
-  const latest = useRef({ step, onUnreachable });
-  latest.current = { step, onUnreachable };
-  useEffect(() => {
-    let timer = 0;
-    let stopped = false;
-    let failures = 0;
-    const run = async () => {
-      let wait = BOARD_POLL_MS;
-      try {
-        const result = await latest.current.step();
-        if (result === false) return;
-        failures = 0;
-        latest.current.onUnreachable(false);
-      } catch (error) {
-        if (!(error instanceof BoardError) || error.kind !== "unreachable") throw error;
-        failures += 1;
-        latest.current.onUnreachable(true);
-        wait = Math.min(RETRY_MAX_MS, BOARD_POLL_MS * failures);
-      }
-      if (!stopped) timer = window.setTimeout(run, wait);
-    };
-    void run();
-    const online = () => {
-      window.clearTimeout(timer);
-      void run();
-    };
-    window.addEventListener("online", online);
-    return () => {
-      stopped = true;
-      window.clearTimeout(timer);
-      window.removeEventListener("online", online);
-    };
-  }, []);
 }
 
 function PairingScreen({ onPaired }: { onPaired: (secret: string) => void }) {
@@ -219,8 +134,6 @@ function PairingScreen({ onPaired }: { onPaired: (secret: string) => void }) {
 }
 
 function BoardScreen({ token, onUnpaired }: { token: string; onUnpaired: () => void }) {
-  const [board, setBoard] = useState<Board | null>(null);
-  const [down, setDown] = useState(false);
   const [player] = useState(() => new AlarmPlayer());
   const [soundLocked, setSoundLocked] = useState(() => player.getState().locked);
   const seen = useRef<Set<number> | null>(null);
@@ -234,9 +147,8 @@ function BoardScreen({ token, onUnpaired }: { token: string; onUnpaired: () => v
     };
   }, [player]);
 
-  usePolling(async () => {
-    try {
-      const next = await boardApi.board(token);
+  const ringForNewJobs = useCallback(
+    (next: Board) => {
       const known = seen.current;
       // A new emergency job sounds the alarm; the jobs found on first load do not.
       if (known) {
@@ -249,15 +161,10 @@ function BoardScreen({ token, onUnpaired }: { token: string; onUnpaired: () => v
         if (fresh.length) void player.ring("alarm", 10 * 60_000);
       }
       seen.current = new Set(next.jobs.map((job) => job.job_alert_id));
-      setBoard(next);
-    } catch (error) {
-      if (error instanceof BoardError && error.kind === "unpaired") {
-        onUnpaired();
-        return false;
-      }
-      throw error;
-    }
-  }, setDown);
+    },
+    [player],
+  );
+  const { board, down, live } = useBoard(token, ringForNewJobs, onUnpaired);
 
   if (!board) {
     return (
@@ -275,6 +182,7 @@ function BoardScreen({ token, onUnpaired }: { token: string; onUnpaired: () => v
   return (
     <Box
       component="main"
+      data-live={live ? "connected" : "reconnecting"}
       sx={{ minHeight: "100dvh", display: "flex", flexDirection: "column", p: 3, gap: 2 }}
     >
       <Box sx={{ display: "flex", alignItems: "baseline", gap: 3 }}>
@@ -285,7 +193,7 @@ function BoardScreen({ token, onUnpaired }: { token: string; onUnpaired: () => v
           {board.display.name}
         </Typography>
         <Box sx={{ flex: 1 }} />
-        {down ? (
+        {down || !live ? (
           <Typography role="status" color="warning.main" variant="h6">
             Reconnecting…
           </Typography>
@@ -301,209 +209,6 @@ function BoardScreen({ token, onUnpaired }: { token: string; onUnpaired: () => v
       </Box>
       {active ? <CurrentJob job={active} board={board} now={now} /> : <IdleClock now={now} />}
       <PreviousJobs jobs={previous} now={now} />
-    </Box>
-  );
-}
-
-function CurrentJob({ job, board, now }: { job: BoardJob; board: Board; now: number }) {
-  const presentation = typePresentation(job.type);
-  const markers = useMemo<MapMarker[]>(
-    () =>
-      job.position
-        ? [
-            {
-              id: job.id,
-              latitude: job.position.latitude,
-              longitude: job.position.longitude,
-              type: job.type,
-              label: job.primary_address ?? job.type_label,
-              newest: true,
-            },
-          ]
-        : [],
-    [job],
-  );
-  const station = useMemo(
-    () => (board.unit.station ? { ...board.unit.station, name: `${board.unit.name} station` } : null),
-    [board.unit],
-  );
-  return (
-    <Box
-      component="section"
-      aria-label="Current job"
-      sx={{ flex: 1, display: "grid", gridTemplateColumns: "3fr 2fr", gap: 3, minHeight: 0 }}
-    >
-      <Box sx={{ display: "flex", flexDirection: "column", gap: 2, minWidth: 0 }}>
-        <Box sx={{ display: "flex", alignItems: "center", gap: 3 }}>
-          <Box
-            sx={{
-              bgcolor: presentation.color,
-              color: "#fff",
-              px: 3,
-              py: 1,
-              borderRadius: 2,
-              fontSize: 40,
-              fontWeight: 800,
-            }}
-          >
-            {presentation.label}
-          </Box>
-          <Typography
-            data-testid="since-page"
-            sx={{ fontSize: 96, fontWeight: 800, fontVariantNumeric: "tabular-nums", lineHeight: 1 }}
-          >
-            {clockDigits(secondsSince(job.started_at, now))}
-          </Typography>
-          <Typography variant="h6" color="text.secondary">
-            since the page
-          </Typography>
-        </Box>
-        <Typography data-testid="current-address" sx={{ fontSize: 56, fontWeight: 700, lineHeight: 1.1 }}>
-          {job.primary_address ?? "No address in the page"}
-        </Typography>
-        <Typography
-          data-testid="current-message"
-          sx={{ fontSize: 30, lineHeight: 1.3, overflowWrap: "anywhere" }}
-        >
-          {job.message}
-        </Typography>
-        <Responders job={job} now={now} />
-      </Box>
-      <Box sx={{ borderRadius: 2, overflow: "hidden", minHeight: 420 }}>
-        <JobMap
-          tileUrl={board.map.tile_url}
-          attribution={board.map.attribution}
-          markers={markers}
-          station={station}
-          fitKey={String(job.id)}
-          interactive={false}
-          label="Map of the job and the station"
-        />
-      </Box>
-    </Box>
-  );
-}
-
-function Responders({ job, now }: { job: BoardJob; now: number }) {
-  const total = job.responders.length + job.others_responding;
-  return (
-    <Box component="section" aria-label="Responding" sx={{ mt: 1 }}>
-      <Typography variant="h4" sx={{ mb: 1, fontWeight: 700 }}>
-        Responding: {total}
-        {job.not_available ? (
-          <Typography component="span" variant="h5" color="text.secondary">
-            {"  "}· not available: {job.not_available}
-          </Typography>
-        ) : null}
-      </Typography>
-      <Box
-        component="ul"
-        sx={{
-          listStyle: "none",
-          p: 0,
-          m: 0,
-          display: "grid",
-          gridTemplateColumns: "repeat(auto-fill, minmax(300px, 1fr))",
-          gap: 1,
-        }}
-      >
-        {job.responders.map((person) => {
-          const left = etaSecondsLeft(person.answered_at, person.eta_minutes, now);
-          return (
-            <Box
-              component="li"
-              key={`${person.name}-${person.answered_at}`}
-              sx={{
-                display: "flex",
-                justifyContent: "space-between",
-                bgcolor: "background.paper",
-                px: 2,
-                py: 1,
-                borderRadius: 1,
-                fontSize: 30,
-              }}
-            >
-              <span>{person.name}</span>
-              <Box
-                component="span"
-                sx={{
-                  fontVariantNumeric: "tabular-nums",
-                  color: left !== null && left <= 0 ? "success.main" : "inherit",
-                }}
-              >
-                {left === null ? "on the way" : left <= 0 ? "due" : clockDigits(left)}
-              </Box>
-            </Box>
-          );
-        })}
-        {job.others_responding ? (
-          <Box component="li" sx={{ px: 2, py: 1, fontSize: 26, color: "text.secondary" }}>
-            +{job.others_responding} from other units
-          </Box>
-        ) : null}
-      </Box>
-    </Box>
-  );
-}
-
-function IdleClock({ now }: { now: number }) {
-  const date = new Date(now);
-  return (
-    <Box
-      component="section"
-      aria-label="Idle clock"
-      sx={{
-        flex: 1,
-        display: "flex",
-        flexDirection: "column",
-        alignItems: "center",
-        justifyContent: "center",
-      }}
-    >
-      <Typography
-        data-testid="idle-clock"
-        sx={{
-          fontSize: "clamp(96px, 16vw, 280px)",
-          fontWeight: 800,
-          fontVariantNumeric: "tabular-nums",
-          lineHeight: 1,
-        }}
-      >
-        {date.toLocaleTimeString("en-AU", { hour: "2-digit", minute: "2-digit", hour12: false })}
-      </Typography>
-      <Typography variant="h3" color="text.secondary">
-        {date.toLocaleDateString("en-AU", { weekday: "long", day: "numeric", month: "long" })}
-      </Typography>
-    </Box>
-  );
-}
-
-function PreviousJobs({ jobs, now }: { jobs: BoardJob[]; now: number }) {
-  if (jobs.length === 0) return null;
-  return (
-    <Box
-      component="section"
-      aria-label="Previous jobs"
-      sx={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(360px, 1fr))", gap: 1.5 }}
-    >
-      {jobs.slice(0, 4).map((job) => (
-        <Box
-          key={job.id}
-          sx={{
-            bgcolor: "background.paper",
-            borderLeft: `8px solid ${typePresentation(job.type).color}`,
-            borderRadius: 1,
-            p: 1.5,
-          }}
-        >
-          <Typography variant="h6" noWrap>
-            {job.type_label} · {clockDigits(secondsSince(job.sent_at, now))} ago
-          </Typography>
-          <Typography noWrap color="text.secondary">
-            {job.primary_address ?? job.message}
-          </Typography>
-        </Box>
-      ))}
     </Box>
   );
 }

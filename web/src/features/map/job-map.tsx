@@ -16,6 +16,8 @@ export type MapMarker = {
 };
 
 /** Where the map starts without any job: Victoria. */
+/** The pane the station is drawn in (see the map set-up). */
+const STATION_PANE = "turnout-station-pane";
 const DEFAULT_CENTRE: L.LatLngTuple = [-37.0, 144.5];
 const DEFAULT_ZOOM = 7;
 /** Fitting to the jobs never zooms in closer than this (a single job shows its streets around it). */
@@ -147,6 +149,9 @@ export function JobMap({
       }
     });
     tiles.addTo(m);
+    // The station below the jobs (Leaflet's overlay pane is 400, its marker pane 600): a job placed at
+    // the station's own suburb, the commonest page, stays in view rather than under the station.
+    m.createPane(STATION_PANE).style.zIndex = "350";
     layer.current = L.layerGroup().addTo(m);
     map.current = m;
     const redraw = () => draw.current();
@@ -199,9 +204,17 @@ export function JobMap({
       group.clearLayers();
       if (station) {
         L.marker([station.latitude, station.longitude], {
-          icon: L.divIcon({ className: "turnout-station", html: "S", iconSize: [26, 26] }),
+          // Its corner at the point, the badge up and left of it: a job at the same point covers the
+          // corner only, and the "S" stays readable.
+          icon: L.divIcon({
+            className: "turnout-station",
+            html: "S",
+            iconSize: [26, 26],
+            iconAnchor: [30, 30],
+          }),
           title: station.name,
           keyboard: false,
+          pane: STATION_PANE,
         }).addTo(group);
       }
       const bounds = m.getBounds();

@@ -1,9 +1,9 @@
-// The postcodes table, filled from the bundled locality data (shared/localities.ts) on first use: the
+// The postcodes table, filled from the bundled locality data (localities.ts) on first use: the
 // postcode search, units' places and the server's start all wait on it.
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
-import type { Database } from "../db/client.js";
-import { postcodes } from "../db/schema.js";
+import type { Database } from "../../db/client.js";
+import { postcodes } from "../../db/schema.js";
 import { loadLocalities } from "./localities.js";
 
 type SeedLogger = Pick<Logger, "info">;
