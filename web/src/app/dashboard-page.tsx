@@ -4,7 +4,6 @@ import MapIcon from "@mui/icons-material/Map";
 import ViewListIcon from "@mui/icons-material/ViewList";
 import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
-import Tooltip from "@mui/material/Tooltip";
 import { useQueryClient } from "@tanstack/react-query";
 import { canOpenAdminConsole } from "@turnout/domain";
 import { lazy, Suspense, useEffect, useState } from "react";
@@ -136,15 +135,14 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
 
   // The view switch beside the feed (issue 34): the map of jobs, and back to the list.
   const mapToggle = inConsole ? null : (
-    <Tooltip title={inMap ? "List of jobs" : "Map of jobs"}>
-      <IconButton
-        color="inherit"
-        aria-label={inMap ? "Show the list of jobs" : "Show the map of jobs"}
-        onClick={() => navigate(inMap ? "/" : MAP_PATH)}
-      >
-        {inMap ? <ViewListIcon /> : <MapIcon />}
-      </IconButton>
-    </Tooltip>
+    <IconButton
+      color="inherit"
+      title={inMap ? "List of jobs" : "Map of jobs"}
+      aria-label={inMap ? "Show the list of jobs" : "Show the map of jobs"}
+      onClick={() => navigate(inMap ? "/" : MAP_PATH)}
+    >
+      {inMap ? <ViewListIcon /> : <MapIcon />}
+    </IconButton>
   );
 
   return (

@@ -5,7 +5,6 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
-import Tooltip from "@mui/material/Tooltip";
 import { formatDateTime } from "@turnout/domain";
 import type { AlarmControls } from "./use-alarm";
 
@@ -73,10 +72,8 @@ export function AlarmMutedButton({ alarm, onOpen }: { alarm: AlarmControls; onOp
   if (!alarm.muted || alarm.settings.mutedUntil === null) return null;
   const label = `Alarm muted until ${formatDateTime(alarm.settings.mutedUntil)}`;
   return (
-    <Tooltip title={label}>
-      <IconButton color="inherit" aria-label={label} onClick={onOpen}>
-        <NotificationsOffIcon />
-      </IconButton>
-    </Tooltip>
+    <IconButton color="inherit" title={label} aria-label={label} onClick={onOpen}>
+      <NotificationsOffIcon />
+    </IconButton>
   );
 }

@@ -2,7 +2,6 @@ import FilterListIcon from "@mui/icons-material/FilterList";
 import SearchIcon from "@mui/icons-material/Search";
 import Badge from "@mui/material/Badge";
 import IconButton from "@mui/material/IconButton";
-import Tooltip from "@mui/material/Tooltip";
 
 /** The feed's buttons in the page header: search (dotted while a search is on) and filter settings. */
 export function FeedHeaderActions({
@@ -16,18 +15,19 @@ export function FeedHeaderActions({
 }) {
   return (
     <>
-      <Tooltip title="Search messages">
-        <IconButton color="inherit" aria-label="Search messages" onClick={onOpenSearch}>
-          <Badge color="secondary" variant="dot" invisible={!searchActive}>
-            <SearchIcon />
-          </Badge>
-        </IconButton>
-      </Tooltip>
-      <Tooltip title="Alert filter settings">
-        <IconButton color="inherit" aria-label="Alert filter settings" onClick={onOpenSettings}>
-          <FilterListIcon />
-        </IconButton>
-      </Tooltip>
+      <IconButton color="inherit" title="Search messages" aria-label="Search messages" onClick={onOpenSearch}>
+        <Badge color="secondary" variant="dot" invisible={!searchActive}>
+          <SearchIcon />
+        </Badge>
+      </IconButton>
+      <IconButton
+        color="inherit"
+        title="Alert filter settings"
+        aria-label="Alert filter settings"
+        onClick={onOpenSettings}
+      >
+        <FilterListIcon />
+      </IconButton>
     </>
   );
 }

@@ -20,7 +20,6 @@ import ListItemText from "@mui/material/ListItemText";
 import ListSubheader from "@mui/material/ListSubheader";
 import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
-import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { canOpenAdminConsole, formatBadgeCount } from "@turnout/domain";
 import { type ReactNode, useId, useState } from "react";
@@ -114,11 +113,14 @@ function MenuEntry({
   if (onClick) return <MenuItem onClick={onClick}>{content}</MenuItem>;
   // Focusable but inert (ARIA menus keep disabled items reachable), so the reason can be read.
   return (
-    <Tooltip title="Coming soon" placement="left" describeChild>
-      <MenuItem aria-disabled="true" onClick={(event) => event.preventDefault()} sx={{ opacity: 0.7 }}>
-        {content}
-      </MenuItem>
-    </Tooltip>
+    <MenuItem
+      aria-disabled="true"
+      title="Coming soon"
+      onClick={(event) => event.preventDefault()}
+      sx={{ opacity: 0.7 }}
+    >
+      {content}
+    </MenuItem>
   );
 }
 
@@ -207,81 +209,80 @@ export function UserMenu({
           {connected ? "Live" : CONNECTION_LABEL[connection].replace("Live updates: ", "Live: ")}
         </Typography>
       </Box>
-      <Tooltip title={CONNECTION_LABEL[connection]} describeChild>
-        <IconButton
-          aria-label={`User menu for ${fullName}`}
-          aria-describedby={statusId}
-          aria-haspopup="menu"
-          aria-controls={anchor ? menuId : undefined}
-          aria-expanded={anchor ? "true" : undefined}
-          onClick={(event) => setAnchor(event.currentTarget)}
-          color="inherit"
-          data-connection={connection}
-        >
-          {/*
+      <IconButton
+        title={CONNECTION_LABEL[connection]}
+        aria-label={`User menu for ${fullName}`}
+        aria-describedby={statusId}
+        aria-haspopup="menu"
+        aria-controls={anchor ? menuId : undefined}
+        aria-expanded={anchor ? "true" : undefined}
+        onClick={(event) => setAnchor(event.currentTarget)}
+        color="inherit"
+        data-connection={connection}
+      >
+        {/*
             The ring is the header's own text colour (currentColor: the button inherits it), white
             on the light theme's red header and on the dark theme's grey one, so the red avatar
             never melts into a red header (WCAG non-text contrast 3:1; e2e measures it).
           */}
-          <Badge
-            overlap="circular"
-            anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
-            data-connection-ring=""
-            sx={{ borderRadius: "50%", boxShadow: "0 0 0 3px currentColor" }}
-            badgeContent={
-              <StateIcon
-                aria-hidden="true"
-                data-connection-icon={connection}
-                sx={{
-                  fontSize: 18,
-                  color: connected ? CONNECTED_COLOUR : NOT_CONNECTED_COLOUR,
-                  bgcolor: "#fff",
-                  borderRadius: "50%",
-                }}
-              />
-            }
-          >
-            <Avatar
-              sx={{
-                width: 36,
-                height: 36,
-                fontWeight: 700,
-                color: "#fff",
-                bgcolor: connected ? CONNECTED_COLOUR : NOT_CONNECTED_COLOUR,
-              }}
-            >
-              {initialsOf(user)}
-            </Avatar>
-          </Badge>
-          {unread ? (
-            <Box
-              component="span"
+        <Badge
+          overlap="circular"
+          anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+          data-connection-ring=""
+          sx={{ borderRadius: "50%", boxShadow: "0 0 0 3px currentColor" }}
+          badgeContent={
+            <StateIcon
               aria-hidden="true"
+              data-connection-icon={connection}
               sx={{
-                position: "absolute",
-                top: 2,
-                right: 2,
-                minWidth: 18,
-                height: 18,
-                px: 0.5,
-                borderRadius: 9,
-                bgcolor: "#b71c1c",
-                color: "#fff",
-                border: "1px solid #fff",
-                fontSize: 11,
-                fontWeight: 700,
-                lineHeight: "16px",
+                fontSize: 18,
+                color: connected ? CONNECTED_COLOUR : NOT_CONNECTED_COLOUR,
+                bgcolor: "#fff",
+                borderRadius: "50%",
               }}
-            >
-              {unread}
-            </Box>
-          ) : null}
-          <span id={statusId} hidden>
-            {CONNECTION_LABEL[connection]}
-            {unread ? `, ${unread} unread feedback` : ""}
-          </span>
-        </IconButton>
-      </Tooltip>
+            />
+          }
+        >
+          <Avatar
+            sx={{
+              width: 36,
+              height: 36,
+              fontWeight: 700,
+              color: "#fff",
+              bgcolor: connected ? CONNECTED_COLOUR : NOT_CONNECTED_COLOUR,
+            }}
+          >
+            {initialsOf(user)}
+          </Avatar>
+        </Badge>
+        {unread ? (
+          <Box
+            component="span"
+            aria-hidden="true"
+            sx={{
+              position: "absolute",
+              top: 2,
+              right: 2,
+              minWidth: 18,
+              height: 18,
+              px: 0.5,
+              borderRadius: 9,
+              bgcolor: "#b71c1c",
+              color: "#fff",
+              border: "1px solid #fff",
+              fontSize: 11,
+              fontWeight: 700,
+              lineHeight: "16px",
+            }}
+          >
+            {unread}
+          </Box>
+        ) : null}
+        <span id={statusId} hidden>
+          {CONNECTION_LABEL[connection]}
+          {unread ? `, ${unread} unread feedback` : ""}
+        </span>
+      </IconButton>
       <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={close}>
         <ListSubheader component="div" disableSticky sx={{ lineHeight: 1.4, py: 1 }}>
           <Typography component="span" sx={{ display: "block", fontWeight: 600, color: "text.primary" }}>
