@@ -13,11 +13,11 @@ import Typography from "@mui/material/Typography";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FeedView, typePresentation } from "@turnout/domain";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { type Alert as AlertData, alertTime } from "../../api/alerts";
 import { subscribeLiveEvent } from "../../api/live-events";
-import { type Alert as AlertData, alertTime } from "../alerts/alerts-api";
+import { relativeTimeLabel } from "../../ui/time-labels";
+import { useNow } from "../../ui/use-now";
 import { JobDetailDialog } from "../alerts/job-detail-dialog";
-import { relativeTimeLabel } from "../alerts/time-labels";
-import { useNow } from "../alerts/use-now";
 import { JobMap, type MapMarker } from "./job-map";
 import { type MapJob, mapApi, mapKeys, PRECISION_LABELS } from "./map-api";
 

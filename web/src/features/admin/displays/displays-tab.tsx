@@ -7,9 +7,9 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
+import { useConfirmation } from "../../../ui/confirmation";
 import { errorText } from "../agencies/error-text";
 import { AdminList } from "../data-view/admin-list";
-import { useConfirmation } from "../data-view/confirmation";
 import { FormDialog } from "../data-view/form-dialog";
 import {
   DISPLAY_NAME_MAX,

@@ -14,10 +14,10 @@ import {
 } from "@turnout/domain";
 import { useId, useState } from "react";
 import { useNoticeToast } from "../../../ui/notice-toast";
+import { StatusFilter } from "../../../ui/status-filter";
 import { previewMatchesText, RuleStatusChip, STATUS_PRESENTATION } from "../../rules";
 import { FormDialog } from "../data-view/form-dialog";
 import { QueryState } from "../data-view/query-state";
-import { StatusFilter } from "../data-view/status-filter";
 import { useDecideRule, usePendingRuleCount, useReviewRules, useRuleMatches } from "./queries";
 import type { ReviewRule, RuleDecision } from "./user-alerts-api";
 
