@@ -51,7 +51,7 @@ const AdminConsole = lazy(() =>
   import("./admin-console-page").then((module) => ({ default: module.AdminConsolePage })),
 );
 /** The map of jobs (issue 34), at /map: Leaflet loads only when it is opened. */
-const MapView = lazy(() => import("../features/map/map-view"));
+const MapView = lazy(() => import("./map-page"));
 export const MAP_PATH = "/map";
 
 function isConsolePath(pathname: string): boolean {

@@ -6,8 +6,8 @@ import { latestLiveChannel } from "../../testing/fake-live-channel";
 import { mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
 import { storeSession, testUser } from "../../testing/session-fixtures";
+import { VIBRATION } from "../../ui/alarm-player";
 import { feedPage, makeAlert, makeGroup } from "../alerts/alert-fixtures";
-import { VIBRATION } from "./alarm-player";
 
 const CFA = { id: 2, name: "Country Fire Authority", code: "CFA" };
 

@@ -17,24 +17,9 @@ import Switch from "@mui/material/Switch";
 import Typography from "@mui/material/Typography";
 import { RULE_TRIGGER_WINDOW_DAYS, type RuleStatus } from "@turnout/domain";
 import type { ReactElement } from "react";
+import { RuleStatusChip } from "../../ui/rule-labels";
 import { priorityLevelLabel } from "./rule-draft";
 import type { AlertRule, RuleAgency } from "./rules-api";
-
-/** Each status says itself in words and with an icon, not only in colour. */
-export const STATUS_PRESENTATION: Record<
-  RuleStatus,
-  { label: string; color: "warning" | "success" | "error" | "default"; icon: ReactElement }
-> = {
-  pending: { label: "Pending review", color: "warning", icon: <HourglassTopIcon /> },
-  approved: { label: "Approved", color: "success", icon: <CheckCircleIcon /> },
-  rejected: { label: "Rejected", color: "error", icon: <CancelIcon /> },
-  suspended: { label: "Suspended", color: "default", icon: <BlockIcon /> },
-};
-
-export function RuleStatusChip({ status }: { status: RuleStatus }) {
-  const { label, color, icon } = STATUS_PRESENTATION[status];
-  return <Chip size="small" color={color} icon={icon} label={label} variant="outlined" />;
-}
 
 /** A rule's keywords as a list of chips. */
 export function KeywordChips({ keywords }: { keywords: string[] }) {

@@ -14,8 +14,8 @@ import {
 } from "@turnout/domain";
 import { useId, useState } from "react";
 import { useNoticeToast } from "../../../ui/notice-toast";
+import { previewMatchesText, RuleStatusChip, STATUS_PRESENTATION } from "../../../ui/rule-labels";
 import { StatusFilter } from "../../../ui/status-filter";
-import { previewMatchesText, RuleStatusChip, STATUS_PRESENTATION } from "../../rules";
 import { FormDialog } from "../data-view/form-dialog";
 import { QueryState } from "../data-view/query-state";
 import { useDecideRule, usePendingRuleCount, useReviewRules, useRuleMatches } from "./queries";
