@@ -5,7 +5,7 @@ import DialogContent from "@mui/material/DialogContent";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { type AlertRuleInput, displayText, formatDateTime, RULE_PREVIEW_MONTHS } from "@turnout/domain";
+import { type AlertRuleInput, displayText, formatDateTime } from "@turnout/domain";
 import { type Ref, useId } from "react";
 import type { RulePreviewResult } from "../../api/rule-preview";
 import { previewMatchesText } from "../../ui/rule-labels";
