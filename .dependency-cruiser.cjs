@@ -5,7 +5,13 @@
 //            <  the assembly (app.ts, main.ts, admin-cli.ts, address-cli.ts, live/gateway.ts), which wires modules together
 //               and subscribes them to each other's domain events (server/src/events.ts).
 // Tests (server/test, *.test.ts) may reach across: they drive the app from outside.
+//
+// The web's layering (STYLE: app -> features -> api, ui): a feature in web/src/features/<name> never
+// imports another; what several use lives in web/src/api (calls, schemas) or web/src/ui (presentational
+// pieces), or the app (web/src/app) composes one feature's component into another through props and slots.
+// Tests and the web's test helpers (web/src/testing) may reach across.
 const tests = "(^server/test/|\\.test\\.ts$|^server/src/testing/)";
+const webTests = "(\\.test\\.tsx?$|^web/src/testing/)";
 const assembly =
   "^server/src/(app|main|admin-cli|address-cli|web|subscriptions)\\.ts$|^server/src/live/gateway\\.ts$";
 
@@ -50,6 +56,22 @@ module.exports = {
       severity: "error",
       from: { path: "^server/src/modules/", pathNot: tests },
       to: { circular: true, path: "^server/src/modules/", pathNot: tests },
+    },
+    {
+      name: "web-feature-imports-another-feature",
+      comment:
+        "A web feature imports only web/src/api, web/src/ui, domain and its own files. Move what several " +
+        "features use to api/ or ui/, or let web/src/app pass one feature's component into another.",
+      severity: "error",
+      from: { path: "^web/src/features/([^/]+)/", pathNot: webTests },
+      to: { path: "^web/src/features/", pathNot: "^web/src/features/$1/" },
+    },
+    {
+      name: "web-api-or-ui-imports-a-feature",
+      comment: "web/src/api and web/src/ui sit below the features: they never import one.",
+      severity: "error",
+      from: { path: "^web/src/(api|ui)/", pathNot: webTests },
+      to: { path: "^web/src/features/" },
     },
   ],
   options: {

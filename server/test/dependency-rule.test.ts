@@ -19,10 +19,10 @@ function write(file: string, text: string) {
 
 type Violation = { from: string; to: string; rule: { name: string } };
 
-function cruise(): Violation[] {
+function cruise(tree = "server/src"): Violation[] {
   const run = spawnSync(
     path.join(root, "node_modules/.bin/depcruise"),
-    ["server/src", "--config", path.join(root, ".dependency-cruiser.cjs"), "--output-type", "json"],
+    [tree, "--config", path.join(root, ".dependency-cruiser.cjs"), "--output-type", "json"],
     { cwd: scratch, encoding: "utf8" },
   );
   expect(run.stdout, run.stderr).toContain('"summary"');
@@ -71,6 +71,48 @@ describe("the dependency rule", () => {
         "module-imports-another-module: server/src/modules/feedback/service.ts -> server/src/modules/users/service.ts",
         "shell-imports-a-module: server/src/db/seed.ts -> server/src/modules/users/service.ts",
         "production-imports-a-test-double: server/src/sms/select.ts -> server/src/testing/stand-in.ts",
+      ].sort(),
+    );
+  });
+});
+
+describe("the web's dependency rule", () => {
+  it("names a feature importing another feature and ui/ importing a feature, and lets the app, api/ui and tests through", () => {
+    write("web/src/api/alerts.ts", "export const alertSchema = 1;\n");
+    write("web/src/ui/use-now.ts", "export const useNow = 1;\n");
+    write(
+      "web/src/features/alerts/alert-card.tsx",
+      'import { alertSchema } from "../../api/alerts";\nimport { useNow } from "../../ui/use-now";\nimport { own } from "./feed-items";\nexport const AlertCard = alertSchema + useNow + own;\n',
+    );
+    write("web/src/features/alerts/feed-items.ts", "export const own = 1;\n");
+    // Forbidden: one feature reaching into another, and ui/ reaching up into a feature.
+    write(
+      "web/src/features/map/map-view.tsx",
+      'import { AlertCard } from "../alerts/alert-card";\nexport const MapView = AlertCard;\n',
+    );
+    write(
+      "web/src/ui/job-map.tsx",
+      'import { AlertCard } from "../features/alerts/alert-card";\nexport const JobMap = AlertCard;\n',
+    );
+    // Allowed: the app composes features, and tests and the test helpers reach wherever they need.
+    write(
+      "web/src/app/map-page.tsx",
+      'import { AlertCard } from "../features/alerts/alert-card";\nimport { MapView } from "../features/map/map-view";\nexport const MapPage = AlertCard + MapView;\n',
+    );
+    write(
+      "web/src/features/map/map-view.test.tsx",
+      'import { AlertCard } from "../alerts/alert-card";\nexport const t = AlertCard;\n',
+    );
+    write(
+      "web/src/testing/fixtures.ts",
+      'import { AlertCard } from "../features/alerts/alert-card";\nexport const f = AlertCard;\n',
+    );
+
+    const found = cruise("web/src").map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
+    expect(found.sort()).toEqual(
+      [
+        "web-feature-imports-another-feature: web/src/features/map/map-view.tsx -> web/src/features/alerts/alert-card.tsx",
+        "web-api-or-ui-imports-a-feature: web/src/ui/job-map.tsx -> web/src/features/alerts/alert-card.tsx",
       ].sort(),
     );
   });

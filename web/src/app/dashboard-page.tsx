@@ -8,16 +8,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { canOpenAdminConsole } from "@turnout/domain";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
+import { alertCacheKeys } from "../api/alerts";
 import type { SessionUser } from "../api/types";
-import {
-  ADMIN_BASE_PATH,
-  AdminConsole,
-  adminTabPath,
-  DEFAULT_ADMIN_TAB,
-  prefetchSystemDashboard,
-} from "../features/admin";
+import { ADMIN_BASE_PATH, adminTabPath, DEFAULT_ADMIN_TAB, prefetchSystemDashboard } from "../features/admin";
 import { AlarmMutedButton, AlarmNotices, useAlarm } from "../features/alarm";
-import { alertKeys, type FeedSlots } from "../features/alerts";
+import type { FeedSlots } from "../features/alerts";
 import { AlertFeed } from "../features/alerts/alert-feed";
 import { useAuth } from "../features/auth/auth-provider";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
@@ -50,8 +45,12 @@ const AlarmSettingsDialog = lazy(() =>
     default: module.AlarmSettingsDialog,
   })),
 );
+/** The admin console, loaded on first use so neither the login screen nor the alerts view carry it. */
+const AdminConsole = lazy(() =>
+  import("./admin-console-page").then((module) => ({ default: module.AdminConsolePage })),
+);
 /** The map of jobs (issue 34), at /map: Leaflet loads only when it is opened. */
-const MapView = lazy(() => import("../features/map/map-view"));
+const MapView = lazy(() => import("./map-page"));
 export const MAP_PATH = "/map";
 
 function isConsolePath(pathname: string): boolean {
@@ -211,7 +210,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
                       open={unitsOpen}
                       onClose={() => setUnitsOpen(false)}
                       // The feed's view chips and first page follow the new units.
-                      onSaved={() => void queryClient.invalidateQueries({ queryKey: alertKeys.all })}
+                      onSaved={() => void queryClient.invalidateQueries({ queryKey: alertCacheKeys.all })}
                     />
                   </LazyMount>
                   <LazyMount when={alarmOpen}>

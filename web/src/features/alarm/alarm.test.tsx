@@ -1,13 +1,13 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { MESSAGES } from "@turnout/domain";
+import type { Alert } from "../../api/alerts";
 import { installFakeAudio } from "../../testing/alarm/fake-audio";
 import { latestLiveChannel } from "../../testing/fake-live-channel";
 import { mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
 import { storeSession, testUser } from "../../testing/session-fixtures";
+import { VIBRATION } from "../../ui/alarm-player";
 import { feedPage, makeAlert, makeGroup } from "../alerts/alert-fixtures";
-import type { Alert } from "../alerts/alerts-api";
-import { VIBRATION } from "./alarm-player";
 
 const CFA = { id: 2, name: "Country Fire Authority", code: "CFA" };
 

@@ -12,7 +12,7 @@ import {
 } from "@turnout/domain";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { storage } from "../../api/storage";
-import { AlarmPlayer, type AlarmPlayerState } from "./alarm-player";
+import { AlarmPlayer, type AlarmPlayerState } from "../../ui/alarm-player";
 
 const MINUTE_MS = 60_000;
 const IDLE: AlarmPlayerState = { locked: false, blocked: false, sounding: null };

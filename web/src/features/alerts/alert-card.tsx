@@ -16,9 +16,10 @@ import {
   UNMAPPED_AGENCY,
 } from "@turnout/domain";
 import { memo, type ReactNode, useCallback, useId, useMemo, useState } from "react";
-import { type Alert, alertTime } from "./alerts-api";
+import { type Alert, alertTime } from "../../api/alerts";
+import { safeLogoPath } from "../../ui/safe-logo-path";
+import { absoluteTimeLabel, clockTimeLabel, relativeTimeLabel } from "../../ui/time-labels";
 import type { FeedItem } from "./feed-items";
-import { absoluteTimeLabel, clockTimeLabel, relativeTimeLabel } from "./time-labels";
 import { touchTarget } from "./touch-target";
 import { TypeBadge } from "./type-badge";
 
@@ -35,11 +36,6 @@ function arrive(color: string) {
     arriveByColor.set(color, animation);
   }
   return animation;
-}
-
-/** Only same-origin paths: a logo is never fetched from elsewhere. */
-export function safeLogoPath(path: string | null | undefined): string | null {
-  return path?.startsWith("/") && !path.startsWith("//") ? path : null;
 }
 
 export interface AlertCardHandlers {

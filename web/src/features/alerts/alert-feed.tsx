@@ -13,20 +13,16 @@ import {
   unitViewScope,
 } from "@turnout/domain";
 import { lazy, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { Alert as AlertData } from "../../api/alerts";
 import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
 import { LazyMount } from "../../ui/lazy-mount";
+import { useNow } from "../../ui/use-now";
 import { useOnlineStatus } from "../../ui/use-online-status";
 import type { AlertCardHandlers, CardPanel } from "./alert-card";
 import { AlertList } from "./alert-list";
-import {
-  type Alert as AlertData,
-  type AlertGroup,
-  type FeedFilters,
-  type MemberView,
-  NO_FILTERS,
-} from "./alerts-api";
+import { type AlertGroup, type FeedFilters, type MemberView, NO_FILTERS } from "./alerts-api";
 import { FeedHeaderActions } from "./feed-header-actions";
 import type { FeedItem } from "./feed-items";
 import {
@@ -44,7 +40,6 @@ import { alertKeys, filterSettingsQueryOptions, memberViewQueryOptions } from ".
 import { useAlertFeed } from "./use-alert-feed";
 import { useJobParam } from "./use-job-param";
 import { type JoinedView, joinedViewOf, useLiveChannel } from "./use-live-channel";
-import { useNow } from "./use-now";
 import { useUnseenArrivals } from "./use-unseen-arrivals";
 
 // The dialogs load when first opened (issue 31: the feed's first paint needs none of them); the job

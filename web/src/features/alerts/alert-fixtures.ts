@@ -1,4 +1,5 @@
-import type { Alert, AlertGroup } from "./alerts-api";
+import type { Alert } from "../../api/alerts";
+import type { AlertGroup } from "./alerts-api";
 
 let nextId = 1000;
 

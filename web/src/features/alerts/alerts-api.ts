@@ -1,42 +1,9 @@
 import { ALERT_PAGE_SIZE, type AlertType, type FeedView } from "@turnout/domain";
 import { z } from "zod";
+import { type Alert, alertSchema } from "../../api/alerts";
 import { api } from "../../api/client";
 
 const id = z.union([z.number(), z.string()]);
-
-/** One alert as the server presents it (SPEC 3 'Alert'), tolerant of absent optional fields. */
-export const alertSchema = z.object({
-  id: z.number(),
-  type: z.string().nullish(),
-  message: z.string(),
-  /** SPEC 3: the time shown; the server sends the pager's time here, as in sent_at. */
-  created_at: z.string(),
-  /** The pager's time (the receipt time when the receiver gave none or an insane one). */
-  sent_at: z.string().nullish(),
-  /** When the server received it: later than sent_at for a page replayed from a receiver's spool. */
-  received_at: z.string().nullish(),
-  agency_id: id.nullish(),
-  agency_name: z.string().nullish(),
-  agency_code: z.string().nullish(),
-  agency_logo_path: z.string().nullish(),
-  area: z.string().nullish(),
-  capcode: z.string().nullish(),
-  has_mappable_address: z.boolean().nullish(),
-  primary_address: z.string().nullish(),
-  directions_url: z.string().nullish(),
-  job_number: z.string().nullish(),
-  group_id: z.number().nullish(),
-  /** The viewer's units it was paged to (issue 26). */
-  units: z.array(z.object({ id: z.number(), name: z.string() })).nullish(),
-  /** A machine or test page (TIMEUPDATE, pager tests): hidden unless asked for. */
-  is_machine: z.boolean().nullish(),
-});
-export type Alert = z.infer<typeof alertSchema>;
-
-/** The time an alert is shown, ordered and shared at: when it was paged (created_at from older servers). */
-export function alertTime(alert: Pick<Alert, "sent_at" | "created_at">): string {
-  return alert.sent_at ?? alert.created_at;
-}
 
 /** SPEC 3 'Alert group': one job's messages, oldest first. */
 export const alertGroupSchema = z.object({

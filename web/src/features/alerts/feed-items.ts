@@ -1,4 +1,5 @@
-import { type Alert, type AlertGroup, alertTime } from "./alerts-api";
+import { type Alert, alertTime } from "../../api/alerts";
+import type { AlertGroup } from "./alerts-api";
 
 /** One card of the feed: a job's group (or a lone alert), with a key stable across pages. */
 export interface FeedItem {

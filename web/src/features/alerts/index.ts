@@ -1,13 +1,3 @@
-export { type AlertCardHandlers, safeLogoPath } from "./alert-card";
+// What the app composes of the alerts feature from outside it: the slots the dashboard fills.
+
 export type { FeedSlots } from "./alert-feed";
-export { AlertList } from "./alert-list";
-export { type Alert, type AlertGroup, type FeedFilters, type FeedOptions, NO_FILTERS } from "./alerts-api";
-export type { FeedItem } from "./feed-items";
-export { FeedLoadError, FeedLoading, NoAlertsNotice } from "./feed-notices";
-export { FilterChipsBar } from "./filter-chips-bar";
-export { GroupedAlertDialog } from "./grouped-alert-dialog";
-export { JobDetailDialog } from "./job-detail-dialog";
-export { alertKeys } from "./queries";
-export { SearchDialog } from "./search-dialog";
-export { useAlertFeed } from "./use-alert-feed";
-export { useNow } from "./use-now";

@@ -23,9 +23,9 @@ import {
   PAGER_CLOCK_SKEW_MS,
 } from "@turnout/domain";
 import { type ReactNode, useEffect, useId, useState } from "react";
+import { type Alert as AlertData, alertTime } from "../../api/alerts";
 import { isApiError } from "../../api/errors";
-import { safeLogoPath } from "./alert-card";
-import { type Alert as AlertData, alertTime } from "./alerts-api";
+import { safeLogoPath } from "../../ui/safe-logo-path";
 import { DialogTitleWithClose } from "./dialog-title-with-close";
 import { jobQueryOptions } from "./queries";
 import { shareAlert } from "./share";

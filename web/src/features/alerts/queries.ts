@@ -1,10 +1,11 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { alertCacheKeys } from "../../api/alerts";
 import { alertsApi, type FeedFilters, type FeedOptions } from "./alerts-api";
 
 /** Query keys of the alerts feature; everything under `all` belongs to the signed-in user's feed. */
 export const alertKeys = {
-  all: ["alerts"] as const,
-  feeds: () => [...alertKeys.all, "feed"] as const,
+  all: alertCacheKeys.all,
+  feeds: alertCacheKeys.feeds,
   feed: (userId: number | string, filters: FeedFilters, options: FeedOptions = {}) =>
     [...alertKeys.feeds(), String(userId), filters, { adminContext: options.adminContext === true }] as const,
   job: (alertId: string) => [...alertKeys.all, "job", alertId] as const,

@@ -1,5 +1,5 @@
 import { buildShareText } from "@turnout/domain";
-import { type Alert, alertTime } from "./alerts-api";
+import { type Alert, alertTime } from "../../api/alerts";
 
 export type ShareOutcome = "shared" | "copied" | "cancelled" | "failed";
 

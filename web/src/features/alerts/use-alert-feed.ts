@@ -1,7 +1,8 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { admitLiveAlert, displayText, typePresentation, type UnitViewScope } from "@turnout/domain";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { type Alert, alertsApi, type FeedFilters, type FeedOptions } from "./alerts-api";
+import type { Alert } from "../../api/alerts";
+import { alertsApi, type FeedFilters, type FeedOptions } from "./alerts-api";
 import { readCachedFeed, writeCachedFeed } from "./feed-cache";
 import {
   alertIdsOf,

@@ -1,11 +1,12 @@
 import type { FeedView } from "@turnout/domain";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { type Alert, alertSchema } from "../../api/alerts";
 import { sessionNoticeForReason } from "../../api/client";
 import { publishLiveEvent } from "../../api/live-events";
 import { type LiveChannel, type LiveConnectionState, openLiveChannel } from "../../api/live-socket";
 import { emitSessionNotice } from "../../api/session-events";
 import type { SessionUser } from "../../api/types";
-import { type Alert, alertSchema, alertsApi } from "./alerts-api";
+import { alertsApi } from "./alerts-api";
 
 /**
  * After an `alerts:refresh` (a burst the server coalesced), the feed's first page is read once the

@@ -14,10 +14,11 @@ import {
 import { type FormEvent, useRef, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { fieldErrorsFrom } from "../../api/field-errors";
+import { type OfferedUnit, unitsApi } from "../../api/units";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
 import { LocationField } from "../../ui/location-field";
+import { UnitChecklist } from "../../ui/unit-checklist";
 import { useLocationSearch } from "../../ui/use-location-search";
-import { type OfferedUnit, UnitChecklist, unitsApi } from "../units";
 import { authApi } from "./auth-api";
 import { AuthLayout } from "./auth-layout";
 import { authErrorNotice } from "./error-notice";

@@ -2,7 +2,7 @@ import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import { typePresentation } from "@turnout/domain";
 import { useMemo } from "react";
-import { JobMap, type MapMarker } from "../map/job-map";
+import { JobMap, type MapMarker } from "../../ui/job-map";
 import { type Board, type BoardJob, clockDigits, etaSecondsLeft, secondsSince } from "./board-api";
 
 // The parts of the station board (board-page.tsx): the current job large with its map and responders,

@@ -4,7 +4,7 @@ import CssBaseline from "@mui/material/CssBaseline";
 import { createTheme, ThemeProvider } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { AlarmPlayer } from "../alarm/alarm-player";
+import { AlarmPlayer } from "../../ui/alarm-player";
 import { type Board, BoardError, boardApi, DISPLAY_TOKEN_KEY, secondsSince } from "./board-api";
 import { CurrentJob, IdleClock, PreviousJobs } from "./board-job";
 import { useBoard, useNowEverySecond, usePolling, useWakeLock } from "./use-board";

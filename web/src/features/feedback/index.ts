@@ -1,17 +1,4 @@
-// What other parts of the app (the dashboard, the admin console's Feedback tab) use of the feedback feature.
+// What the dashboard uses of the feedback feature (the admin console's tab is composed in web/src/app).
 
-export { ConversationList } from "./conversation-list";
-export type { Conversation } from "./feedback-api";
-export { FEEDBACK_STATUS_PRESENTATION } from "./feedback-status";
-export { FeedbackThreadView } from "./feedback-thread";
 export { MyFeedbackDialog } from "./my-feedback-dialog";
-export {
-  useAdminConversations,
-  useAdminFeedbackLive,
-  useAdminFeedbackUnread,
-  useDeleteConversation,
-  useFeedbackStats,
-  useFeedbackUnread,
-  useRefreshBadgeOnOpen,
-  useSetStatus,
-} from "./queries";
+export { useFeedbackUnread } from "./queries";

@@ -1,7 +1,7 @@
 import type { FeedView } from "@turnout/domain";
 import { z } from "zod";
+import { alertSchema } from "../../api/alerts";
 import { api } from "../../api/client";
-import { alertSchema } from "../alerts/alerts-api";
 
 export const positionSchema = z.object({
   latitude: z.number(),

@@ -13,12 +13,11 @@ import Typography from "@mui/material/Typography";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FeedView, typePresentation } from "@turnout/domain";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { alertTime } from "../../api/alerts";
 import { subscribeLiveEvent } from "../../api/live-events";
-import { type Alert as AlertData, alertTime } from "../alerts/alerts-api";
-import { JobDetailDialog } from "../alerts/job-detail-dialog";
-import { relativeTimeLabel } from "../alerts/time-labels";
-import { useNow } from "../alerts/use-now";
-import { JobMap, type MapMarker } from "./job-map";
+import { JobMap, type MapMarker } from "../../ui/job-map";
+import { relativeTimeLabel } from "../../ui/time-labels";
+import { useNow } from "../../ui/use-now";
 import { type MapJob, mapApi, mapKeys, PRECISION_LABELS } from "./map-api";
 
 /** Windows a member can pick, in hours; the server's default is added when it is another. */
@@ -34,7 +33,12 @@ const short = (text: string, max = 80) => (text.length > max ? `${text.slice(0, 
  * a tap opens the job popup, and when tiles cannot load the jobs stay readable as a list. Loaded on
  * demand, so the feed's bundle does not carry Leaflet.
  */
-export function MapView({ jobExtra }: { jobExtra?: (alert: AlertData) => ReactNode }) {
+export function MapView({
+  renderJob,
+}: {
+  /** The job popup for the job tapped (null: closed), composed by the app with its extra sections. */
+  renderJob: (jobId: string | null, onClose: () => void) => ReactNode;
+}) {
   const queryClient = useQueryClient();
   const [hours, setHours] = useState<number | null>(null);
   const [view, setView] = useState<FeedView>("units");
@@ -157,7 +161,7 @@ export function MapView({ jobExtra }: { jobExtra?: (alert: AlertData) => ReactNo
       {jobs.isPending ? null : (
         <JobList jobs={list} now={now} newestId={newestId} onOpen={(id) => setOpenJob(String(id))} />
       )}
-      <JobDetailDialog jobId={openJob} onClose={() => setOpenJob(null)} renderExtra={jobExtra} />
+      {renderJob(openJob, () => setOpenJob(null))}
     </Box>
   );
 }
@@ -204,5 +208,3 @@ function JobList({
     </List>
   );
 }
-
-export default MapView;

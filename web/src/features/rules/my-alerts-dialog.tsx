@@ -9,6 +9,7 @@ import Typography from "@mui/material/Typography";
 import { type AlertRuleInput, MESSAGES } from "@turnout/domain";
 import { useEffect, useId, useRef, useState } from "react";
 import { isApiError } from "../../api/errors";
+import type { RulePreviewResult } from "../../api/rule-preview";
 import { MemberDialog } from "../../ui/member-dialog";
 import { useHeadingFocus } from "../../ui/use-heading-focus";
 import { DeleteRuleDialog } from "./delete-rule-dialog";
@@ -25,7 +26,7 @@ import { checkDraft, draftFromRule, emptyDraft, type RuleDraft } from "./rule-dr
 import { RuleForm, type RuleFormErrors } from "./rule-form";
 import { RuleList } from "./rule-list";
 import { RulePreview } from "./rule-preview";
-import type { AlertRule, RulePreviewResult } from "./rules-api";
+import type { AlertRule } from "./rules-api";
 
 /** The four views of SPEC 4; create and edit share the form and differ by `ruleId`. */
 type View =

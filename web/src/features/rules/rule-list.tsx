@@ -1,9 +1,5 @@
-import BlockIcon from "@mui/icons-material/Block";
-import CancelIcon from "@mui/icons-material/Cancel";
-import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import DeleteIcon from "@mui/icons-material/Delete";
 import EditIcon from "@mui/icons-material/Edit";
-import HourglassTopIcon from "@mui/icons-material/HourglassTop";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -15,26 +11,10 @@ import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
 import Typography from "@mui/material/Typography";
-import { RULE_TRIGGER_WINDOW_DAYS, type RuleStatus } from "@turnout/domain";
-import type { ReactElement } from "react";
+import { RULE_TRIGGER_WINDOW_DAYS } from "@turnout/domain";
+import { RuleStatusChip } from "../../ui/rule-labels";
 import { priorityLevelLabel } from "./rule-draft";
 import type { AlertRule, RuleAgency } from "./rules-api";
-
-/** Each status says itself in words and with an icon, not only in colour. */
-export const STATUS_PRESENTATION: Record<
-  RuleStatus,
-  { label: string; color: "warning" | "success" | "error" | "default"; icon: ReactElement }
-> = {
-  pending: { label: "Pending review", color: "warning", icon: <HourglassTopIcon /> },
-  approved: { label: "Approved", color: "success", icon: <CheckCircleIcon /> },
-  rejected: { label: "Rejected", color: "error", icon: <CancelIcon /> },
-  suspended: { label: "Suspended", color: "default", icon: <BlockIcon /> },
-};
-
-export function RuleStatusChip({ status }: { status: RuleStatus }) {
-  const { label, color, icon } = STATUS_PRESENTATION[status];
-  return <Chip size="small" color={color} icon={icon} label={label} variant="outlined" />;
-}
 
 /** A rule's keywords as a list of chips. */
 export function KeywordChips({ keywords }: { keywords: string[] }) {

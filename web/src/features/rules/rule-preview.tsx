@@ -5,20 +5,11 @@ import DialogContent from "@mui/material/DialogContent";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { type AlertRuleInput, displayText, formatDateTime, RULE_PREVIEW_MONTHS } from "@turnout/domain";
+import { type AlertRuleInput, displayText, formatDateTime } from "@turnout/domain";
 import { type Ref, useId } from "react";
+import type { RulePreviewResult } from "../../api/rule-preview";
+import { previewMatchesText } from "../../ui/rule-labels";
 import { KeywordChips } from "./rule-list";
-import type { RulePreviewResult } from "./rules-api";
-
-/** "12 matching messages in the last 3 months" ("More than 1000 …" when the server's count was capped). */
-export function previewMatchesText({
-  total_matches: total,
-  total_matches_capped: capped,
-}: RulePreviewResult): string {
-  const count = capped ? `More than ${total}` : String(total);
-  const noun = total === 1 && !capped ? "message" : "messages";
-  return `${count} matching ${noun} in the last ${RULE_PREVIEW_MONTHS} months`;
-}
 
 /** The preview view (SPEC 4): what the rule would have matched, then create or update it. */
 export function RulePreview({

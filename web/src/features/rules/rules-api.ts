@@ -2,6 +2,7 @@ import type { AlertRuleInput, AlertRulePreview } from "@turnout/domain";
 import { DEFAULT_RULE_DELIVERY, normalizeRuleStatus, RULE_DELIVERIES } from "@turnout/domain";
 import { z } from "zod";
 import { api } from "../../api/client";
+import { type RulePreviewResult, rulePreviewResultSchema } from "../../api/rule-preview";
 
 /** A user alert rule as the list shows it (SPEC 3); missing lists read as empty, unknown status as pending. */
 export const alertRuleSchema = z.object({
@@ -52,22 +53,6 @@ export type AlertRule = z.output<typeof alertRuleSchema>;
 export const ruleAgencySchema = z.object({ id: z.number(), name: z.string(), code: z.string() });
 /** An agency a rule can watch. */
 export type RuleAgency = z.output<typeof ruleAgencySchema>;
-
-/** What a rule would have matched over the last 3 months (SPEC 3 'Alert preview result'). */
-export const rulePreviewResultSchema = z.object({
-  total_matches: z.number(),
-  /** The server stops counting at a cap; true when there were more. */
-  total_matches_capped: z
-    .boolean()
-    .nullish()
-    .transform((value) => value === true),
-  sample_messages: z
-    .array(z.object({ agency_name: z.string().nullish(), created_at: z.string(), message: z.string() }))
-    .nullish()
-    .transform((value) => value ?? []),
-});
-/** A rule preview's result. */
-export type RulePreviewResult = z.output<typeof rulePreviewResultSchema>;
 
 interface Envelope {
   success: boolean;

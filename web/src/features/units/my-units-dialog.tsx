@@ -11,9 +11,9 @@ import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { LOCATION_SEARCH_DEBOUNCE_MS } from "@turnout/domain";
 import { useEffect, useId, useState } from "react";
 import { isApiError } from "../../api/errors";
+import { type OfferedUnit, unitsApi } from "../../api/units";
+import { UnitChecklist } from "../../ui/unit-checklist";
 import { useDebounced } from "../../ui/use-debounced";
-import { UnitChecklist } from "./unit-checklist";
-import { type OfferedUnit, unitsApi } from "./units-api";
 
 const unitKeys = {
   mine: ["units", "mine"] as const,

@@ -2,6 +2,7 @@ import TextField from "@mui/material/TextField";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { FormDialog } from "../data-view/form-dialog";
+import { FormTextField } from "../data-view/form-fields";
 import { type AdminAgency, type AgencyFields, agenciesApi } from "./agencies-api";
 import { errorText } from "./error-text";
 import { agencyAdminKeys } from "./queries";
@@ -69,22 +70,21 @@ export function AgencyFormDialog({
       onSubmit={handleSubmit}
       onClose={onClose}
     >
-      <TextField
+      <FormTextField
         label="Name"
         value={name}
-        onChange={(event) => setName(event.target.value)}
-        error={Boolean(fieldErrors.name)}
-        helperText={fieldErrors.name}
+        onValue={setName}
+        fieldError={fieldErrors.name}
         required
         fullWidth
         slotProps={{ htmlInput: { maxLength: 100 } }}
       />
-      <TextField
+      <FormTextField
         label="Code"
         value={code}
-        onChange={(event) => setCode(event.target.value)}
-        error={Boolean(fieldErrors.code)}
-        helperText={fieldErrors.code ?? "Short name, e.g. CFA; PagerMon's CSV names agencies by it"}
+        onValue={setCode}
+        fieldError={fieldErrors.code}
+        hint="Short name, e.g. CFA; PagerMon's CSV names agencies by it"
         required
         fullWidth
         slotProps={{ htmlInput: { maxLength: 32 } }}

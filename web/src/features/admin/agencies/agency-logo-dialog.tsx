@@ -9,7 +9,7 @@ import Typography from "@mui/material/Typography";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type ChangeEvent, useEffect, useId, useState } from "react";
 import { ConfirmDialog } from "../../../ui/confirm-dialog";
-import { safeLogoPath } from "../../alerts";
+import { safeLogoPath } from "../../../ui/safe-logo-path";
 import { type AdminAgency, agenciesApi } from "./agencies-api";
 import { errorText } from "./error-text";
 import { agencyAdminKeys } from "./queries";

@@ -13,8 +13,8 @@ import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { capcodeAssignFailedMessage, MESSAGES, UNMAPPED_AGENCY } from "@turnout/domain";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { alertCacheKeys } from "../../../api/alerts";
 import { isApiError } from "../../../api/errors";
-import { alertKeys } from "../../alerts";
 import { agenciesApi } from "./agencies-api";
 import { agenciesQueryOptions, agencyAdminKeys, unmappedCapcodesQueryOptions } from "./queries";
 
@@ -94,7 +94,7 @@ export function CapcodeAssignDialog({
         text: `Capcode ${target?.capcode ?? ""}${aliasText} is now assigned to ${agency?.name ?? "the agency"}.`,
       });
       void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
-      void queryClient.invalidateQueries({ queryKey: alertKeys.feeds() });
+      void queryClient.invalidateQueries({ queryKey: alertCacheKeys.feeds() });
     },
     onError: (error) =>
       setOutcome({ kind: "failed", text: capcodeAssignFailedMessage(failureDetail(error)) }),

@@ -14,7 +14,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type ChangeEvent, useEffect, useId, useState } from "react";
-import { alertKeys } from "../../alerts";
+import { alertCacheKeys } from "../../../api/alerts";
 import { agenciesApi, type ImportResult } from "./agencies-api";
 import { errorText } from "./error-text";
 import { agencyAdminKeys } from "./queries";
@@ -151,7 +151,7 @@ export function CapcodeImportDialog({ open, onClose }: { open: boolean; onClose:
       setPreviewed(dryRun ? { text, unitsFromAlias } : null);
       if (!dryRun) {
         void queryClient.invalidateQueries({ queryKey: agencyAdminKeys.all });
-        void queryClient.invalidateQueries({ queryKey: alertKeys.feeds() });
+        void queryClient.invalidateQueries({ queryKey: alertCacheKeys.feeds() });
       }
     },
   });

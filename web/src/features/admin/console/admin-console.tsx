@@ -7,11 +7,8 @@ import Typography from "@mui/material/Typography";
 import { formatBadgeCount } from "@turnout/domain";
 import type { ReactNode } from "react";
 import { Link, Navigate, useParams } from "react-router";
-import { useAdminFeedbackUnread } from "../../feedback";
 import { AgenciesTab } from "../agencies/agencies-tab";
-import { AlertsTab } from "../alerts/alerts-tab";
 import { DisplaysTab } from "../displays/displays-tab";
-import { FeedbackTab } from "../feedback";
 import { GroupingTab } from "../grouping/grouping-tab";
 import { ReceiversTab } from "../receivers/receivers-tab";
 import { SecurityTab } from "../security/security-tab";
@@ -30,17 +27,18 @@ import {
   findAdminTab,
 } from "./admin-tabs";
 
-/** The content of each tab: the type asks for one entry per tab, so no tab can be left empty. */
-const TAB_CONTENT: Record<AdminTabSlug, () => ReactNode> = {
+/** The tabs that show another feature's view, composed by the app (web/src/app/admin-console-page.tsx). */
+export type ComposedTabs = Record<"alerts" | "feedback", () => ReactNode>;
+
+/** The content of the console's own tabs; with the composed ones, one entry per tab, so none is left empty. */
+const TAB_CONTENT: Record<Exclude<AdminTabSlug, keyof ComposedTabs>, () => ReactNode> = {
   system: () => <SystemMonitor />,
   receivers: () => <ReceiversTab />,
   users: () => <UsersTab />,
-  alerts: () => <AlertsTab />,
   agencies: () => <AgenciesTab />,
   "user-alerts": () => <UserAlertsTab />,
   sms: () => <SmsTab />,
   "message-grouping": () => <GroupingTab />,
-  feedback: () => <FeedbackTab />,
   security: () => <SecurityTab />,
   displays: () => <DisplaysTab />,
 };
@@ -67,11 +65,20 @@ function TabLabel({ label, count }: { label: string; count: string }) {
  * these two live from the admin channel.
  * A signed-in user who is not an admin gets the SPEC 6 refusal and nothing is asked of the server.
  */
-export function AdminConsole({ isAdmin }: { isAdmin: boolean }) {
+export function AdminConsole({
+  isAdmin,
+  tabs,
+  feedbackUnread,
+}: {
+  isAdmin: boolean;
+  tabs: ComposedTabs;
+  /** The admins' unread feedback count, for the Feedback tab's badge. */
+  feedbackUnread: number;
+}) {
   const { tab: slug } = useParams();
   const tab = findAdminTab(slug);
   const pending = formatBadgeCount(usePendingRuleCount(isAdmin));
-  const unread = formatBadgeCount(useAdminFeedbackUnread(isAdmin));
+  const unread = formatBadgeCount(feedbackUnread);
   const awaitingReview = formatBadgeCount(usePendingReviewCount(isAdmin) ?? 0);
 
   if (!isAdmin) {
@@ -121,7 +128,7 @@ export function AdminConsole({ isAdmin }: { isAdmin: boolean }) {
         </Tabs>
       </Box>
       <Box role="tabpanel" id="admin-tab-panel" aria-labelledby={`admin-tab-${tab.slug}`}>
-        {TAB_CONTENT[tab.slug]()}
+        {{ ...TAB_CONTENT, ...tabs }[tab.slug]()}
       </Box>
     </Container>
   );

@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { useConfirmation } from "../../../ui/confirmation";
 import { AdminList } from "./admin-list";
-import { useConfirmation } from "./confirmation";
 
 interface Row {
   id: number;

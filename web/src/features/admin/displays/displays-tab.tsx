@@ -7,10 +7,11 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
+import { useConfirmation } from "../../../ui/confirmation";
 import { errorText } from "../agencies/error-text";
 import { AdminList } from "../data-view/admin-list";
-import { useConfirmation } from "../data-view/confirmation";
 import { FormDialog } from "../data-view/form-dialog";
+import { FormTextField } from "../data-view/form-fields";
 import {
   DISPLAY_NAME_MAX,
   type Display,
@@ -94,21 +95,21 @@ function AddDisplayDialog({
           </MenuItem>
         ))}
       </TextField>
-      <TextField
+      <FormTextField
         label="Display name"
         required
         value={draft.name}
-        onChange={(event) => set("name")(event.target.value)}
-        error={Boolean(shown.name)}
-        helperText={shown.name ?? "Where the screen is, e.g. Engine bay TV."}
+        onValue={set("name")}
+        fieldError={shown.name}
+        hint="Where the screen is, e.g. Engine bay TV."
         slotProps={{ htmlInput: { maxLength: DISPLAY_NAME_MAX } }}
       />
-      <TextField
+      <FormTextField
         label="Idle clock after (minutes)"
         value={draft.idle}
-        onChange={(event) => set("idle")(event.target.value)}
-        error={Boolean(shown.idle)}
-        helperText={shown.idle ?? "The clock and the last jobs show once the newest job is this old."}
+        onValue={set("idle")}
+        fieldError={shown.idle}
+        hint="The clock and the last jobs show once the newest job is this old."
         slotProps={{ htmlInput: { inputMode: "numeric" } }}
       />
     </FormDialog>

@@ -3,6 +3,7 @@ import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
 import { useState } from "react";
 import { FormDialog } from "../data-view/form-dialog";
+import { FormTextField } from "../data-view/form-fields";
 import type { GroupingPattern, PatternInput } from "./grouping-api";
 
 /** The server's limits (it answers 400 beyond them). */
@@ -87,13 +88,13 @@ export function PatternDialog({
       onSubmit={handleSubmit}
       onClose={onCancel}
     >
-      <TextField
+      <FormTextField
         label="Name"
         required
         value={draft.name}
-        onChange={(event) => set("name")(event.target.value)}
-        error={Boolean(shown.name)}
-        helperText={shown.name ?? " "}
+        onValue={set("name")}
+        fieldError={shown.name}
+        hint=" "
         slotProps={{ htmlInput: { maxLength: 100 } }}
       />
       <TextField
@@ -113,12 +114,12 @@ export function PatternDialog({
         onChange={(event) => set("description")(event.target.value)}
         slotProps={{ htmlInput: { maxLength: 500 } }}
       />
-      <TextField
+      <FormTextField
         label="Priority"
         value={draft.priority}
-        onChange={(event) => set("priority")(event.target.value)}
-        error={Boolean(shown.priority)}
-        helperText={shown.priority ?? "Lower numbers are tried first."}
+        onValue={set("priority")}
+        fieldError={shown.priority}
+        hint="Lower numbers are tried first."
         slotProps={{ htmlInput: { inputMode: "numeric" } }}
       />
       <FormControlLabel

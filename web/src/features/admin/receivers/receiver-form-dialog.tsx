@@ -1,14 +1,11 @@
-import Autocomplete from "@mui/material/Autocomplete";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import { useQuery } from "@tanstack/react-query";
 import { durationText, RECEIVER_LIMITS, receiverFieldsSchema, UNMAPPED_AGENCY } from "@turnout/domain";
 import { useState } from "react";
-import { isApiError } from "../../../api/errors";
-import { fieldErrorsFrom } from "../../../api/field-errors";
 import { errorText } from "../agencies/error-text";
 import { agenciesQueryOptions } from "../agencies/queries";
 import { FormDialog } from "../data-view/form-dialog";
+import { AgenciesField, FormTextField, serverFieldErrors } from "../data-view/form-fields";
 import { useCreateReceiver, useUpdateReceiver } from "./queries";
 import type { IssuedKey, Receiver, ReceiverInput } from "./receivers-api";
 
@@ -129,17 +126,8 @@ function ReceiverForm({ open, receiver, onClose, onCreated, onSaved }: ReceiverF
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) =>
     setDraft((current) => ({ ...current, [key]: value }));
 
-  const refused = (error: unknown) => {
-    if (isApiError(error) && error.status === 400)
-      setErrors(
-        fieldErrorsOf(
-          Object.entries(fieldErrorsFrom(error.body)).map(([field, message]) => ({
-            path: field.split("."),
-            message,
-          })),
-        ),
-      );
-  };
+  // handleSubmit cleared the fields' errors before sending: a refusal sets the server's.
+  const refused = (error: unknown) => setErrors(serverFieldErrors(error, FIELDS));
 
   const handleSubmit = () => {
     const checked = receiverFieldsSchema.safeParse(inputOf(draft));
@@ -187,88 +175,70 @@ function ReceiverForm({ open, receiver, onClose, onCreated, onSaved }: ReceiverF
       onSubmit={handleSubmit}
       onClose={onClose}
     >
-      <TextField
+      <FormTextField
         label="Name"
         value={draft.name}
-        onChange={(e) => set("name", e.target.value)}
-        error={Boolean(errors.name)}
-        helperText={errors.name}
+        onValue={(value) => set("name", value)}
+        fieldError={errors.name}
         required
         autoFocus
         slotProps={{ htmlInput: { maxLength: 100 } }}
       />
-      <TextField
+      <FormTextField
         label="Location"
         value={draft.location}
-        onChange={(e) => set("location", e.target.value)}
-        error={Boolean(errors.location)}
-        helperText={errors.location}
+        onValue={(value) => set("location", value)}
+        fieldError={errors.location}
         slotProps={{ htmlInput: { maxLength: 200 } }}
       />
-      <TextField
+      <FormTextField
         label="Expected capcodes"
         value={draft.capcodes}
-        onChange={(e) => set("capcodes", e.target.value)}
-        error={Boolean(errors.expected_capcodes)}
-        helperText={errors.expected_capcodes ?? "Separated by spaces or commas"}
+        onValue={(value) => set("capcodes", value)}
+        fieldError={errors.expected_capcodes}
+        hint="Separated by spaces or commas"
       />
-      <Autocomplete
-        multiple
-        disableCloseOnSelect
+      <AgenciesField
+        label="Expected agencies"
         options={choices}
         value={choices.filter((a) => draft.agencyIds.includes(a.id))}
-        onChange={(_event, value) =>
+        onChange={(value) =>
           set(
             "agencyIds",
             value.map((a) => a.id),
           )
         }
-        getOptionLabel={(agency) => `${agency.name} (${agency.code})`}
-        isOptionEqualToValue={(option, value) => option.id === value.id}
         loading={agencies.isPending}
-        renderInput={(params) => (
-          <TextField
-            {...params}
-            label="Expected agencies"
-            error={Boolean(errors.expected_agency_ids) || agencies.isError}
-            helperText={
-              errors.expected_agency_ids ??
-              (agencies.isError
-                ? "The agencies could not be loaded."
-                : "A down receiver that is an agency's only one is critical")
-            }
-          />
-        )}
+        failed={agencies.isError}
+        fieldError={errors.expected_agency_ids}
+        hint="A down receiver that is an agency's only one is critical"
       />
       <Stack direction={{ xs: "column", sm: "row" }} sx={{ gap: 2 }}>
-        <TextField
+        <FormTextField
           label="Heartbeat every (s)"
           value={draft.heartbeat}
-          onChange={(e) => set("heartbeat", e.target.value)}
-          error={Boolean(errors.heartbeat_interval_seconds)}
-          helperText={
-            errors.heartbeat_interval_seconds ?? `${heartbeatInterval.min} to ${heartbeatInterval.max}`
-          }
+          onValue={(value) => set("heartbeat", value)}
+          fieldError={errors.heartbeat_interval_seconds}
+          hint={`${heartbeatInterval.min} to ${heartbeatInterval.max}`}
           slotProps={{ htmlInput: { inputMode: "numeric" } }}
         />
-        <TextField
+        <FormTextField
           label="Down after (s)"
           value={draft.downAfter}
-          onChange={(e) => set("downAfter", e.target.value)}
-          error={Boolean(errors.down_after_seconds)}
-          helperText={errors.down_after_seconds ?? `${downAfter.min} to ${downAfter.max}`}
+          onValue={(value) => set("downAfter", value)}
+          fieldError={errors.down_after_seconds}
+          hint={`${downAfter.min} to ${downAfter.max}`}
           slotProps={{ htmlInput: { inputMode: "numeric" } }}
         />
-        <TextField
+        <FormTextField
           label="Quiet after (s)"
           value={draft.quietAfter}
-          onChange={(e) => set("quietAfter", e.target.value)}
-          error={Boolean(errors.quiet_after_seconds)}
-          helperText={
-            errors.quiet_after_seconds ??
-            (learned
+          onValue={(value) => set("quietAfter", value)}
+          fieldError={errors.quiet_after_seconds}
+          hint={
+            learned
               ? `Empty: learned (now ${durationText(learned * 1000)})`
-              : `Empty: learned; else ${quietAfter.min} to ${quietAfter.max}`)
+              : `Empty: learned; else ${quietAfter.min} to ${quietAfter.max}`
           }
           slotProps={{ htmlInput: { inputMode: "numeric" } }}
         />

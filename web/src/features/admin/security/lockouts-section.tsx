@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
+import { useConfirmation } from "../../../ui/confirmation";
 import { AdminList } from "../data-view/admin-list";
-import { useConfirmation } from "../data-view/confirmation";
 import { Section } from "../data-view/section";
 import { formatTime } from "./format-time";
 import { securityQueries, useClearLock } from "./queries";

@@ -9,11 +9,11 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { smsSuccessColor } from "@turnout/domain";
 import { useState } from "react";
+import { useConfirmation } from "../../../ui/confirmation";
 import { useNoticeToast } from "../../../ui/notice-toast";
+import { StatusFilter } from "../../../ui/status-filter";
 import { AdminList } from "../data-view/admin-list";
-import { useConfirmation } from "../data-view/confirmation";
 import type { Column } from "../data-view/data-table";
-import { StatusFilter } from "../data-view/status-filter";
 import { useSmsAction, useSmsQueue, useSmsService } from "./queries";
 import { SMS_QUEUE_STATUSES, type SmsQueueItem, type SmsQueueStatus, type SmsService } from "./sms-api";
 

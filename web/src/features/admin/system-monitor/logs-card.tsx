@@ -7,7 +7,7 @@ import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useId, useState } from "react";
-import { useConfirmation } from "../data-view/confirmation";
+import { useConfirmation } from "../../../ui/confirmation";
 import { capitalise, formatWhen } from "./format";
 import { type CardFreshness, MonitorCard } from "./monitor-card";
 import { LOG_LEVELS, LOG_PAGE_SIZE, type LogLevelFilter, type LogPage } from "./monitor-types";

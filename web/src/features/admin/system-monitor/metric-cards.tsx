@@ -1,16 +1,8 @@
 import Chip from "@mui/material/Chip";
 import Typography from "@mui/material/Typography";
 import { hitRatioColor, memoryBarColor, smsSuccessColor, usageBarColor } from "@turnout/domain";
-import {
-  capitalise,
-  formatBytes,
-  formatCount,
-  formatDuration,
-  formatMs,
-  formatPercent,
-  formatWhen,
-  NOT_AVAILABLE,
-} from "./format";
+import { formatBytes, NOT_AVAILABLE } from "../../../ui/format-bytes";
+import { capitalise, formatCount, formatDuration, formatMs, formatPercent, formatWhen } from "./format";
 import { type CardFreshness, FigureList, MetricBar, MonitorCard } from "./monitor-card";
 import type { MediaQueue, MessageMetrics, SessionMetrics, SmsMetrics, SystemMetrics } from "./monitor-types";
 

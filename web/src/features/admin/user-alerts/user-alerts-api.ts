@@ -1,7 +1,7 @@
 import { normalizeRuleStatus, type RuleStatus } from "@turnout/domain";
 import { z } from "zod";
 import { api } from "../../../api/client";
-import { type RulePreviewResult, rulePreviewResultSchema } from "../../rules";
+import { type RulePreviewResult, rulePreviewResultSchema } from "../../../api/rule-preview";
 
 const listOf = <T extends z.ZodType>(item: T) =>
   z

@@ -14,10 +14,10 @@ import {
 } from "@turnout/domain";
 import { useId, useState } from "react";
 import { useNoticeToast } from "../../../ui/notice-toast";
-import { previewMatchesText, RuleStatusChip, STATUS_PRESENTATION } from "../../rules";
+import { previewMatchesText, RuleStatusChip, STATUS_PRESENTATION } from "../../../ui/rule-labels";
+import { StatusFilter } from "../../../ui/status-filter";
 import { FormDialog } from "../data-view/form-dialog";
 import { QueryState } from "../data-view/query-state";
-import { StatusFilter } from "../data-view/status-filter";
 import { useDecideRule, usePendingRuleCount, useReviewRules, useRuleMatches } from "./queries";
 import type { ReviewRule, RuleDecision } from "./user-alerts-api";
 

@@ -9,7 +9,7 @@ import ListItem from "@mui/material/ListItem";
 import ListItemText from "@mui/material/ListItemText";
 import { formatDateTime } from "@turnout/domain";
 import { useState } from "react";
-import { type Confirmation, ConfirmDialog } from "../data-view/confirmation";
+import { type Confirmation, ConfirmDialog } from "../../../ui/confirmation";
 import { QueryState } from "../data-view/query-state";
 import { useTerminateSessions, useUserSessions } from "./queries";
 import type { AdminUser, UserSession } from "./users-api";

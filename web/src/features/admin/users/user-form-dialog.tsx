@@ -16,8 +16,7 @@ import {
   UNMAPPED_AGENCY,
 } from "@turnout/domain";
 import { type FormEvent, useId, useState } from "react";
-import { isApiError } from "../../../api/errors";
-import { fieldErrorsFrom } from "../../../api/field-errors";
+import { AgenciesField, FormTextField, serverFieldErrors } from "../data-view/form-fields";
 import {
   type UnitChoice,
   type UserEdit,
@@ -78,17 +77,15 @@ function check(draft: Draft): Checked {
   return { ok: true, first_name, last_name, phone: phone.data, max_sessions: limit };
 }
 
-/** The server names fields as `first_name`, `agency_ids.0` and so on: each goes to its input. */
-function serverFieldErrors(body: Record<string, unknown> | undefined): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const [field, message] of Object.entries(fieldErrorsFrom(body))) {
-    const name = field.split(".")[0] as FieldName;
-    if (["first_name", "last_name", "phone", "max_sessions", "agency_ids", "unit_ids"].includes(name)) {
-      errors[name] ??= message;
-    }
-  }
-  return errors;
-}
+/** The fields a server's refusal may name (`first_name`, `agency_ids.0` and so on), each under its input. */
+const FIELD_NAMES: readonly FieldName[] = [
+  "first_name",
+  "last_name",
+  "phone",
+  "max_sessions",
+  "agency_ids",
+  "unit_ids",
+];
 
 function sameIds(a: { id: number }[], b: { id: number }[]): boolean {
   const left = a.map((item) => item.id).sort((x, y) => x - y);
@@ -197,8 +194,7 @@ function UserForm({
   ].sort((a, b) => a.agency_name.localeCompare(b.agency_name) || a.name.localeCompare(b.name));
 
   const handleFailure = (error: unknown) => {
-    const fields = isApiError(error) && error.status === 400 ? serverFieldErrors(error.body) : {};
-    setErrors(fields);
+    setErrors(serverFieldErrors(error, FIELD_NAMES));
     setFailure(error instanceof Error ? error.message : "The user could not be saved.");
   };
 
@@ -248,55 +244,42 @@ function UserForm({
         <Stack component="form" id={formId} noValidate onSubmit={handleSubmit} spacing={2} sx={{ pt: 1 }}>
           {failure && <Alert severity="error">{failure}</Alert>}
           <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-            <TextField
+            <FormTextField
               label="First name"
               value={draft.first_name}
-              onChange={(event) => set("first_name", event.target.value)}
-              error={Boolean(errors.first_name)}
-              helperText={errors.first_name}
+              onValue={(value) => set("first_name", value)}
+              fieldError={errors.first_name}
               required
               fullWidth
               autoFocus
             />
-            <TextField
+            <FormTextField
               label="Last name"
               value={draft.last_name}
-              onChange={(event) => set("last_name", event.target.value)}
-              error={Boolean(errors.last_name)}
-              helperText={errors.last_name}
+              onValue={(value) => set("last_name", value)}
+              fieldError={errors.last_name}
               required
               fullWidth
             />
           </Stack>
-          <TextField
+          <FormTextField
             label="Phone"
             type="tel"
             value={draft.phone}
-            onChange={(event) => set("phone", event.target.value)}
-            error={Boolean(errors.phone)}
-            helperText={errors.phone ?? "Australian mobile, e.g. 0412 345 678"}
+            onValue={(value) => set("phone", value)}
+            fieldError={errors.phone}
+            hint="Australian mobile, e.g. 0412 345 678"
             required
             fullWidth
           />
-          <Autocomplete
-            multiple
-            disableCloseOnSelect
+          <AgenciesField
+            label="Agencies"
             options={choices}
             value={draft.agencies}
-            onChange={(_event, value) => handleAgencies(value)}
-            getOptionLabel={(agency) => `${agency.name} (${agency.code})`}
-            isOptionEqualToValue={(option, value) => option.id === value.id}
+            onChange={handleAgencies}
             loading={agencies.isPending}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                label="Agencies"
-                error={Boolean(errors.agency_ids) || agencies.isError}
-                helperText={
-                  errors.agency_ids ?? (agencies.isError ? "The agencies could not be loaded." : undefined)
-                }
-              />
-            )}
+            failed={agencies.isError}
+            fieldError={errors.agency_ids}
           />
           <Autocomplete
             multiple
@@ -326,15 +309,12 @@ function UserForm({
               />
             )}
           />
-          <TextField
+          <FormTextField
             label="Session limit"
             value={draft.max_sessions}
-            onChange={(event) => set("max_sessions", event.target.value)}
-            error={Boolean(errors.max_sessions)}
-            helperText={
-              errors.max_sessions ??
-              `Devices signed in at once. Blank: the default (${DEFAULT_MAX_DEVICE_SESSIONS}).`
-            }
+            onValue={(value) => set("max_sessions", value)}
+            fieldError={errors.max_sessions}
+            hint={`Devices signed in at once. Blank: the default (${DEFAULT_MAX_DEVICE_SESSIONS}).`}
             slotProps={{ htmlInput: { inputMode: "numeric" } }}
             fullWidth
           />

@@ -12,8 +12,8 @@ import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { TOAST_MS, USERS_FETCH_LIMIT } from "@turnout/domain";
 import { useState } from "react";
+import { type Confirmation, ConfirmDialog } from "../../../ui/confirmation";
 import { useDebounced } from "../../../ui/use-debounced";
-import { type Confirmation, ConfirmDialog } from "../data-view/confirmation";
 import { QueryState } from "../data-view/query-state";
 import {
   useDeleteUser,

@@ -1,18 +1,18 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
-import { publishLiveEvent } from "../../../api/live-events";
-import { AppProviders, createQueryClient } from "../../../app/providers";
-import { type MockRoute, mockApi } from "../../../testing/mock-api";
+import { publishLiveEvent } from "../api/live-events";
+import { feedPage, makeAlert, makeGroup } from "../features/alerts/alert-fixtures";
+import { RespondingProvider } from "../features/responding";
+import { type MockRoute, mockApi } from "../testing/mock-api";
 import {
   makeAdminJobResponses,
   makeSummary,
   summariesReply,
-} from "../../../testing/responding/responding-fixtures";
-import { storeSession, testUser } from "../../../testing/session-fixtures";
-import { feedPage, makeAlert, makeGroup } from "../../alerts/alert-fixtures";
-import { RespondingProvider } from "../../responding";
-import { AlertsTab } from "./alerts-tab";
+} from "../testing/responding/responding-fixtures";
+import { storeSession, testUser } from "../testing/session-fixtures";
+import { AlertsTab } from "./admin-console-page";
+import { AppProviders, createQueryClient } from "./providers";
 
 const fire = makeAlert({ id: 600, type: "emergency", message: "@@ALERT F250000600 HOUSE FIRE" });
 const tree = makeAlert({ id: 601, type: "non_emergency", message: "Hb F250000601 TREE DOWN" });

@@ -2,13 +2,13 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import userEvent from "@testing-library/user-event";
 import { MESSAGES } from "@turnout/domain";
 import { MemoryRouter } from "react-router";
-import { publishLiveEvent } from "../../../api/live-events";
-import { AppProviders, createQueryClient } from "../../../app/providers";
-import { type MockRoute, mockApi } from "../../../testing/mock-api";
-import { storeSession, testUser } from "../../../testing/session-fixtures";
-import { feedPage, makeAlert, makeGroup } from "../../alerts/alert-fixtures";
-import { CAPCODE_ASSIGNED_POPUP_MS } from "../agencies/capcode-assign-dialog";
-import { AlertsTab } from "./alerts-tab";
+import { publishLiveEvent } from "../api/live-events";
+import { CAPCODE_ASSIGNED_POPUP_MS } from "../features/admin/agencies/capcode-assign-dialog";
+import { feedPage, makeAlert, makeGroup } from "../features/alerts/alert-fixtures";
+import { type MockRoute, mockApi } from "../testing/mock-api";
+import { storeSession, testUser } from "../testing/session-fixtures";
+import { AlertsTab } from "./admin-console-page";
+import { AppProviders, createQueryClient } from "./providers";
 
 const agencies = {
   body: {

@@ -3,7 +3,7 @@ import Checkbox from "@mui/material/Checkbox";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import FormGroup from "@mui/material/FormGroup";
 import Typography from "@mui/material/Typography";
-import type { OfferedUnit } from "./units-api";
+import type { OfferedUnit } from "../api/units";
 
 /** "Kangaroo Flat · CFA · 5 km": a unit as a member chooses it, with where it is when known. */
 export function unitChoiceLabel(unit: OfferedUnit, showAgency: boolean): string {

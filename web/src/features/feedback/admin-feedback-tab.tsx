@@ -9,22 +9,22 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { FEEDBACK_STATUSES, type FeedbackStatus } from "@turnout/domain";
 import { useState } from "react";
-import { useNoticeToast } from "../../../ui/notice-toast";
+import { useConfirmation } from "../../ui/confirmation";
+import { formatBytes } from "../../ui/format-bytes";
+import { useNoticeToast } from "../../ui/notice-toast";
+import { StatusFilter } from "../../ui/status-filter";
+import { ConversationList } from "./conversation-list";
+import type { Conversation } from "./feedback-api";
+import { FEEDBACK_STATUS_PRESENTATION } from "./feedback-status";
+import { FeedbackThreadView } from "./feedback-thread";
 import {
-  type Conversation,
-  ConversationList,
-  FEEDBACK_STATUS_PRESENTATION,
-  FeedbackThreadView,
   useAdminConversations,
   useAdminFeedbackLive,
   useDeleteConversation,
   useFeedbackStats,
   useRefreshBadgeOnOpen,
   useSetStatus,
-} from "../../feedback";
-import { useConfirmation } from "../data-view/confirmation";
-import { StatusFilter } from "../data-view/status-filter";
-import { formatBytes } from "../system-monitor/format";
+} from "./queries";
 
 /** Shown when the server has no ffmpeg (stats.ffmpeg_available false). */
 export const FFMPEG_UNAVAILABLE_TEXT =

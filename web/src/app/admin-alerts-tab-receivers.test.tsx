@@ -1,12 +1,12 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter } from "react-router";
-import { AppProviders, createQueryClient } from "../../../app/providers";
-import { type MockRoute, mockApi } from "../../../testing/mock-api";
-import { storeSession, testUser } from "../../../testing/session-fixtures";
-import { feedPage, makeAlert, makeGroup } from "../../alerts/alert-fixtures";
-import { RespondingProvider } from "../../responding";
-import { AlertsTab } from "./alerts-tab";
+import { feedPage, makeAlert, makeGroup } from "../features/alerts/alert-fixtures";
+import { RespondingProvider } from "../features/responding";
+import { type MockRoute, mockApi } from "../testing/mock-api";
+import { storeSession, testUser } from "../testing/session-fixtures";
+import { AlertsTab } from "./admin-console-page";
+import { AppProviders, createQueryClient } from "./providers";
 
 const shed = makeAlert({ id: 700, type: "standard", message: "F250000700 SHED ALARM TEST" });
 const firstHeard = "2026-03-01T09:15:00.000Z";

@@ -1,4 +1,4 @@
-import { installFakeAudio } from "../../testing/alarm/fake-audio";
+import { installFakeAudio } from "../testing/alarm/fake-audio";
 import { ALARM_SOUND_MS, AlarmPlayer, VIBRATION } from "./alarm-player";
 
 /** A Screen Wake Lock whose sentinels the test can see. */

@@ -4,27 +4,19 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
-import { subscribeLiveEvent } from "../../../api/live-events";
-import {
-  type AlertCardHandlers,
-  type AlertGroup,
-  type Alert as AlertItem,
-  AlertList,
-  type FeedFilters,
-  FeedLoadError,
-  FeedLoading,
-  FilterChipsBar,
-  GroupedAlertDialog,
-  JobDetailDialog,
-  NO_FILTERS,
-  NoAlertsNotice,
-  SearchDialog,
-  useAlertFeed,
-  useNow,
-} from "../../alerts";
-import { AdminJobResponses, CardAnswersToggle } from "../../responding";
-import { type AssignTarget, CapcodeAssignDialog } from "../agencies/capcode-assign-dialog";
-import { AlertReceivers } from "../receivers/alert-receivers";
+import type { Alert as AlertItem } from "../../api/alerts";
+import { subscribeLiveEvent } from "../../api/live-events";
+import { useNow } from "../../ui/use-now";
+import type { AlertCardHandlers, CardPanel } from "./alert-card";
+import { AlertList } from "./alert-list";
+import { type AlertGroup, type FeedFilters, NO_FILTERS } from "./alerts-api";
+import type { FeedItem } from "./feed-items";
+import { FeedLoadError, FeedLoading, NoAlertsNotice } from "./feed-notices";
+import { FilterChipsBar } from "./filter-chips-bar";
+import { GroupedAlertDialog } from "./grouped-alert-dialog";
+import { JobDetailDialog } from "./job-detail-dialog";
+import { SearchDialog } from "./search-dialog";
+import { useAlertFeed } from "./use-alert-feed";
 
 /** Relative times on the cards move on once a minute. */
 const CLOCK_TICK_MS = 60_000;
@@ -32,29 +24,27 @@ const CLOCK_TICK_MS = 60_000;
 const ADMIN_FEED_KEY = "admin";
 
 /**
- * The admin's job view lists every member's answer to a job that takes answers (issues 15 and 26),
- * and which receivers heard the page (issue 33).
+ * What the admin console adds to its feed (composed in web/src/app): the answers toggle beside each
+ * card, the job view's extra sections, and the dialog that gives an unmapped capcode an agency.
  */
-const renderAdminExtra = (alert: AlertItem) => (
-  <>
-    <AdminJobResponses alertId={alert.id} pages={[alert]} />
-    <AlertReceivers alertId={alert.id} />
-  </>
-);
+export interface AdminFeedSlots {
+  cardAside: (item: FeedItem, panel: CardPanel) => ReactNode;
+  jobExtra: (alert: AlertItem) => ReactNode;
+  capcodeDialog: (target: { capcode: string } | null, onClose: () => void) => ReactNode;
+}
 
 /**
- * The Alerts tab of the admin console (SPEC 2): the alert feed in admin context (every agency,
+ * The alert feed of the admin console's Alerts tab (SPEC 2): in admin context (every agency,
  * UNMAPPED included) with each card's capcode, the search modal and the card filters, and the
- * capcode assignment dialog on cards whose capcode no agency has yet. Jobs that take answers show
- * their counts, and the job view everyone's answers and which receivers heard the page.
+ * capcode assignment dialog (a slot) on cards whose capcode no agency has yet.
  */
-export function AlertsTab() {
+export function AdminAlertFeed({ slots }: { slots: AdminFeedSlots }) {
   const now = useNow(CLOCK_TICK_MS);
   const [filters, setFilters] = useState<FeedFilters>(NO_FILTERS);
   const [searchOpen, setSearchOpen] = useState(false);
   const [openGroup, setOpenGroup] = useState<AlertGroup | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
-  const [assignTarget, setAssignTarget] = useState<AssignTarget | null>(null);
+  const [assignTarget, setAssignTarget] = useState<{ capcode: string } | null>(null);
   const feed = useAlertFeed(ADMIN_FEED_KEY, filters, { adminContext: true });
   const { query } = feed;
   // The console keeps the page's one live channel in the admin room, so every agency's new alerts
@@ -77,16 +67,9 @@ export function AlertsTab() {
       onAssignCapcode: (alert) => {
         if (alert.capcode) setAssignTarget({ capcode: alert.capcode });
       },
-      renderAside: (item, panel) => (
-        <CardAnswersToggle
-          alertId={item.group.primary_message.id}
-          pages={item.group.messages}
-          panel={panel}
-          readOnly
-        />
-      ),
+      renderAside: slots.cardAside,
     }),
-    [],
+    [slots],
   );
   const closeAssign = useCallback(() => setAssignTarget(null), []);
 
@@ -167,8 +150,8 @@ export function AlertsTab() {
           setJobId(String(alertId));
         }}
       />
-      <JobDetailDialog jobId={jobId} onClose={() => setJobId(null)} renderExtra={renderAdminExtra} />
-      <CapcodeAssignDialog target={assignTarget} onClose={closeAssign} />
+      <JobDetailDialog jobId={jobId} onClose={() => setJobId(null)} renderExtra={slots.jobExtra} />
+      {slots.capcodeDialog(assignTarget, closeAssign)}
     </Box>
   );
 }

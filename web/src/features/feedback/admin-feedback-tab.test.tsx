@@ -1,10 +1,10 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { CLOSED_CONVERSATION_TEXT } from "@turnout/domain";
-import { publishLiveEvent } from "../../../api/live-events";
-import { AppProviders, createQueryClient } from "../../../app/providers";
-import { conversation, feedbackServer, message } from "../../../testing/feedback/feedback-fixtures";
-import { FeedbackTab, FFMPEG_UNAVAILABLE_TEXT } from "./feedback-tab";
+import { publishLiveEvent } from "../../api/live-events";
+import { AppProviders, createQueryClient } from "../../app/providers";
+import { conversation, feedbackServer, message } from "../../testing/feedback/feedback-fixtures";
+import { FeedbackTab, FFMPEG_UNAVAILABLE_TEXT } from "./admin-feedback-tab";
 
 vi.setConfig({ testTimeout: 20_000 });
 

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from "react";
-import { ConfirmDialog as Dialog } from "../../../ui/confirm-dialog";
+import { ConfirmDialog as Dialog } from "./confirm-dialog";
 
 /** What a confirmation asks: a title, the consequence in words, and the button that does it. */
 export interface Confirmation {

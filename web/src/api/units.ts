@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { api } from "../../api/client";
+import { api } from "./client";
 
 /** A unit offered to a member or at registration (issue 26): where it is and how far. */
 export const offeredUnitSchema = z.object({
