@@ -8,11 +8,11 @@ import { type RunningServer, startServer } from "./support/server.js";
 /**
  * Issue 31 asks for at most 200 KB (gzip, 1 KB = 1000 bytes) of JavaScript for the signed-in feed.
  * The build does not meet that yet (see bench/results/web-performance.md: react-dom, MUI and zod
- * alone are ~170 KB, the feed loads ~279 KB since MUI's Tooltip and Popper left it); this budget is
- * what it loads now plus a little headroom, so the feed cannot grow unnoticed while the rest of the way
- * is made. Lower it as the feed gets smaller.
+ * alone are ~170 KB; the feed loads ~268 KB since MUI's Tooltip, Popper and the login form's inputs
+ * left it); this budget is what it loads now plus a little headroom, so the feed cannot grow unnoticed
+ * while the rest of the way is made. Lower it as the feed gets smaller.
  */
-const FEED_SCRIPT_BUDGET = 286_000;
+const FEED_SCRIPT_BUDGET = 275_000;
 const ISSUE_TARGET = 200_000;
 
 /** Chunks of screens the feed does not show on first paint: none of them may load with it. */

@@ -3,14 +3,14 @@ import "./app/zod-without-eval";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
-import { preloadSignedInPage } from "./app/app-routes";
+import { preloadFirstScreen } from "./app/app-routes";
 import { registerServiceWorker } from "./app/register-service-worker";
 import { startInstallPromptCapture } from "./features/install";
 
 // The browser offers the install prompt once, possibly before the (lazily loaded) dashboard exists.
 startInstallPromptCapture();
 
-preloadSignedInPage();
+preloadFirstScreen();
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");

@@ -2,19 +2,23 @@ import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from "react-router";
 import { storage } from "../api/storage";
 import { AuthProvider, useAuth } from "../features/auth/auth-provider";
-import { AuthScreens } from "../features/auth/auth-screens";
 import { LoadingScreen } from "../ui/loading-screen";
 
-// The login screen is what most first visits need; everything else loads on demand.
+// The first download holds neither the signed-in page nor the signed-out screens: a member's feed
+// does not carry the login form's inputs (issue 31), nor the login page the feed.
 const loadDashboard = () => import("./dashboard-page");
 const Dashboard = lazy(() => loadDashboard().then((module) => ({ default: module.Dashboard })));
+const loadAuthScreens = () => import("../features/auth/auth-screens");
+const AuthScreens = lazy(() => loadAuthScreens().then((module) => ({ default: module.AuthScreens })));
 
 /**
- * With a session stored, the signed-in page's code is fetched at once, while React starts, rather
- * than once the first render asks for it (issue 31: one round trip less before the first card).
+ * The first screen's code is fetched at once, while React starts, rather than once the first render
+ * asks for it: the signed-in page with a session stored (one round trip less before the first card),
+ * else the login screen.
  */
-export function preloadSignedInPage(): void {
-  if (storage.getToken()) void loadDashboard().catch(() => undefined);
+export function preloadFirstScreen(): void {
+  const load = storage.getToken() ? loadDashboard : loadAuthScreens;
+  void load().catch(() => undefined);
 }
 const KeyboardDebugPage = lazy(() =>
   import("../features/debug/keyboard-debug-page").then((module) => ({ default: module.KeyboardDebugPage })),
@@ -45,7 +49,11 @@ function SignedInOrAuthScreens() {
       </Suspense>
     );
   }
-  return <AuthScreens />;
+  return (
+    <Suspense fallback={<LoadingScreen />}>
+      <AuthScreens />
+    </Suspense>
+  );
 }
 
 /** `/`: debug pages by query parameter, else login, register, activation or the signed-in page. */
@@ -76,7 +84,11 @@ function LoginPage() {
   const auth = useAuth();
   if (auth.isLoading) return <LoadingScreen />;
   if (auth.isAuthenticated) return <Navigate to="/" replace />;
-  return <AuthScreens />;
+  return (
+    <Suspense fallback={<LoadingScreen />}>
+      <AuthScreens />
+    </Suspense>
+  );
 }
 
 /** The routes of SPEC 2, inside the auth state they depend on. Needs a router around it. */
