@@ -235,10 +235,13 @@ describe.skipIf(!redisServerPath)("a Redis outage under two instances (a private
           });
           await redis.start();
           const member = await createUser(a, { agencyCodes: ["CFA"] });
+          // Each instance reconnects on its own back-off: both must see the cache before b signs in.
           const deadline = Date.now() + 10_000;
-          while ((await a.inject({ method: "GET", url: "/api/health" })).json().cache !== "up") {
-            if (Date.now() > deadline) throw new Error("cache not up within 10 s");
-            await sleep(100);
+          for (const app of [a, b]) {
+            while ((await app.inject({ method: "GET", url: "/api/health" })).json().cache !== "up") {
+              if (Date.now() > deadline) throw new Error("cache not up on both instances within 10 s");
+              await sleep(100);
+            }
           }
           const socket = await memberSocket(urlOf(b), await signIn(b, member.phone));
           try {
