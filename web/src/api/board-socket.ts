@@ -1,7 +1,5 @@
-import { SOCKET_RECONNECT_DELAY_MAX_MS, SOCKET_RECONNECT_DELAY_MS, SOCKET_TIMEOUT_MS } from "@turnout/domain";
 import { io } from "socket.io-client";
-import { config } from "../config";
-import { reconnectDelay } from "./live-socket";
+import { liveSocketOptions, reconnectDelay } from "./live-socket";
 
 /** What the board hears: its unit's new jobs, a burst of them, and the answers to them. */
 export const BOARD_LIVE_EVENTS = ["new-alert", "alerts:refresh", "alert:responses"] as const;
@@ -30,13 +28,7 @@ export interface BoardChannelHandlers {
  */
 export function openBoardChannel(token: string, handlers: BoardChannelHandlers): { close: () => void } {
   const socket = io({
-    path: config.socketPath,
-    transports: ["polling"],
-    timeout: SOCKET_TIMEOUT_MS,
-    reconnection: true,
-    reconnectionDelay: SOCKET_RECONNECT_DELAY_MS,
-    reconnectionDelayMax: SOCKET_RECONNECT_DELAY_MAX_MS,
-    reconnectionAttempts: Number.POSITIVE_INFINITY,
+    ...liveSocketOptions(Number.POSITIVE_INFINITY),
     auth: { displayToken: token },
   });
   let closed = false;

@@ -57,6 +57,22 @@ export function reconnectDelay(attempt: number, random = Math.random()): number 
 }
 
 /**
+ * How every live channel of the app connects (SPEC 9): socket.io on this origin, polling only, 30 s
+ * timeout, reconnects 2 to 10 s apart, at most `reconnectionAttempts` times in a row.
+ */
+export function liveSocketOptions(reconnectionAttempts: number) {
+  return {
+    path: config.socketPath,
+    transports: ["polling"],
+    timeout: SOCKET_TIMEOUT_MS,
+    reconnection: true,
+    reconnectionDelay: SOCKET_RECONNECT_DELAY_MS,
+    reconnectionDelayMax: SOCKET_RECONNECT_DELAY_MAX_MS,
+    reconnectionAttempts,
+  };
+}
+
+/**
  * Opens the socket.io live channel on this origin (SPEC 7 and 9): path /socket.io, polling only,
  * 30 s timeout, reconnects 2 to 10 s apart, 10 attempts. The stored token is read at every
  * (re)connect, so a refreshed session is used without reopening.
@@ -66,13 +82,7 @@ export function openLiveChannel(
   handlers: LiveChannelHandlers,
 ): LiveChannel {
   const socket = io({
-    path: config.socketPath,
-    transports: ["polling"],
-    timeout: SOCKET_TIMEOUT_MS,
-    reconnection: true,
-    reconnectionDelay: SOCKET_RECONNECT_DELAY_MS,
-    reconnectionDelayMax: SOCKET_RECONNECT_DELAY_MAX_MS,
-    reconnectionAttempts: SOCKET_RECONNECT_ATTEMPTS,
+    ...liveSocketOptions(SOCKET_RECONNECT_ATTEMPTS),
     auth: (send) =>
       send({ token: storage.getToken() ?? "", userId: identity.userId, isAdmin: identity.isAdmin }),
   });
