@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
 import { buildApp } from "../src/app.js";
 import { type Cache, openCache } from "../src/cache/cache.js";
@@ -102,6 +103,13 @@ export async function setSecuritySettings(app: Pick<TestApp, "db">, values: Reco
     sql`UPDATE ${securityConfig} SET value = v.value FROM (VALUES ${sql.join(rows, sql`, `)}) AS v(key, value)
         WHERE ${securityConfig.key} = v.key`,
   );
+}
+
+/** Starts `app` listening on a free local port; its base URL, for real sockets and HTTP clients. */
+export async function listenLocally(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 }
 
 /** Builds the real app on a fresh database and cache; `cleanup` closes it and removes its data. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "./build-app.js";
+import { buildTestApp, listenLocally } from "./build-app.js";
 import { freePort, type ServerProcess, spawnServer } from "./server-process.js";
 
 describe("graceful shutdown", () => {
@@ -13,9 +13,7 @@ describe("graceful shutdown", () => {
       await new Promise((r) => setTimeout(r, 400));
       return { done: true };
     });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const address = app.server.address();
-    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    const url = await listenLocally(app);
 
     const inFlight = fetch(`${url}/slow`);
     await new Promise((r) => setTimeout(r, 100));
@@ -37,9 +35,7 @@ describe("graceful shutdown", () => {
       handlerStarted();
       return new Promise(() => {}); // a handler waiting on something that never settles
     });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const address = app.server.address();
-    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    const url = await listenLocally(app);
 
     const stuck = fetch(`${url}/never`).then(
       (r) => r.status,

@@ -2,7 +2,7 @@ import { createServer, type Server as HttpServer } from "node:http";
 import { Server } from "socket.io";
 import { type Socket as ClientSocket, io as connect } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildTestApp, type TestApp } from "../../test/build-app.js";
+import { buildTestApp, listenLocally, type TestApp } from "../../test/build-app.js";
 import { createUser, signIn } from "../../test/factories.js";
 import { withTwoInstances } from "../../test/two-instances.js";
 import { agencies, capcodes } from "../db/schema.js";
@@ -119,9 +119,7 @@ describe("live delivery under a burst (real app, polling clients)", () => {
     app = await buildTestApp({ INGEST_API_KEY: KEY });
     const [cfa] = (await app.db.select().from(agencies)).filter((a) => a.code === "CFA");
     await app.db.insert(capcodes).values({ capcode: "0700001", agencyId: cfa!.id });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    const address = app.server.address();
-    url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    url = await listenLocally(app);
   });
   afterAll(async () => {
     for (const s of sockets.splice(0)) s.disconnect();

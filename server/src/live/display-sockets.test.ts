@@ -1,6 +1,6 @@
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, type TestApp } from "../../test/build-app.js";
+import { buildTestApp, listenLocally, type TestApp } from "../../test/build-app.js";
 import { createUser, signIn } from "../../test/factories.js";
 import { agencies, capcodes, unitCapcodes, units, userUnits } from "../db/schema.js";
 import { DISPLAY_READS_ONLY } from "./display-sockets.js";
@@ -108,9 +108,7 @@ beforeAll(async () => {
   const member = await createUser(app, { agencyCodes: ["CFA"], firstName: "Robin" });
   await app.db.insert(userUnits).values({ userId: member.id, unitId: unit!.id });
   memberToken = await signIn(app, member.phone);
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  url = await listenLocally(app);
 });
 afterEach(() => {
   for (const s of sockets.splice(0)) s.disconnect();

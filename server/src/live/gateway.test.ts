@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildTestApp, type TestApp } from "../../test/build-app.js";
+import { buildTestApp, listenLocally, type TestApp } from "../../test/build-app.js";
 import { createUser, signIn } from "../../test/factories.js";
 import { withTwoInstances as twoInstances } from "../../test/two-instances.js";
 import { agencies, capcodes } from "../db/schema.js";
@@ -59,9 +59,7 @@ beforeAll(async () => {
     { capcode: "0500001", agencyId: id("CFA") },
     { capcode: "0500002", agencyId: id("SES") },
   ]);
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  url = await listenLocally(app);
 });
 afterEach(() => {
   for (const s of sockets.splice(0)) s.disconnect();
@@ -265,9 +263,7 @@ describe("a graceful shutdown", () => {
   it("closes each client's transport, not its session, so the client reconnects by itself", async () => {
     const other = await buildTestApp();
     try {
-      await other.listen({ port: 0, host: "127.0.0.1" });
-      const address = other.server.address();
-      const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+      const base = await listenLocally(other);
       const user = await createUser(other);
       const serverSide: string[] = [];
       other.io.on("connection", (socket) => socket.on("disconnect", (r: string) => serverSide.push(r)));

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, type TestApp } from "../../../test/build-app.js";
+import { buildTestApp, listenLocally, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
 
 // Over a real socket: refusals arrive while the client is still sending, and the connection is closed
@@ -24,9 +24,7 @@ beforeAll(async () => {
   app = await buildTestApp({ FFMPEG_PATH: "/nonexistent/ffmpeg", LOG_LEVEL: "info" }, { logStream });
   const user = await createUser(app);
   token = await signIn(app, user.phone);
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  base = await listenLocally(app);
   const res = await app.inject({
     method: "POST",
     url: "/api/feedback/conversations",

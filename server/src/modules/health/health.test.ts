@@ -1,6 +1,6 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, type TestApp } from "../../../test/build-app.js";
+import { buildTestApp, listenLocally, type TestApp } from "../../../test/build-app.js";
 
 describe("GET /api/health", () => {
   let app: TestApp;
@@ -42,9 +42,7 @@ describe("GET /api/health", () => {
       expect((await other.inject({ method: "GET", url: "/api/ready" })).json().instance).not.toBe(
         app.lifecycle.instanceId,
       );
-      await other.listen({ port: 0, host: "127.0.0.1" });
-      const address = other.server.address();
-      const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/api/ready`;
+      const url = `${await listenLocally(other)}/api/ready`;
       // A request in flight when the shutdown begins keeps its connection, and is answered 503 closing.
       const agent = new http.Agent({ keepAlive: true });
       const get = () =>

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, type TestApp } from "../../../test/build-app.js";
+import { buildTestApp, listenLocally, type TestApp } from "../../../test/build-app.js";
 import { createUser, signIn } from "../../../test/factories.js";
 import { agencies, capcodes, receivers } from "../../db/schema.js";
 import { checkMonitor } from "./checker.js";
@@ -58,9 +58,7 @@ beforeAll(async () => {
     { capcode: "0300001", agencyId: cfa, area: "Kyneton" },
     { capcode: "0300002", agencyId: cfa, area: "Kyneton" },
   ]);
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  url = await listenLocally(app);
 });
 afterAll(async () => {
   for (const s of sockets) s.disconnect();

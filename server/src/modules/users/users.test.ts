@@ -2,7 +2,7 @@ import { MESSAGES, maskPhone } from "@turnout/domain";
 import { and, desc, eq } from "drizzle-orm";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, type TestApp } from "../../../test/build-app.js";
+import { buildTestApp, listenLocally, type TestApp } from "../../../test/build-app.js";
 import { createUser, readOutbox, signIn, smsCount, waitForCode } from "../../../test/factories.js";
 import { agencies, capcodes, securityConfig, systemLogs, userAlertRules, users } from "../../db/schema.js";
 
@@ -83,9 +83,7 @@ beforeAll(async () => {
   ]);
   admin = await createUser(app, { isAdmin: true, agencyCodes: [], firstName: "Alex" });
   adminToken = await signIn(app, admin.phone, "admin-desk");
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  url = await listenLocally(app);
 });
 afterEach(() => {
   for (const s of sockets.splice(0)) s.disconnect();
