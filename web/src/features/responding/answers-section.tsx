@@ -2,26 +2,10 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import type { UseQueryResult } from "@tanstack/react-query";
-import { type ReactNode, useId } from "react";
+import type { ReactNode } from "react";
 import { isApiError } from "../../api/errors";
+import { JobViewSection } from "../../ui/job-view-section";
 import { ResponseCounts } from "./card-responses";
-
-/** A job view's answers part: a section under its own heading, set off from the job's details. */
-function SectionUnderHeading({ title, children }: { title: string; children: ReactNode }) {
-  const headingId = useId();
-  return (
-    <Box
-      component="section"
-      aria-labelledby={headingId}
-      sx={{ mt: 2, pt: 2, borderTop: 1, borderColor: "divider" }}
-    >
-      <Typography id={headingId} component="h3" variant="subtitle1" sx={{ fontWeight: 700, mb: 0.5 }}>
-        {title}
-      </Typography>
-      {children}
-    </Box>
-  );
-}
 
 /**
  * A job view's answers under a heading: the live counts, then what `children` makes of the job.
@@ -49,22 +33,22 @@ export function AnswersSection<T extends { responding: number; not_available: nu
   const job = query.data;
   if (!job) return null;
   return (
-    <SectionUnderHeading title={title}>
+    <JobViewSection title={title}>
       <Box aria-live="polite">
         <ResponseCounts counts={job} />
       </Box>
       {children(job)}
-    </SectionUnderHeading>
+    </JobViewSection>
   );
 }
 
 /** A job view's answers heading with why the job takes none (machine page, administrative, no job number). */
 export function NotAnswerable({ title, reason }: { title: string; reason: string }) {
   return (
-    <SectionUnderHeading title={title}>
+    <JobViewSection title={title}>
       <Typography variant="body2" sx={{ color: "text.secondary" }}>
         {reason}
       </Typography>
-    </SectionUnderHeading>
+    </JobViewSection>
   );
 }

@@ -1,10 +1,8 @@
-import Box from "@mui/material/Box";
 import List from "@mui/material/List";
 import ListItem from "@mui/material/ListItem";
 import ListItemText from "@mui/material/ListItemText";
-import Typography from "@mui/material/Typography";
 import { formatDateTime } from "@turnout/domain";
-import { useId } from "react";
+import { JobViewSection } from "../../../ui/job-view-section";
 import { errorText } from "../agencies/error-text";
 import { QueryState } from "../data-view/query-state";
 import { useAlertReceivers } from "./queries";
@@ -22,34 +20,31 @@ function heardText(r: AlertReceiver): string {
  * many. Admins only: the server refuses anyone else.
  */
 export function AlertReceivers({ alertId }: { alertId: number }) {
-  const headingId = useId();
   const heard = useAlertReceivers(alertId);
   return (
-    <Box
-      component="section"
-      aria-labelledby={headingId}
-      sx={{ mt: 2, pt: 2, borderTop: 1, borderColor: "divider" }}
-    >
-      <Typography id={headingId} component="h3" variant="subtitle1" sx={{ fontWeight: 700, mb: 0.5 }}>
-        Heard by
-      </Typography>
-      <QueryState
-        query={heard}
-        loadingLabel="Loading the receivers that heard this alert"
-        spinnerSize={20}
-        errorText={(error) => `Could not load the receivers: ${errorText(error)}`}
-        emptyText="No receiver is recorded for this alert (it arrived before receivers were recorded)."
-      >
-        {(rows) => (
-          <List dense disablePadding aria-labelledby={headingId}>
-            {rows.map((r) => (
-              <ListItem key={r.receiver_id} disableGutters>
-                <ListItemText primary={r.deleted ? `${r.name} (deleted)` : r.name} secondary={heardText(r)} />
-              </ListItem>
-            ))}
-          </List>
-        )}
-      </QueryState>
-    </Box>
+    <JobViewSection title="Heard by">
+      {(headingId) => (
+        <QueryState
+          query={heard}
+          loadingLabel="Loading the receivers that heard this alert"
+          spinnerSize={20}
+          errorText={(error) => `Could not load the receivers: ${errorText(error)}`}
+          emptyText="No receiver is recorded for this alert (it arrived before receivers were recorded)."
+        >
+          {(rows) => (
+            <List dense disablePadding aria-labelledby={headingId}>
+              {rows.map((r) => (
+                <ListItem key={r.receiver_id} disableGutters>
+                  <ListItemText
+                    primary={r.deleted ? `${r.name} (deleted)` : r.name}
+                    secondary={heardText(r)}
+                  />
+                </ListItem>
+              ))}
+            </List>
+          )}
+        </QueryState>
+      )}
+    </JobViewSection>
   );
 }
