@@ -42,4 +42,18 @@ describe("text helpers on adversarial input", () => {
   it("does work linear in the text for every helper and every kind of run", () => {
     expect(superLinearHelpers(textHelpers)).toEqual([]);
   }, 60_000);
+
+  it("reports a helper whose work grows with the square of the text", () => {
+    // Reads the rest of the text from every eighth character: quadratic, ~100 ms at 32,000 characters.
+    const quadratic = (text: string) => {
+      let found = 0;
+      for (let i = 0; i < text.length; i += 8)
+        for (let j = i; j < text.length; j++) if (text.charCodeAt(j) === 0) found++;
+      return found;
+    };
+    const letters = { letters: (n: number) => "ab".repeat(n / 2) };
+    expect(superLinearHelpers([["quadratic", quadratic]], letters)).toEqual([
+      expect.stringMatching(/^quadratic on letters: /),
+    ]);
+  }, 60_000);
 });

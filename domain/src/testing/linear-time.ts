@@ -54,14 +54,21 @@ export function superLinearHelpers(
         }
       };
       call(make(SHORT))(); // warm
-      const longMs = best(call(make(LONG)));
-      if (longMs < FLOOR_MS) continue;
-      const shortMs = Math.max(best(call(make(SHORT))), 0.05);
-      if (longMs / shortMs > 32) {
-        superLinear.push(
-          `${name} on ${kind}: ${shortMs.toFixed(2)} ms at ${SHORT}, ${longMs.toFixed(1)} ms at ${LONG}`,
-        );
+      // A growth past the bound is measured again with more tries before it counts: a pause of the
+      // machine (a collection, another process) inside each of three tries of the long text once read as
+      // 42x (0.15 ms against 6.3 ms), and does not happen in the best of nine.
+      let grew: string | null = null;
+      for (const times of [3, 9]) {
+        const longMs = best(call(make(LONG)), times);
+        if (longMs < FLOOR_MS) break;
+        const shortMs = Math.max(best(call(make(SHORT)), times), 0.05);
+        grew =
+          longMs / shortMs > 32
+            ? `${name} on ${kind}: ${shortMs.toFixed(2)} ms at ${SHORT}, ${longMs.toFixed(1)} ms at ${LONG}`
+            : null;
+        if (!grew) break;
       }
+      if (grew) superLinear.push(grew);
     }
   }
   return superLinear;
