@@ -14,6 +14,7 @@
  *   BENCH_INGEST_SECONDS=10     seconds of ingest per server and mode (0: no ingest)
  *   BENCH_POSTERS=10            concurrent posters in the second ingest mode
  *   BENCH_SETTLE_S=45           seconds both servers idle before their RSS is read (then 10 samples, 1 s apart)
+ *   BENCH_NEIGHBOUR=1           a CPU-bound process spins on one core beside both servers during the search rounds
  *
  * <pagermon-server-dir> is the server/ directory of an installed PagerMon (nothing of PagerMon is in this
  * repository; bench/README.md says how to install it). Its SQLite database is written directly, through
@@ -39,6 +40,7 @@ import {
   runMain,
   scratchDatabase,
   sleep,
+  startCpuNeighbour,
   startServer,
   stopChild,
   table,
@@ -69,6 +71,8 @@ const POSTERS = Number(process.env.BENCH_POSTERS ?? 10);
  * (~90 MB): idle is read after this long.
  */
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 45);
+/** Search rounds with another CPU-bound process beside the servers (issue 32's never-together target). */
+const NEIGHBOUR = process.env.BENCH_NEIGHBOUR === "1";
 const JWT_SECRET = "bench-secret-bench-secret-bench-secret-0016";
 const INGEST_KEY = "bench-ingest-key-0123456789";
 const PAGERMON_KEY = "bench-pagermon-key-0123456789";
@@ -528,6 +532,8 @@ async function main() {
     `search: 1 warm-up pass, then ${ROUNDS} rounds of ${classes.length} classes × ${SAMPLES} requests per side`,
   );
   for (const i of classes.keys()) await measureRound(i, true);
+  const stopNeighbour = NEIGHBOUR ? startCpuNeighbour() : null;
+  if (stopNeighbour) log("a CPU-bound neighbour spins on one core during the search rounds");
   /** rounds[class][round]: that round's samples per side. */
   const rounds: Record<Side, number[]>[][] = classes.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
@@ -578,6 +584,7 @@ async function main() {
   }));
   const roundMedians = (i: number, side: Side) =>
     rounds[i]!.map((r) => ms(percentile(r[side], 50))).join(", ");
+  await stopNeighbour?.();
   const afterSearch = { turnout: memoryKb(pids.turnout), pagermon: memoryKb(pids.pagermon) };
 
   await stopChild(t.child);
@@ -636,7 +643,8 @@ async function main() {
       `/api/alerts/search, first page of ${ALERT_PAGE_SIZE}, as an admin in admin context; "small agency": a user of ` +
       "VICSES Mid West (no PagerMon equivalent: PagerMon has no agencies, its search sees everything). PagerMon: GET " +
       "/api/messageSearch?q= (GET /api/messages for the list), its default page of 20, with an API key. " +
-      "Matches: Turnout every term a substring (ILIKE), PagerMon an FTS3 MATCH of whole words (its msgCount).",
+      "Matches: Turnout every term a substring (ILIKE), PagerMon an FTS3 MATCH of whole words (its msgCount)." +
+      (NEIGHBOUR ? " **A CPU-bound process spun on one core beside both servers during the rounds.**" : ""),
     "",
     table(
       [

@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/server/search.ts          (DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test)
  *   BENCH_ALERTS=200000 BENCH_RUNS=20 npx tsx bench/server/search.ts   (a quicker run)
+ *   BENCH_NEIGHBOUR=1: with another CPU-bound process spinning on one core beside it
  */
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
@@ -16,6 +17,7 @@ import {
   PLAN_SETTINGS,
   type SearchOptions,
   type SearchPlan,
+  TOGETHER_WALK_HEDGE_MS,
 } from "../../server/src/modules/alerts/search-plans.js";
 import { searchAlerts } from "../../server/src/modules/alerts/service.js";
 import { sealWordBlocks } from "../../server/src/modules/alerts/word-blocks.js";
@@ -31,6 +33,7 @@ import {
   runMain,
   type Scratch,
   scratchDatabase,
+  startCpuNeighbour,
   table,
 } from "./lib/common.js";
 import { PagerTraffic } from "./lib/messages.js";
@@ -238,8 +241,18 @@ async function main() {
       options: { plan: "auto", strategy: "timeout" },
     },
     { label: "walk first, hedge", options: { plan: "auto", strategy: "race", firstAttempt: "walk" } },
+    // Before issue 32: the walk joined the word blocks after 3 ms rather than when they decline.
+    {
+      label: `walk beside the blocks at ${TOGETHER_WALK_HEDGE_MS} ms`,
+      options: { plan: "auto", hedgeMs: TOGETHER_WALK_HEDGE_MS },
+    },
   ];
   const altTimes = new Map<string, number[]>();
+  // BENCH_NEIGHBOUR=1: another CPU-bound process spins on one core while everything is measured.
+  if (process.env.BENCH_NEIGHBOUR === "1") {
+    startCpuNeighbour();
+    log("a CPU-bound neighbour spins on one core while measuring");
+  }
   for (const scope of scopes) {
     for (const q of classes) {
       const shipped = await measure(scope, q, { plan: "auto" }, RUNS, 30_000);

@@ -173,6 +173,18 @@ export function log(line: string): void {
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/**
+ * Another CPU-bound process beside the benchmark (issue 32: "with another CPU-bound process running
+ * beside it"): a Node process spinning on one core until the returned function stops it (or the
+ * benchmark exits).
+ */
+export function startCpuNeighbour(): () => Promise<void> {
+  const child = spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
+  const stop = () => stopChild(child);
+  onExit(stop);
+  return stop;
+}
+
 /** The q-th percentile (1..100) of the values, nearest-rank. */
 export function percentile(values: number[], q: number): number {
   // q is in percent: two benchmarks once passed 0.5 for the median and printed their fastest sample.

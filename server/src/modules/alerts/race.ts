@@ -123,9 +123,9 @@ export async function raceTransactions<T>(
         .catch((err: unknown) => {
           errors.push(err);
           if (winner !== null) return;
-          // A failure lets a hedge that is still waiting start now.
-          const waiting = racers.findIndex((r) => !r.started);
-          if (waiting >= 0) start(waiting);
+          // A failure lets the hedges still waiting start now.
+          const waiting = [...racers.keys()].filter((i) => !racers[i]!.started);
+          if (waiting.length > 0) for (const i of waiting) start(i);
           else if (racers.every((r) => r.done || r === racer)) {
             releaseLosers();
             // A declined attempt only stood aside: any other error tells more.

@@ -4,7 +4,7 @@ import { openTestDatabase, testEngine } from "../../../test/build-app.js";
 import type { DatabaseHandle } from "../../db/client.js";
 import { alerts } from "../../db/schema.js";
 import type { Actor } from "../../shared/guard.js";
-import { raceTransactions } from "./race.js";
+import { AttemptDeclined, raceTransactions } from "./race.js";
 import { HEDGE_MS, plannerPlan, type SearchOptions, type SearchPlan } from "./search-plans.js";
 import { type SearchInput, searchAlerts } from "./service.js";
 import { termConditions } from "./term-conditions.js";
@@ -395,6 +395,37 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
     ]);
     expect(failed.index).toBe(1);
     expect(performance.now() - started).toBeLessThan(2_000);
+
+    // The word blocks declining start both the index's plan and the walk (the walk answers dense words).
+    const declinedAt = performance.now();
+    const startedAt: number[] = [];
+    const declined = await raceTransactions(db, [
+      {
+        settings: {},
+        run: async () => {
+          throw new AttemptDeclined("too many candidates");
+        },
+      },
+      {
+        settings: {},
+        delayMs: 10_000,
+        run: (tx) => {
+          startedAt.push(performance.now() - declinedAt);
+          return tx.execute(sql`SELECT pg_sleep(20) AS slow_index`);
+        },
+      },
+      {
+        settings: {},
+        delayMs: 10_000,
+        run: (tx) => {
+          startedAt.push(performance.now() - declinedAt);
+          return tx.execute(sql`SELECT 3 AS walk`);
+        },
+      },
+    ]);
+    expect(declined.index).toBe(2);
+    expect(startedAt).toHaveLength(2);
+    expect(Math.max(...startedAt)).toBeLessThan(2_000);
   });
 
   it("answers with another attempt when one fails, and fails when every attempt fails", async () => {

@@ -87,9 +87,10 @@ export const WALK_HEDGE_MS = 15;
 export const TOGETHER_WALK_HEDGE_MS = 3;
 
 /**
- * When the word blocks serve a search, the index's plan joins only after this long (or at once when the
- * blocks decline): started beside them it took the CPU they needed (at 1 M alerts, two words never
- * together: 9.5 ms for the blocks alone, 27 ms raced against the index's plan from the start).
+ * When the word blocks serve a search, the index's plan and the walk join only after this long (or at
+ * once when the blocks decline): started beside them they took the CPU the blocks needed (at 1 M
+ * alerts, two words never together: 9.5 ms for the blocks alone, 27 ms raced against the index's plan
+ * from the start; the walk, joining after TOGETHER_WALK_HEDGE_MS, reads every alert until cancelled).
  */
 export const BLOCKS_BITMAP_HEDGE_MS = 50;
 
@@ -237,13 +238,13 @@ export async function pageRows(
     return query(db);
   }
   if (plan === "auto" && terms === "together" && options.strategy !== "timeout" && !options.firstAttempt) {
-    // With the word blocks: they first, the walk after TOGETHER_WALK_HEDGE_MS, the index's plan when
-    // the blocks decline (a failure starts the first attempt still waiting, in this order) or after
-    // BLOCKS_BITMAP_HEDGE_MS.
+    // With the word blocks: they alone first; the index's plan and the walk when the blocks decline (a
+    // failure starts every attempt still waiting) or after BLOCKS_BITMAP_HEDGE_MS. Without: the index's
+    // plan, and the walk after TOGETHER_WALK_HEDGE_MS.
     const plans = conditions.blocks ? (["blocks", "bitmap", "walk"] as const) : (["bitmap", "walk"] as const);
     const delays = {
       blocks: 0,
-      walk: options.hedgeMs ?? TOGETHER_WALK_HEDGE_MS,
+      walk: options.hedgeMs ?? (conditions.blocks ? BLOCKS_BITMAP_HEDGE_MS : TOGETHER_WALK_HEDGE_MS),
       bitmap: conditions.blocks ? BLOCKS_BITMAP_HEDGE_MS : 0,
     };
     const won = await raceTransactions(
