@@ -28,7 +28,6 @@ import path from "node:path";
 import { ALERT_PAGE_SIZE } from "@turnout/domain";
 import pg from "pg";
 import { openDatabase } from "../../server/src/db/client.js";
-import { signSessionToken } from "../../server/src/shared/tokens.js";
 import { type BenchAgency, createAgencies, readAgencies } from "../server/lib/agencies.js";
 import {
   baseDatabaseUrl,
@@ -46,8 +45,9 @@ import {
   table,
 } from "../server/lib/common.js";
 import { PagerTraffic } from "../server/lib/messages.js";
-import { SEARCH_CLASSES, SEARCH_SCOPES, type SearchClass } from "../server/lib/search-classes.js";
+import { SEARCH_CLASSES, type SearchClass } from "../server/lib/search-classes.js";
 import { loadAlerts } from "../server/lib/search-load.js";
+import { createBenchViewers } from "../server/lib/viewers.js";
 import {
   countMessages,
   findPagerMon,
@@ -278,67 +278,6 @@ async function pagerMonDatabase(
   return { file, messages: written, loadSeconds, reused: false };
 }
 
-type Viewers = { admin: string; small: string; smallAgencyIds: number[]; remove: () => Promise<void> };
-
-/**
- * Turnout's two viewers: an admin (searching in admin context) and a user of the small agency, each with
- * a device session and a token signed with JWT_SECRET. Removed (users cascade) when done or on exit.
- */
-async function createViewers(url: string, agencies: BenchAgency[]): Promise<Viewers> {
-  const byCode = new Map(agencies.map((a) => [a.code, a.id]));
-  const small = SEARCH_SCOPES.find((s) => s.small)!;
-  const smallAgencyIds = small.agencyCodes.map((c) => byCode.get(c)!);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const userIds: number[] = [];
-  const tokens: string[] = [];
-  try {
-    const expiresAt = new Date(Date.now() + 86_400_000);
-    for (const [i, isAdmin] of [true, false].entries()) {
-      const phone = `+614${String(process.pid % 10_000).padStart(4, "0")}${String(9000 + i)}`;
-      const { rows } = await client.query<{ id: number }>(
-        `INSERT INTO users (first_name, last_name, phone, is_admin, is_verified, is_active)
-         VALUES ('Bench', $1, $2, $3, true, true) RETURNING id`,
-        [isAdmin ? "PagerMon admin" : "PagerMon small agency", phone, isAdmin],
-      );
-      const userId = rows[0]!.id;
-      userIds.push(userId);
-      for (const agencyId of isAdmin ? [] : smallAgencyIds)
-        await client.query("INSERT INTO user_agencies (user_id, agency_id) VALUES ($1, $2)", [
-          userId,
-          agencyId,
-        ]);
-      const session = await client.query<{ id: string }>(
-        "INSERT INTO device_sessions (user_id, device_id, expires_at) VALUES ($1, 'bench-pagermon', $2) RETURNING id",
-        [userId, expiresAt],
-      );
-      tokens.push(
-        await signSessionToken(new TextEncoder().encode(JWT_SECRET), {
-          userId,
-          sessionId: session.rows[0]!.id,
-          expiresAt,
-        }),
-      );
-    }
-  } finally {
-    await client.end();
-  }
-  let removed = false;
-  const remove = async () => {
-    if (removed) return;
-    removed = true;
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query("DELETE FROM users WHERE id = ANY($1::int[])", [userIds]);
-    } finally {
-      await c.end();
-    }
-  };
-  onExit(remove);
-  return { admin: tokens[0]!, small: tokens[1]!, smallAgencyIds, remove };
-}
-
 /** A copy of a Turnout database (for ingest), dropped on exit. Nobody may be connected to the source. */
 async function copyTurnoutDatabase(source: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `turnout_test_${process.pid}_pmcopy`;
@@ -468,7 +407,7 @@ async function main() {
   const pmSize = `${(statSync(pmData.file).size / 1024 ** 2).toFixed(0)} MB`;
 
   // Search: both servers on the kept databases.
-  const viewers = await createViewers(turnout.url, agencies);
+  const viewers = await createBenchViewers(turnout.url, JWT_SECRET, { label: "PagerMon", phoneSlot: 9000 });
   if (!seeded) {
     // A first start seeds ~18,000 postcodes (a 25 MB JSON read once); a running installation restarts on
     // seeded data, so that is what is measured (as in idle-memory.ts).

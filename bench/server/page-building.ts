@@ -27,9 +27,8 @@ import path from "node:path";
 import { ALERT_PAGE_SIZE } from "@turnout/domain";
 import pg from "pg";
 import { openDatabase } from "../../server/src/db/client.js";
-import { signSessionToken } from "../../server/src/shared/tokens.js";
 import { machineLine } from "../support/machine.js";
-import { createAgencies, readAgencies } from "./lib/agencies.js";
+import { createAgencies } from "./lib/agencies.js";
 import {
   baseDatabaseUrl,
   log,
@@ -44,8 +43,8 @@ import {
   table,
 } from "./lib/common.js";
 import { PagerTraffic, RARE_SUBURB } from "./lib/messages.js";
-import { SEARCH_SCOPES } from "./lib/search-classes.js";
 import { loadAlerts } from "./lib/search-load.js";
+import { createBenchViewers } from "./lib/viewers.js";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
@@ -82,53 +81,6 @@ async function database(): Promise<{ url: string; label: string }> {
   const url = new URL(baseDatabaseUrl());
   url.pathname = `/${name}`;
   return { url: url.toString(), label: `database ${name} (load-search.ts)` };
-}
-
-/** An admin and a member of the small agency (VICSES Mid West), removed after. */
-async function viewers(url: string): Promise<{ admin: string; small: string }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const agencies = await readAgencies(client);
-  const small = SEARCH_SCOPES.find((s) => s.small)!;
-  const smallIds = small.agencyCodes.map((c) => agencies.find((a) => a.code === c)!.id);
-  const userIds: number[] = [];
-  const tokens: string[] = [];
-  const expiresAt = new Date(Date.now() + 86_400_000);
-  for (const [i, isAdmin] of [true, false].entries()) {
-    const phone = `+614${String(process.pid % 10_000).padStart(4, "0")}${String(8000 + i)}`;
-    const { rows } = await client.query<{ id: number }>(
-      `INSERT INTO users (first_name, last_name, phone, is_admin, is_verified, is_active)
-       VALUES ('Bench', 'Page building', $1, $2, true, true) RETURNING id`,
-      [phone, isAdmin],
-    );
-    const userId = rows[0]!.id;
-    userIds.push(userId);
-    if (!isAdmin)
-      for (const agencyId of smallIds)
-        await client.query("INSERT INTO user_agencies (user_id, agency_id) VALUES ($1, $2)", [
-          userId,
-          agencyId,
-        ]);
-    const session = await client.query<{ id: string }>(
-      "INSERT INTO device_sessions (user_id, device_id, expires_at) VALUES ($1, 'bench-page', $2) RETURNING id",
-      [userId, expiresAt],
-    );
-    tokens.push(
-      await signSessionToken(new TextEncoder().encode(JWT_SECRET), {
-        userId,
-        sessionId: session.rows[0]!.id,
-        expiresAt,
-      }),
-    );
-  }
-  await client.end();
-  onExit(async () => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query("DELETE FROM users WHERE id = ANY($1::int[])", [userIds]);
-    await c.end();
-  });
-  return { admin: tokens[0]!, small: tokens[1]! };
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -247,7 +199,7 @@ function splitProfile(profile: CpuProfile, windows: [number, number][]): Map<str
 async function main() {
   const load0 = os.loadavg();
   const db = await database();
-  const tokens = await viewers(db.url);
+  const tokens = await createBenchViewers(db.url, JWT_SECRET, { label: "Page building", phoneSlot: 8000 });
   const profileDir = mkdtempSync(path.join(tmpdir(), "page-building-prof-"));
   if (!process.env.BENCH_KEEP_PROFILE) onExit(() => rmSync(profileDir, { recursive: true, force: true }));
   else log(`profile kept in ${profileDir}`);

@@ -7,7 +7,8 @@
  * (anonymous: the JavaScript heaps and PGlite's WASM memory; file-backed: the node binary and libraries)
  * and from /proc/<pid>/smaps (the largest anonymous mappings: a WASM memory is one large mapping).
  *
- *   npx tsx bench/server/pglite-memory.ts          BENCH_ALERTS=20000 BENCH_SETTLE_S=45
+ *   npx tsx bench/server/pglite-memory.ts          BENCH_ALERTS=20000 BENCH_SETTLE_S=45 BENCH_ROUNDS=1
+ *   BENCH_NODE_ARGS="|--wasm-lazy-compilation" BENCH_ROUNDS=2 npx tsx bench/server/pglite-memory.ts
  */
 
 import { readFileSync } from "node:fs";
@@ -20,6 +21,14 @@ import { PagerTraffic, rng } from "./lib/messages.js";
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 20_000);
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 45);
 const KEY = "bench-ingest-key-0123456789";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+/**
+ * BENCH_NODE_ARGS="|--wasm-lazy-compilation": variants of the server's node arguments, separated by
+ * "|" (an empty one: as `npm start` runs it), measured in turn on the same data.
+ */
+const VARIANTS = (process.env.BENCH_NODE_ARGS ?? "").split("|").map((v) => v.split(" ").filter(Boolean));
+
+type Idle = { rss: number; anon: number; mapped: number; mappings: ReturnType<typeof largestMappings> };
 
 const kb = (pid: number, field: string, file = "status") =>
   Number(
@@ -90,20 +99,28 @@ runMain(async () => {
     if (status !== 200) throw new Error(`ingest: ${status}`);
   }
   await stopChild(first.child);
-  const server = await startServer(null, { INGEST_API_KEY: KEY, DATA_DIR: first.dataDir });
-  const pid = server.child.pid!;
-  log(`restarted on the loaded data (pid ${pid}); settling ${SETTLE_S} s`);
-  await sleep(SETTLE_S * 1000);
-  const idle: number[] = [];
-  for (let i = 0; i < 10; i++) {
-    idle.push(kb(pid, "VmRSS"));
-    await sleep(1000);
-  }
-  const rollup = {
-    anon: kb(pid, "Anonymous", "smaps_rollup"),
-    rss: kb(pid, "Rss", "smaps_rollup"),
-  };
-  const mappings = largestMappings(pid, 6);
+  // Each variant (node arguments) restarted on the same data in turn, ROUNDS times.
+  const results = VARIANTS.map(() => [] as Idle[]);
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [v, args] of VARIANTS.entries()) {
+      const server = await startServer(null, { INGEST_API_KEY: KEY, DATA_DIR: first.dataDir }, args);
+      const pid = server.child.pid!;
+      log(`round ${round + 1}: restarted with [${args.join(" ")}] (pid ${pid}); settling ${SETTLE_S} s`);
+      await sleep(SETTLE_S * 1000);
+      const samples: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        samples.push(kb(pid, "VmRSS"));
+        await sleep(1000);
+      }
+      results[v]!.push({
+        rss: percentile(samples, 50),
+        anon: kb(pid, "Anonymous", "smaps_rollup"),
+        mapped: kb(pid, "Rss", "smaps_rollup"),
+        mappings: largestMappings(pid, 6),
+      });
+      await stopChild(server.child);
+    }
+  const last = results[0]!.at(-1)!;
   console.log(
     [
       "```",
@@ -116,16 +133,23 @@ runMain(async () => {
         .join(" ")}`,
       "```",
       "",
-      `Idle RSS (median of 10 samples after ${SETTLE_S} s): **${mb(percentile(idle, 50))} MB**; ` +
-        `anonymous ${mb(rollup.anon)} MB, file-backed ${mb(rollup.rss - rollup.anon)} MB (smaps_rollup).`,
+      `Idle RSS, MB (median of 10 samples after ${SETTLE_S} s), each restart on the same data, variants in turn:`,
       "",
-      "Largest mappings by resident size:",
+      table(
+        ["node arguments", "idle RSS per round", "anonymous / file-backed (last round)"],
+        VARIANTS.map((args, v) => [
+          args.length ? `\`${args.join(" ")}\`` : "as `npm start` runs it",
+          results[v]!.map((r) => mb(r.rss)).join(", "),
+          `${mb(results[v]!.at(-1)!.anon)} / ${mb(results[v]!.at(-1)!.mapped - results[v]!.at(-1)!.anon)}`,
+        ]),
+      ),
+      "",
+      "Largest mappings by resident size (the first variant, last round):",
       "",
       table(
         ["mapping", "size MB", "resident MB"],
-        mappings.map((m) => [m.name, m.sizeMb.toFixed(1), m.rssMb.toFixed(1)]),
+        last.mappings.map((m) => [m.name, m.sizeMb.toFixed(1), m.rssMb.toFixed(1)]),
       ),
     ].join("\n"),
   );
-  await stopChild(server.child);
 });

@@ -126,6 +126,12 @@ async function together(search: string): Promise<boolean> {
   return (await termConditions(handle.db, terms, { engine: "postgres" }))!.together;
 }
 
+/** A search with a sparse term (termConditions) runs the planner's plan alone. */
+async function sparse(search: string): Promise<boolean> {
+  const terms = search.split(" ").map((t) => `%${t}%`);
+  return (await termConditions(handle.db, terms, { engine: "postgres" }))!.sparse;
+}
+
 describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
   it("returns the same pages and cursors from the walk, the trigram plan, the planner's own and auto", async () => {
     const scopes = [
@@ -263,12 +269,40 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
           { engine: "postgres", onPlan, hedgeMs, walkHedgeMs: hedgeMs },
         );
         const chosen = await plannerPlan(handle.db, pageQuery(search));
-        // Common words the word index serves race the index and the walk, whatever the planner thinks.
+        // Common words the word index serves race the index and the walk, whatever the planner thinks;
+        // a sparse term's search is the planner's plan alone.
         const expected = (await together(search))
           ? ["walk", "bitmap"]
-          : ["planner", chosen === "walk" ? "bitmap" : "walk"];
+          : (await sparse(search))
+            ? ["plain"]
+            : ["planner", chosen === "walk" ? "bitmap" : "walk"];
         expect(expected, search).toContain(seen.pop()!.plan);
       }
+    }
+  });
+
+  it("runs the planner's plan alone, outside a transaction, for a search with a sparse term", async () => {
+    expect(await sparse("rareville")).toBe(true);
+    expect(await sparse("fire rareville")).toBe(true);
+    expect(await sparse("fire")).toBe(false);
+    expect(await sparse("struc1 alarc1")).toBe(false);
+    for (const search of ["rareville", "fire rareville"]) {
+      const seen: SearchPlan[] = [];
+      const page = await searchAlerts(
+        handle.db,
+        admin,
+        { limit: 20, search, adminContext: true },
+        { engine: "postgres", onPlan: (plan) => seen.push(plan) },
+      );
+      const reference = await searchAlerts(
+        handle.db,
+        admin,
+        { limit: 20, search, adminContext: true },
+        { engine: "postgres", plan: "walk" },
+      );
+      expect(seen, search).toEqual(["plain"]);
+      expect(page, search).toEqual(reference);
+      if (search === "rareville") expect(page.data.length).toBeGreaterThan(0);
     }
   });
 

@@ -150,14 +150,17 @@ export type PageConditions = {
  * posting lists of 2 M entries, the blocks a few thousand bit strings); with too many they step aside
  * (AttemptDeclined) and the index's plan starts at once (BLOCKS_BITMAP_HEDGE_MS). All read the same WHERE, ORDER BY and LIMIT, so the page (rows,
  * order, cursor) is the same whichever plan produced it; only the time differs. A feed without terms
- * (which walks alerts_sent_idx anyway) keeps the plain query; so does PGlite, which has one connection
+ * (which walks alerts_sent_idx anyway) keeps the plain query, and so does a search with a sparse term
+ * (termConditions: the word index holds its few rows and the planner knows it from the same statistics;
+ * a race's transactions cost a rare word's search more than its query: 13 statements where 7 do,
+ * issue 32); so does PGlite, which has one connection
  * and races nothing, except for common words together: the newest alerts, then the index's plan.
  */
 export async function pageRows(
   db: Database,
   conditions: PageConditions,
   limit: number,
-  terms: "none" | "some" | "together",
+  terms: "none" | "some" | "sparse" | "together",
   options: SearchOptions,
 ): Promise<AlertRow[]> {
   const page = (q: Database, where: SQL[]) =>
@@ -233,7 +236,11 @@ export async function pageRows(
     options.onPlan?.("bitmap", { cancelled: false });
     return rows;
   }
-  if (options.engine !== "postgres" || plan === "plain" || (terms === "none" && plan === "auto")) {
+  if (
+    options.engine !== "postgres" ||
+    plan === "plain" ||
+    ((terms === "none" || terms === "sparse") && plan === "auto")
+  ) {
     options.onPlan?.("plain", { cancelled: false });
     return query(db);
   }

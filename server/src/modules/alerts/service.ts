@@ -103,7 +103,7 @@ export async function searchAlerts(
     db,
     where,
     input.limit + 1,
-    !terms.length ? "none" : searched.together ? "together" : "some",
+    !terms.length ? "none" : searched.together ? "together" : searched.sparse ? "sparse" : "some",
     options,
   );
   const page = rows.slice(0, input.limit);

@@ -4,7 +4,7 @@ import type { Database } from "../../db/client.js";
 import { agencyWordsExpression, alerts, searchWords, searchWordsExpression } from "../../db/schema.js";
 import { isQueryCanceled, setLocal } from "./race.js";
 import type { SearchOptions } from "./search-plans.js";
-import { RARE_TERM_SHARE, termShares } from "./word-shares.js";
+import { RARE_TERM_SHARE, SPARSE_TERM_SHARE, termShares } from "./word-shares.js";
 
 /** A term's words (termConditions) serve it when at most this many words contain it. */
 export const MAX_TERM_WORDS = 64;
@@ -27,7 +27,8 @@ const TERM_WORDS_TIMEOUT_MS = 100;
  * is in no word at all: no alert contains it. `together` is true for two or more terms that the word
  * index serves, none of them rare: how often such words occur together is what the planner cannot tell
  * (pageRows then races the index's plan and the walk whatever the planner thinks); `words` then holds
- * each term's words, for the word blocks (blockCandidates), and is empty otherwise. Searching inside `scopeAgencies` (up to MAX_QUALIFIED_AGENCIES;
+ * each term's words, for the word blocks (blockCandidates), and is empty otherwise. `sparse`: some term's
+ * words are in under SPARSE_TERM_SHARE of the alerts (pageRows runs the planner's plan alone). Searching inside `scopeAgencies` (up to MAX_QUALIFIED_AGENCIES;
  * null: every agency), a served term reads the agency-qualified words instead ('12:fire',
  * alerts_agency_words_idx), so only those agencies' posting lists; `qualified` says so, and the caller's
  * agency condition is then only checked, never read from an index (the qualified words already are the
@@ -38,10 +39,17 @@ export async function termConditions(
   patterns: string[],
   options: Pick<SearchOptions, "engine" | "words">,
   scopeAgencies: number[] | null = null,
-): Promise<{ conditions: SQL[]; together: boolean; qualified: boolean; words: string[][] } | null> {
+): Promise<{
+  conditions: SQL[];
+  together: boolean;
+  sparse: boolean;
+  qualified: boolean;
+  words: string[][];
+} | null> {
   const unserved = {
     conditions: patterns.map(containsPattern),
     together: false,
+    sparse: false,
     qualified: false,
     words: [],
   };
@@ -84,6 +92,7 @@ export async function termConditions(
   const rare = share.map((x) => x !== undefined && x < RARE_TERM_SHARE);
   const anyRare = rare.some(Boolean);
   const together = patterns.length >= 2 && !anyRare && served.every(Boolean);
+  const sparse = share.some((x) => x !== undefined && x < SPARSE_TERM_SHARE);
   const qualify = scopeAgencies !== null && scopeAgencies.length <= MAX_QUALIFIED_AGENCIES;
   let qualified = false;
   const conditions = patterns.map((p, i) => {
@@ -99,7 +108,13 @@ export async function termConditions(
     const qualifiedWords = scopeAgencies.flatMap((a) => words.map((w) => `${a}:${w.word}`));
     return sql`${agencyWordsExpression(alerts.agencyIds, alerts.message)} && ${textArray(qualifiedWords)} AND ${checked}`;
   });
-  return { conditions, together, qualified, words: together ? served.map((w) => w!.map((x) => x.word)) : [] };
+  return {
+    conditions,
+    together,
+    sparse,
+    qualified,
+    words: together ? served.map((w) => w!.map((x) => x.word)) : [],
+  };
 }
 
 /** The message contains the ILIKE pattern: the one text check every search term gets. */

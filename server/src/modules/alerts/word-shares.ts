@@ -5,6 +5,13 @@ import type { Database } from "../../db/client.js";
 export const RARE_TERM_SHARE = 0.01;
 
 /**
+ * A rare term is sparse when its words are in under this share of the alerts (1,000 of 1 M): the word
+ * index reads its few rows in a few milliseconds, and the planner, reading the same statistics, knows
+ * it, so its own plan runs alone (pageRows) without a race's transactions around it.
+ */
+export const SPARSE_TERM_SHARE = 0.001;
+
+/**
  * The share of alerts that hold any of each term's words (an upper bound: the sum of the words' shares),
  * from the statistics ANALYZE keeps on the word index's expression (most common elements, ~1,000 of
  * them; a word not among them is rarer than all of those). Undefined for a term without words, and for
