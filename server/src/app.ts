@@ -48,6 +48,7 @@ import { userRoutes } from "./modules/users/routes.js";
 import { ensureAdmins } from "./modules/users/service.js";
 import { loadVapidKeys } from "./push/vapid.js";
 import { PushWorker } from "./push/worker.js";
+import { registerResponseCompression } from "./response-compression.js";
 import { registerSecurityHeaders } from "./security-headers.js";
 import { registerAuthGuard } from "./shared/guard.js";
 import { countSentSms } from "./shared/security/sms-budget.js";
@@ -293,6 +294,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerAuthGuard(app);
   registerInputGuard(app);
   await registerSecurityHeaders(app);
+  await registerResponseCompression(app);
   registerMetrics(app);
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(readinessRoutes, { prefix: "/api" });
