@@ -5,7 +5,7 @@
 //   npx tsx bench/web/feed.ts burst      [--dist DIR]...   long tasks while 100 alerts arrive on 500 cards (4x CPU)
 //   npx tsx bench/web/feed.ts scroll     [--dist DIR]...   long tasks and frames while scrolling 1,000 cards (4x CPU)
 //   npx tsx bench/web/feed.ts renders    [--dist DIR]...   React commits and component renders per live event
-//   npx tsx bench/web/feed.ts firstcard  [--dist DIR]...   first card on screen, cold and warm (service worker), 4x CPU + slow 4G
+//   npx tsx bench/web/feed.ts firstcard  [--dist DIR]... [--profile]   first card on screen, cold and warm (service worker), 4x CPU + slow 4G
 //   npx tsx bench/web/feed.ts lighthouse [--dist DIR]... [--runs 3]   login and feed (50 alerts), mobile and desktop
 //
 // Each --dist is a web build (`npx vite build --outDir DIR` in web/; default web/dist) served by its
@@ -168,12 +168,21 @@ function selfTimes(profile: Profile, top = 25): string {
     const key = `${frame.functionName || "(anonymous)"} ${file}:${frame.lineNumber + 1}`;
     totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   });
-  return [...totals]
-    .filter(([key]) => !key.startsWith("(idle)") && !key.startsWith("(program)"))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([key, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${key}`)
-    .join("\n");
+  const busy = [...totals].filter(([key]) => !key.startsWith("(idle)") && !key.startsWith("(program)"));
+  const byFile = new Map<string, number>();
+  for (const [key, ms] of busy) {
+    const file = key.slice(key.lastIndexOf(" ") + 1).replace(/-[\w-]{8}\.js:\d+$|:\d+$/, "");
+    byFile.set(file, (byFile.get(file) ?? 0) + ms);
+  }
+  const total = busy.reduce((sum, [, ms]) => sum + ms, 0);
+  const files = [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 10);
+  return [
+    `  ${total.toFixed(0)} ms busy; by file: ${files.map(([f, ms]) => `${f} ${ms.toFixed(0)}`).join(", ")}`,
+    ...busy
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([key, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${key}`),
+  ].join("\n");
 }
 
 /** Loads every older page (scrolling to the bottom as a reader does) until "No older alerts". */
@@ -346,11 +355,23 @@ async function firstCard(builds: Build[], rounds: number) {
       try {
         await browser.context.addInitScript({ content: OBSERVE });
         await storeSession(page, build);
-        await throttle(page, { network: true });
+        const cdp = await throttle(page, { network: true });
+        // --profile: where the cold start's main-thread time goes, until 3 s after the first card (an
+        // unminified build, `--minify false`, names the functions).
+        const profiling = process.argv.includes("--profile");
+        if (profiling) {
+          await cdp.send("Profiler.enable");
+          await cdp.send("Profiler.start");
+        }
         const loadAtStart = load();
         await page.goto(`${build.server.url}/`);
         await page.locator("article[data-alert-id]").first().waitFor({ timeout: 60_000 });
         const cold = await page.evaluate<number>("window.__firstCard");
+        if (profiling) {
+          await page.waitForTimeout(3_000);
+          const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: Profile };
+          process.stdout.write(`cold start ${build.name}: self time by function\n${selfTimes(profile, 40)}\n`);
+        }
         // The service worker controls the page from its first visit (clientsClaim) once installed.
         await page.waitForFunction("navigator.serviceWorker.controller !== null", null, {
           timeout: 60_000,

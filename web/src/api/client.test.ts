@@ -1,7 +1,7 @@
 import { MESSAGES, REQUEST_TIMEOUT_MS } from "@turnout/domain";
 import { hangingFetch, mockApi } from "../testing/mock-api";
 import { makeToken } from "../testing/session-fixtures";
-import { api } from "./client";
+import { api, fetchEarly } from "./client";
 import { ApiError } from "./errors";
 import { onSessionNotice, type SessionNotice } from "./session-events";
 
@@ -174,5 +174,57 @@ describe("api client", () => {
     vi.stubGlobal("fetch", vi.fn().mockRejectedValue(new TypeError("Failed to fetch")));
     const error = await caught(api.get("/health"));
     expect(error.errorType).toBe("network_error");
+  });
+
+  describe("an answer asked for early (fetchEarly)", () => {
+    it("is taken by the first GET of the same address instead of asking again, once", async () => {
+      localStorage.setItem("turnout_token", makeToken());
+      const server = mockApi({ "GET /alerts/search": { body: { data: [1] } } });
+      fetchEarly("/alerts/search", { limit: 50, view: "units", search: undefined });
+      await expect(api.get("/alerts/search", { query: { limit: 50, view: "units" } })).resolves.toEqual({
+        data: [1],
+      });
+      expect(server.callsTo("GET /alerts/search")).toHaveLength(1);
+      expect(server.requests[0]?.headers.get("X-Device-ID")).toMatch(/^[0-9a-f]{32,64}$/);
+      await api.get("/alerts/search", { query: { limit: 50, view: "units" } });
+      expect(server.callsTo("GET /alerts/search")).toHaveLength(2);
+    });
+
+    it("is not taken by another address, another method or another session's call", async () => {
+      localStorage.setItem("turnout_token", makeToken(3600));
+      const server = mockApi({ "GET /alerts/search": { body: {} }, "POST /alerts/search": { body: {} } });
+      fetchEarly("/alerts/search", { limit: 50 });
+      await api.get("/alerts/search", { query: { limit: 20 } });
+      await api.post("/alerts/search", {}, { query: { limit: 50 } });
+      localStorage.setItem("turnout_token", makeToken(7200));
+      await api.get("/alerts/search", { query: { limit: 50 } });
+      expect(server.callsTo("GET /alerts/search")).toHaveLength(3);
+    });
+
+    it("raises its session notice only when the screen reads it, as its own call would", async () => {
+      mockApi({ "GET /alerts/search": { status: 401, body: { success: false, reason: "terminated" } } });
+      const { notices, stop } = collectNotices();
+      fetchEarly("/alerts/search");
+      await new Promise((r) => setTimeout(r, 10));
+      expect(notices).toEqual([]);
+      const error = await caught(api.get("/alerts/search"));
+      stop();
+      expect(error.status).toBe(401);
+      expect(notices).toEqual([{ kind: "kicked", message: MESSAGES.SESSION_INVALID }]);
+    });
+
+    it("asks again when the early request got no answer", async () => {
+      let calls = 0;
+      mockApi({
+        "GET /alerts/search": () => {
+          calls += 1;
+          if (calls === 1) throw new TypeError("Failed to fetch");
+          return { body: { ok: true } };
+        },
+      });
+      fetchEarly("/alerts/search");
+      await expect(api.get("/alerts/search")).resolves.toEqual({ ok: true });
+      expect(calls).toBe(2);
+    });
   });
 });

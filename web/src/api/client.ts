@@ -162,6 +162,55 @@ export function networkFailure(): ApiError {
   return new ApiError({ status: 0, errorType: CLIENT_ERROR_TYPES.network, message: NETWORK_MESSAGE });
 }
 
+type EarlyAnswer = { response: Response; parsed: unknown };
+
+/** GET answers asked for at start, before the screen that reads them exists (fetchEarly). */
+const earlyAnswers = new Map<
+  string,
+  { askedAt: number; token: string | null; answer: Promise<EarlyAnswer | null> }
+>();
+
+/** An early answer older than this is not used: its screen asks again. */
+const EARLY_ANSWER_MAX_AGE_MS = 10_000;
+
+/**
+ * Starts a GET now, while the code of the screen that needs it is still downloading: the first call of
+ * apiRequest for the same address (within EARLY_ANSWER_MAX_AGE_MS, without extra headers) takes its
+ * answer instead of asking again (issue 31: the feed's first page no longer waits for the dashboard's
+ * code). Errors and session notices are those of that call: the answer is only read here, and a
+ * request that got no answer is simply made again.
+ */
+export function fetchEarly(path: string, query?: Record<string, QueryValue>): void {
+  const url = buildUrl(path, query);
+  if (earlyAnswers.has(url)) return;
+  const answer = buildHeaders(undefined)
+    .then((headers) => fetch(url, { headers }))
+    .then(async (response) => ({ response, parsed: await readBody(response) }))
+    .catch(() => null);
+  earlyAnswers.set(url, { askedAt: Date.now(), token: storage.getToken(), answer });
+}
+
+/** Forgets every early answer not taken yet (tests). */
+export function resetEarlyAnswers(): void {
+  earlyAnswers.clear();
+}
+
+/**
+ * The early answer for this address, once; null when there is none, it failed, it is too old or it was
+ * asked for with another session's token.
+ */
+async function takeEarlyAnswer(url: string, signal: AbortSignal): Promise<EarlyAnswer | null> {
+  const early = earlyAnswers.get(url);
+  if (!early) return null;
+  earlyAnswers.delete(url);
+  if (Date.now() - early.askedAt > EARLY_ANSWER_MAX_AGE_MS || early.token !== storage.getToken()) return null;
+  if (signal.aborted) throw signal.reason;
+  return new Promise((resolve, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    void early.answer.then(resolve);
+  });
+}
+
 /**
  * The one HTTP client: base /api, a 30 s timeout, bearer token, device headers, and every
  * non-2xx turned into an ApiError (401 and 403 also notify the app, see RequestOptions).
@@ -195,15 +244,21 @@ async function sendRequest<T>(path: string, options: RequestOptions): Promise<T>
   let response: Response;
   let parsed: unknown;
   try {
-    const headers = await buildHeaders(body);
-    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-    response = await fetch(buildUrl(path, query), {
-      method,
-      headers,
-      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-      signal: controller.signal,
-    });
-    parsed = await readBody(response);
+    const url = buildUrl(path, query);
+    const early = method === "GET" && !options.headers ? await takeEarlyAnswer(url, controller.signal) : null;
+    if (early) {
+      ({ response, parsed } = early);
+    } else {
+      const headers = await buildHeaders(body);
+      for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+      response = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+        signal: controller.signal,
+      });
+      parsed = await readBody(response);
+    }
   } catch (error) {
     if (timedOut) {
       throw new ApiError({ status: 0, errorType: CLIENT_ERROR_TYPES.network, message: TIMEOUT_MESSAGE });

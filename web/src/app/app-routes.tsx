@@ -1,6 +1,7 @@
 import { lazy, Suspense } from "react";
 import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from "react-router";
 import { storage } from "../api/storage";
+import { fetchFirstFeedPageEarly } from "../features/alerts/feed-request";
 import { AuthProvider, useAuth } from "../features/auth/auth-provider";
 import { LoadingScreen } from "../ui/loading-screen";
 
@@ -14,11 +15,18 @@ const AuthScreens = lazy(() => loadAuthScreens().then((module) => ({ default: mo
 /**
  * The first screen's code is fetched at once, while React starts, rather than once the first render
  * asks for it: the signed-in page with a session stored (one round trip less before the first card),
- * else the login screen.
+ * else the login screen. On the feed's own address its first page is asked for at the same time.
  */
 export function preloadFirstScreen(): void {
-  const load = storage.getToken() ? loadDashboard : loadAuthScreens;
+  const signedIn = storage.getToken() !== null;
+  const load = signedIn ? loadDashboard : loadAuthScreens;
   void load().catch(() => undefined);
+  if (
+    signedIn &&
+    window.location.pathname === "/" &&
+    !new URLSearchParams(window.location.search).has("debug")
+  )
+    fetchFirstFeedPageEarly();
 }
 const KeyboardDebugPage = lazy(() =>
   import("../features/debug/keyboard-debug-page").then((module) => ({ default: module.KeyboardDebugPage })),

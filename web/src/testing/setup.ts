@@ -1,7 +1,7 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
-import { resetSessionEndNotice } from "../api/client";
+import { resetEarlyAnswers, resetSessionEndNotice } from "../api/client";
 import { resetDeviceIdCache } from "../api/device";
 import { fakeLiveChannels } from "./fake-live-channel";
 
@@ -40,6 +40,7 @@ afterEach(() => {
   localStorage.clear();
   sessionStorage.clear();
   resetSessionEndNotice();
+  resetEarlyAnswers();
   resetDeviceIdCache();
   fakeLiveChannels.length = 0;
   vi.unstubAllGlobals();

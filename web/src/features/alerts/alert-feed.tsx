@@ -269,7 +269,8 @@ export function AlertFeed({
   let content: ReactNode;
   if (loadError && !showCached) {
     content = <FeedLoadError error={loadError} onRetry={() => void query.refetch()} />;
-  } else if (!query.data && !showCached) {
+  } else if ((!query.data && !showCached) || (memberView.isPending && online)) {
+    // Until the member's view is known too: its chips above the list would push the cards down.
     content = online ? <FeedLoading /> : null;
   } else if (items.length === 0) {
     content = <NoAlertsNotice />;

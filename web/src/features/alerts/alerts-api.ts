@@ -1,7 +1,15 @@
-import { ALERT_PAGE_SIZE, type AlertType, type FeedView } from "@turnout/domain";
 import { z } from "zod";
 import { type Alert, alertSchema } from "../../api/alerts";
 import { api } from "../../api/client";
+import {
+  FEED_PAGE_PATH,
+  type FeedFilters,
+  type FeedOptions,
+  feedPageQuery,
+  MEMBER_VIEW_PATH,
+} from "./feed-request";
+
+export { type FeedFilters, type FeedOptions, NO_FILTERS } from "./feed-request";
 
 const id = z.union([z.number(), z.string()]);
 
@@ -23,28 +31,6 @@ const alertPageSchema = z.object({
 });
 export type AlertPage = z.infer<typeof alertPageSchema>;
 
-/**
- * The feed filters of the chips bar; all of them go to the server as query parameters. `view` (issue
- * 26): the member's units (the default) or their whole agencies; `showMachine`: machine and test pages.
- */
-export interface FeedFilters {
-  search: string;
-  type: AlertType | null;
-  area: string | null;
-  agency: { id: string; name: string } | null;
-  view: FeedView;
-  showMachine: boolean;
-}
-
-export const NO_FILTERS: FeedFilters = {
-  search: "",
-  type: null,
-  area: null,
-  agency: null,
-  view: "units",
-  showMachine: false,
-};
-
 /** What a member's feed offers its views from (GET /units/mine): their units and agencies. */
 export const memberViewSchema = z.object({
   units: z.array(z.object({ id: z.number(), name: z.string(), agency_id: z.number() })),
@@ -52,11 +38,6 @@ export const memberViewSchema = z.object({
   default_view: z.string(),
 });
 export type MemberView = z.infer<typeof memberViewSchema>;
-
-/** How the feed is read: `adminContext` (admins) covers every agency, UNMAPPED included. */
-export interface FeedOptions {
-  adminContext?: boolean;
-}
 
 /** An agency the user may show or hide (GET /user-filters/available). */
 export const filterableAgencySchema = z.object({
@@ -85,21 +66,7 @@ export const alertsApi = {
     signal?: AbortSignal,
     options: FeedOptions = {},
   ): Promise<AlertPage> {
-    const reply = await api.get("/alerts/search", {
-      signal,
-      query: {
-        limit: ALERT_PAGE_SIZE,
-        grouped: true,
-        search: filters.search.trim() || undefined,
-        type: filters.type ?? undefined,
-        area: filters.area ?? undefined,
-        agency_id: filters.agency?.id,
-        cursor: cursor ?? undefined,
-        admin_context: options.adminContext ? true : undefined,
-        view: options.adminContext ? undefined : filters.view,
-        show_machine: filters.showMachine ? true : undefined,
-      },
-    });
+    const reply = await api.get(FEED_PAGE_PATH, { signal, query: feedPageQuery(filters, cursor, options) });
     return alertPageSchema.parse(reply);
   },
 
@@ -132,7 +99,7 @@ export const alertsApi = {
 
   /** The member's units and agencies, for the feed's view chips. */
   async getMemberView(signal?: AbortSignal): Promise<MemberView> {
-    return z.object({ data: memberViewSchema }).parse(await api.get("/units/mine", { signal })).data;
+    return z.object({ data: memberViewSchema }).parse(await api.get(MEMBER_VIEW_PATH, { signal })).data;
   },
 
   /** Any signed-in call; a 401 here raises the Session Ended dialog through the client. */

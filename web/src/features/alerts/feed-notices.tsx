@@ -6,6 +6,7 @@ import Button from "@mui/material/Button";
 import CircularProgress from "@mui/material/CircularProgress";
 import Typography from "@mui/material/Typography";
 import { formatDateTime, MESSAGES } from "@turnout/domain";
+import { useEffect, useState } from "react";
 import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
 
@@ -57,7 +58,17 @@ export const LIVE_STATE_TEXT: Record<LiveConnectionState, string> = {
   failed: "Live updates failed. New alerts will not appear until you reconnect.",
 };
 
-/** A line under the header whenever the live channel is not connected: nothing pretends to be live. */
+/**
+ * How long the first connection may take before the feed says so: the header's live indicator says
+ * "Connecting" from the start, and a line that came and went within a normal start moved every card
+ * (issue 31: the cards now often arrive before the channel connects).
+ */
+export const CONNECTING_NOTICE_DELAY_MS = 2_000;
+
+/**
+ * A line under the header whenever the live channel is not connected: nothing pretends to be live. The
+ * first connection gets CONNECTING_NOTICE_DELAY_MS before its line shows.
+ */
 export function LiveStatusNotice({
   state,
   online,
@@ -67,7 +78,13 @@ export function LiveStatusNotice({
   online: boolean;
   onReconnect: () => void;
 }) {
-  if (state === "connected") return null;
+  const [connectingLong, setConnectingLong] = useState(false);
+  useEffect(() => {
+    if (state !== "connecting") return;
+    const timer = window.setTimeout(() => setConnectingLong(true), CONNECTING_NOTICE_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [state]);
+  if (state === "connected" || (state === "connecting" && !connectingLong)) return null;
   const canRetry = online && (state === "failed" || state === "disconnected");
   return (
     <Alert
