@@ -370,7 +370,9 @@ async function firstCard(builds: Build[], rounds: number) {
         if (profiling) {
           await page.waitForTimeout(3_000);
           const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: Profile };
-          process.stdout.write(`cold start ${build.name}: self time by function\n${selfTimes(profile, 40)}\n`);
+          process.stdout.write(
+            `cold start ${build.name}: self time by function\n${selfTimes(profile, 40)}\n`,
+          );
         }
         // The service worker controls the page from its first visit (clientsClaim) once installed.
         await page.waitForFunction("navigator.serviceWorker.controller !== null", null, {
