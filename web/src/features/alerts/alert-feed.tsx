@@ -131,6 +131,8 @@ export function AlertFeed({
   // (their units' and whole agencies' in the unit view, their agencies' in the agencies view: never
   // another agency's alert that reached the page through the admin room).
   const memberView = useQuery(memberViewQueryOptions());
+  /** Whether the list of cards has been on screen (a latch: see the loading state below). */
+  const listShown = useRef(false);
   // What the live channel last said the member reads (its join notice, sent again whenever an admin
   // changes their agencies or units): it decides as soon as it arrives; the query serves until then.
   const [joined, setJoined] = useState<JoinedView | null>(null);
@@ -269,12 +271,17 @@ export function AlertFeed({
   let content: ReactNode;
   if (loadError && !showCached) {
     content = <FeedLoadError error={loadError} onRetry={() => void query.refetch()} />;
-  } else if ((!query.data && !showCached) || (memberView.isPending && online)) {
-    // Until the member's view is known too: its chips above the list would push the cards down.
+  } else if (
+    (!query.data && !showCached) ||
+    (!listShown.current && memberView.fetchStatus === "fetching" && memberView.isPending)
+  ) {
+    // The first cards wait while the member's view is on its way: its chips above the list would push
+    // them down. Once shown, the list never makes way for the loading state again.
     content = online ? <FeedLoading /> : null;
   } else if (items.length === 0) {
     content = <NoAlertsNotice />;
   } else {
+    listShown.current = true;
     content = (
       <AlertList
         items={items}
