@@ -10,5 +10,7 @@ export default defineConfig({
     setupFiles: ["./src/testing/setup.ts"],
     include: ["src/**/*.test.{ts,tsx}", "build/**/*.test.ts"],
     restoreMocks: true,
+    // Above the 10 s findBy/waitFor wait of src/testing/setup.ts, so that wait is what reports a miss.
+    testTimeout: 15_000,
   },
 });

@@ -12,7 +12,7 @@
 // own server; with several, the runs are interleaved (A, B, A, B...) so the load of a shared machine
 // weighs on each build alike. `renders` needs an unminified build (`--minify false`) to name components.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { launch } from "chrome-launcher";
 import lighthouse, { desktopConfig, type Result } from "lighthouse";
@@ -157,18 +157,38 @@ async function openFeed(build: Build) {
 type ProfileNode = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
-/** Self time by function (name, file:line) of a CPU profile, the heaviest first. */
-function selfTimes(profile: Profile, top = 25): string {
+type Frame = ProfileNode["callFrame"];
+const frameKey = (frame: Frame) =>
+  `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop() || "(native)"}:${frame.lineNumber + 1}`;
+const isIdle = (frame: Frame | undefined) =>
+  !frame || frame.functionName === "(idle)" || frame.functionName === "(program)";
+
+/**
+ * Self time by function (name, file:line) of a CPU profile's samples `from`..`to`, the heaviest first,
+ * with the time by script file and (`inclusive`) the heaviest functions counting what they call.
+ */
+function selfTimes(profile: Profile, top = 25, from = 0, to = profile.samples.length, inclusive = 0): string {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes as (ProfileNode & { children?: number[] })[]) {
+    for (const child of node.children ?? []) parents.set(child, node.id);
+  }
   const totals = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
+  const withCallees = new Map<string, number>();
+  for (let i = from; i < to; i++) {
+    const id = profile.samples[i] ?? 0;
     const frame = byNode.get(id)?.callFrame;
-    if (!frame) return;
-    const file = frame.url.split("/").pop() || "(native)";
-    const key = `${frame.functionName || "(anonymous)"} ${file}:${frame.lineNumber + 1}`;
-    totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  const busy = [...totals].filter(([key]) => !key.startsWith("(idle)") && !key.startsWith("(program)"));
+    if (isIdle(frame) || !frame) continue;
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    totals.set(frameKey(frame), (totals.get(frameKey(frame)) ?? 0) + ms);
+    const onStack = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) {
+      const f = byNode.get(at)?.callFrame;
+      if (f?.url) onStack.add(frameKey(f));
+    }
+    for (const key of onStack) withCallees.set(key, (withCallees.get(key) ?? 0) + ms);
+  }
+  const busy = [...totals];
   const byFile = new Map<string, number>();
   for (const [key, ms] of busy) {
     const file = key.slice(key.lastIndexOf(" ") + 1).replace(/-[\w-]{8}\.js:\d+$|:\d+$/, "");
@@ -176,13 +196,48 @@ function selfTimes(profile: Profile, top = 25): string {
   }
   const total = busy.reduce((sum, [, ms]) => sum + ms, 0);
   const files = [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 10);
+  const heaviest = (entries: [string, number][], n: number) =>
+    entries
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([key, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${key}`);
   return [
     `  ${total.toFixed(0)} ms busy; by file: ${files.map(([f, ms]) => `${f} ${ms.toFixed(0)}`).join(", ")}`,
-    ...busy
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([key, ms]) => `  ${ms.toFixed(0).padStart(6)} ms  ${key}`),
+    ...heaviest(busy, top),
+    ...(inclusive > 0 ? ["  with what they call:", ...heaviest([...withCallees], inclusive)] : []),
   ].join("\n");
+}
+
+/**
+ * The profile's main-thread tasks over 50 ms (runs of busy samples, broken by 2 ms idle), each with
+ * its own self times: which work makes which long task.
+ */
+function longSpans(profile: Profile): string {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const spans: { from: number; to: number; ms: number; at: number }[] = [];
+  let idle = Number.POSITIVE_INFINITY;
+  let clock = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = (profile.timeDeltas[i] ?? 0) / 1000;
+    clock += delta;
+    if (isIdle(byNode.get(id)?.callFrame)) {
+      idle += delta;
+      return;
+    }
+    const last = spans.at(-1);
+    if (last && idle < 2) {
+      last.to = i + 1;
+      last.ms = clock - last.at;
+    } else spans.push({ from: i, to: i + 1, ms: delta, at: clock });
+    idle = 0;
+  });
+  return spans
+    .filter((span) => span.ms > 50)
+    .map(
+      (span) =>
+        `task at ${span.at.toFixed(0)} ms, ${span.ms.toFixed(0)} ms:\n${selfTimes(profile, 12, span.from, span.to, 15)}`,
+    )
+    .join("\n");
 }
 
 /** Loads every older page (scrolling to the bottom as a reader does) until "No older alerts". */
@@ -367,11 +422,24 @@ async function firstCard(builds: Build[], rounds: number) {
         await page.goto(`${build.server.url}/`);
         await page.locator("article[data-alert-id]").first().waitFor({ timeout: 60_000 });
         const cold = await page.evaluate<number>("window.__firstCard");
+        // The cold start's long tasks until the first card, each at its start (what TBT is made of).
+        const coldTasks = await page.evaluate<LongTask[]>(
+          `window.__longTasks.filter((e) => e.start <= ${cold})`,
+        );
+        process.stdout.write(
+          `cold start ${build.name}: ${describeTasks(coldTasks)}; at ${coldTasks.map((t) => `${Math.round(t.start)}+${Math.round(t.duration)}`).join(" ")}\n`,
+        );
         if (profiling) {
           await page.waitForTimeout(3_000);
           const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: Profile };
+          // The whole profile too, for Chromium's DevTools (Performance > Load profile).
+          const saved = path.join(
+            tmpdir(),
+            `cold-start-${path.basename(build.name)}-${round + 1}.cpuprofile`,
+          );
+          writeFileSync(saved, JSON.stringify(profile));
           process.stdout.write(
-            `cold start ${build.name}: self time by function\n${selfTimes(profile, 40)}\n`,
+            `cold start ${build.name}: profile in ${saved}; self time by function\n${selfTimes(profile, 40)}\n${longSpans(profile)}\n`,
           );
         }
         // The service worker controls the page from its first visit (clientsClaim) once installed.

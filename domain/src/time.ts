@@ -8,17 +8,33 @@ function toDate(value: Date | string | number): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
+/**
+ * One formatter per time zone (the runtime's under ""): making an Intl.DateTimeFormat costs far more
+ * than using one, and every card's time and every SMS formats through here (issue 31).
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? "";
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-AU", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+    });
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 /** Calendar fields of an instant in a time zone (runtime's zone when none is given). */
 function zonedParts(date: Date, timeZone: string | undefined) {
-  const parts = new Intl.DateTimeFormat("en-AU", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-  }).formatToParts(date);
+  const parts = formatterFor(timeZone).formatToParts(date);
   const field = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
   return {
     year: field("year"),

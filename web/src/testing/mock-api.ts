@@ -48,6 +48,9 @@ export function mockApi(routes: Record<string, MockRoute> = {}): MockApi {
   };
 
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    // Like the real fetch, a signal aborted before the call rejects at once and nothing is sent: a query
+    // the last test cancelled as it unmounted must not reach this test's server (its calls and timings).
+    if (init.signal?.aborted) throw new DOMException("Aborted", "AbortError");
     const url = new URL(String(input), "http://localhost");
     const method = (init.method ?? "GET").toUpperCase();
     const path = url.pathname.replace(/^\/api/, "");

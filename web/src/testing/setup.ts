@@ -5,9 +5,10 @@ import { resetEarlyAnswers, resetSessionEndNotice } from "../api/client";
 import { resetDeviceIdCache } from "../api/device";
 import { fakeLiveChannels } from "./fake-live-channel";
 
-// findBy/waitFor wait up to 5 s, not 1 s: lazily loaded screens take longer than a second to appear on
-// a busy 2-core machine (CI runs every suite at once). A screen that never appears still fails.
-configure({ asyncUtilTimeout: 5_000 });
+// findBy/waitFor wait up to 10 s, not 1 s: a lazily loaded screen's first appearance in a test file
+// includes compiling its modules, which took 5-6 s for the admin console on a fresh 2-core machine
+// (CI runs every suite at once). A screen that never appears still fails, within the test's 15 s.
+configure({ asyncUtilTimeout: 10_000 });
 
 // No test opens a real socket: the live channel is a fake each test drives (fake-live-channel.ts).
 vi.mock("../api/live-socket", async () => ({

@@ -12,7 +12,16 @@ import {
   hidesEveryAgency,
   unitViewScope,
 } from "@turnout/domain";
-import { lazy, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  lazy,
+  type ReactNode,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import type { Alert as AlertData } from "../../api/alerts";
 import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
@@ -266,6 +275,10 @@ export function AlertFeed({
   const networkDown = !online || (isApiError(loadError) && loadError.status === 0);
   const showCached = !query.data && networkDown && feed.cached !== null && feed.cached.items.length > 0;
   const items = showCached && feed.cached ? feed.cached.items : feed.items;
+  // The cards render in a pass React can interrupt (a deferred value renders as a transition does):
+  // the first page's ten cards, or a live card on top, never hold the main thread in one long task
+  // on a slow phone (issue 31). Until that pass is done the screen keeps what it showed.
+  const listItems = useDeferredValue(items);
   const loadedAt = query.data ? feed.lastFreshAt : showCached ? (feed.cached?.savedAt ?? null) : null;
 
   let content: ReactNode;
@@ -273,7 +286,8 @@ export function AlertFeed({
     content = <FeedLoadError error={loadError} onRetry={() => void query.refetch()} />;
   } else if (
     (!query.data && !showCached) ||
-    (!listShown.current && memberView.fetchStatus === "fetching" && memberView.isPending)
+    (!listShown.current && memberView.fetchStatus === "fetching" && memberView.isPending) ||
+    (listItems.length === 0 && items.length > 0)
   ) {
     // The first cards wait while the member's view is on its way: its chips above the list would push
     // them down. Once shown, the list never makes way for the loading state again.
@@ -284,7 +298,7 @@ export function AlertFeed({
     listShown.current = true;
     content = (
       <AlertList
-        items={items}
+        items={listItems}
         now={now}
         highlighted={feed.highlighted}
         handlers={handlers}

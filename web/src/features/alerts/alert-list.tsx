@@ -70,6 +70,9 @@ export function AlertList({
     scrollMargin,
     getItemKey: (index) => items[index]?.key ?? index,
     anchorTo: readingFurtherDown ? "end" : "start",
+    // The window's size from the first render: from TanStack's default (0 x 0) the first render holds
+    // only the overscan's cards and the rest mount in a second, synchronous render (issue 31).
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
   });
   lastOffset.current = virtualizer.scrollOffset ?? 0;
 
