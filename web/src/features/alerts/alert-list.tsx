@@ -5,7 +5,7 @@ import CircularProgress from "@mui/material/CircularProgress";
 import Typography from "@mui/material/Typography";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { INFINITE_SCROLL_DEBOUNCE_MS, INFINITE_SCROLL_THRESHOLD_PX } from "@turnout/domain";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { startTransition, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { AlertCard, type AlertCardHandlers } from "./alert-card";
 import type { FeedItem } from "./feed-items";
 
@@ -14,6 +14,12 @@ const ESTIMATED_CARD_PX = 160;
 const CARD_GAP_PX = 12;
 /** Scrolled this far past the list's top, the reader is looking at older cards. */
 const READING_FURTHER_DOWN_PX = 80;
+/**
+ * Cards rendered beyond each edge of the screen. The first paint renders one: each card is tens of
+ * milliseconds of a slow phone's main thread, so the rest follow just after, in the background.
+ */
+const OVERSCAN = 5;
+const FIRST_PAINT_OVERSCAN = 1;
 
 export interface MorePages {
   hasNextPage: boolean;
@@ -61,12 +67,14 @@ export function AlertList({
 
   // Someone reading further down keeps their card in place when new ones arrive on top; someone
   // at the top sees the new card itself (the last known scroll offset decides).
+  const [overscan, setOverscan] = useState(FIRST_PAINT_OVERSCAN);
+  useEffect(() => startTransition(() => setOverscan(OVERSCAN)), []);
   const lastOffset = useRef(0);
   const readingFurtherDown = lastOffset.current > scrollMargin + READING_FURTHER_DOWN_PX;
   const virtualizer = useWindowVirtualizer({
     count: items.length,
     estimateSize: () => ESTIMATED_CARD_PX + CARD_GAP_PX,
-    overscan: 5,
+    overscan,
     scrollMargin,
     getItemKey: (index) => items[index]?.key ?? index,
     anchorTo: readingFurtherDown ? "end" : "start",
