@@ -275,10 +275,13 @@ export function AlertFeed({
   const networkDown = !online || (isApiError(loadError) && loadError.status === 0);
   const showCached = !query.data && networkDown && feed.cached !== null && feed.cached.items.length > 0;
   const items = showCached && feed.cached ? feed.cached.items : feed.items;
-  // The cards render in a pass React can interrupt (a deferred value renders as a transition does):
-  // the first page's ten cards, or a live card on top, never hold the main thread in one long task
-  // on a slow phone (issue 31). Until that pass is done the screen keeps what it showed.
-  const listItems = useDeferredValue(items);
+  // Once the first page is on screen, what changes the list (a live card on top, a catch-up) renders in
+  // a pass React can interrupt (a deferred value renders as a transition does), never holding a slow
+  // phone's main thread in one long task; the screen keeps what it showed until that pass is done. The
+  // first page renders at once: an interruptible pass yields to everything else starting with the page
+  // and put the first card 0.6-1 s later on a phone (issue 31).
+  const deferredItems = useDeferredValue(items);
+  const listItems = listShown.current && deferredItems.length > 0 ? deferredItems : items;
   const loadedAt = query.data ? feed.lastFreshAt : showCached ? (feed.cached?.savedAt ?? null) : null;
 
   let content: ReactNode;
@@ -286,8 +289,7 @@ export function AlertFeed({
     content = <FeedLoadError error={loadError} onRetry={() => void query.refetch()} />;
   } else if (
     (!query.data && !showCached) ||
-    (!listShown.current && memberView.fetchStatus === "fetching" && memberView.isPending) ||
-    (listItems.length === 0 && items.length > 0)
+    (!listShown.current && memberView.fetchStatus === "fetching" && memberView.isPending)
   ) {
     // The first cards wait while the member's view is on its way: its chips above the list would push
     // them down. Once shown, the list never makes way for the loading state again.
