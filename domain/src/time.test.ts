@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { formatDateTime, formatRelativeTime, formatShortDate } from "./time.js";
 
 const TZ = "Australia/Melbourne";
@@ -73,5 +73,29 @@ describe("formatDateTime", () => {
 
   it("returns an empty string for an invalid date", () => {
     expect(formatDateTime("nope", TZ)).toBe("");
+  });
+});
+
+describe("loadTimeFormats", () => {
+  it("makes the runtime zone's formatter once, which formatting then reuses", async () => {
+    const Original = Intl.DateTimeFormat;
+    let made = 0;
+    Intl.DateTimeFormat = class extends Original {
+      constructor(...args: ConstructorParameters<typeof Original>) {
+        super(...args);
+        made += 1;
+      }
+    } as typeof Original;
+    try {
+      vi.resetModules();
+      const time = await import("./time.js");
+      time.loadTimeFormats();
+      expect(made).toBe(1);
+      time.formatDateTime("2026-11-28T03:00:00Z");
+      time.formatShortDate("2026-11-28T03:00:00Z");
+      expect(made).toBe(1);
+    } finally {
+      Intl.DateTimeFormat = Original;
+    }
   });
 });
