@@ -65,10 +65,13 @@ export function AlertList({
     return () => observer.disconnect();
   }, []);
 
+  const [overscan, setOverscan] = useState(FIRST_PAINT_OVERSCAN);
+  useEffect(() => {
+    startTransition(() => setOverscan(OVERSCAN));
+  }, []);
+
   // Someone reading further down keeps their card in place when new ones arrive on top; someone
   // at the top sees the new card itself (the last known scroll offset decides).
-  const [overscan, setOverscan] = useState(FIRST_PAINT_OVERSCAN);
-  useEffect(() => startTransition(() => setOverscan(OVERSCAN)), []);
   const lastOffset = useRef(0);
   const readingFurtherDown = lastOffset.current > scrollMargin + READING_FURTHER_DOWN_PX;
   const virtualizer = useWindowVirtualizer({
