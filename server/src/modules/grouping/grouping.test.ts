@@ -162,12 +162,22 @@ describe("message grouping API", () => {
       ids.push(res.json().data.id);
     }
     const digits = "1".repeat(200);
-    // A backtracking engine takes longer than the universe's age on these; RE2 takes microseconds.
-    const started = performance.now();
-    const extracted = await call("POST", "/api/message-grouping/test-extraction", admin, {
-      message: `${digits}!`,
-    });
-    const extractMs = performance.now() - started;
+    const overBudget = async () =>
+      (await call("GET", "/api/message-grouping/config", admin)).json().data.pages_over_budget as number;
+    // A backtracking engine takes longer than the universe's age on these; RE2 takes microseconds. The
+    // patterns share a 5 ms budget per page: a stall of a loaded machine can spend it (the config's
+    // counter says so), and then the extraction is asked again, up to three times; each is timed.
+    let extracted = await call("GET", "/api/message-grouping/config", admin);
+    let extractMs = 0;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const before = await overBudget();
+      const started = performance.now();
+      extracted = await call("POST", "/api/message-grouping/test-extraction", admin, {
+        message: `${digits}!`,
+      });
+      extractMs = Math.max(extractMs, performance.now() - started);
+      if ((await overBudget()) === before) break;
+    }
     expect(extracted.statusCode).toBe(200);
     expect(extracted.json().data).toMatchObject({ matched_by: "hostile 3", job_number: "1".repeat(32) });
 
