@@ -1,3 +1,4 @@
+import { waitFor } from "@testing-library/react";
 import { publishLiveEvent, RELAYED_LIVE_EVENTS, type RelayedLiveEvent } from "../api/live-events";
 import type { LiveChannel, LiveChannelHandlers, LiveClientEvent } from "../api/live-socket";
 
@@ -76,6 +77,14 @@ export function latestLiveChannel(): FakeLiveChannel {
   const channel = fakeLiveChannels.at(-1);
   if (!channel) throw new Error("the app opened no live channel");
   return channel;
+}
+
+/**
+ * The page's channel once the app has opened it: the feed opens it in an effect, which can run
+ * after the screen a test waited for is already in the document (a cold module cache shows it).
+ */
+export function liveChannelOpened(): Promise<FakeLiveChannel> {
+  return waitFor(latestLiveChannel);
 }
 
 /** Stands in for `openLiveChannel` in every web test (see setup.ts). */

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import { MESSAGES } from "@turnout/domain";
 import type { Alert } from "../../api/alerts";
 import { installFakeAudio } from "../../testing/alarm/fake-audio";
-import { latestLiveChannel } from "../../testing/fake-live-channel";
+import { liveChannelOpened } from "../../testing/fake-live-channel";
 import { mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
 import { storeSession, testUser } from "../../testing/session-fixtures";
@@ -23,7 +23,7 @@ async function openDashboard() {
   const rendered = renderApp("/");
   // The signed-in page's code loads on demand: a busy machine takes more than a second for it.
   expect(await screen.findByText(MESSAGES.NO_ALERTS, {}, { timeout: 5000 })).toBeInTheDocument();
-  const channel = latestLiveChannel();
+  const channel = await liveChannelOpened();
   act(() => {
     channel.connect();
     channel.serverEmit("joined-user-agencies", { agencies: [CFA] });

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { MESSAGES, TYPE_PRESENTATION } from "@turnout/domain";
-import { latestLiveChannel } from "../../testing/fake-live-channel";
+import { latestLiveChannel, liveChannelOpened } from "../../testing/fake-live-channel";
 import { type MockRoute, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
 import { storeSession } from "../../testing/session-fixtures";
@@ -242,7 +242,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
   it("joins the user's agencies on connect and adds a matching alert once, at the top, announced", async () => {
     dashboard({ "GET /alerts/search": feedPage([makeGroup(makeAlert({ id: 1, message: "Older one" }))]) });
     await cardsShown(1);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
     expect(channel.emitted).toContainEqual({ event: "join-user-agencies", payload: { view: "units" } });
     expect(screen.getByRole("button", { name: "User menu for Sam Taylor" })).toHaveAccessibleDescription(
@@ -269,7 +269,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
       ]),
     });
     await cardsShown(2);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
     const replayed = makeAlert({
       id: 3,
@@ -292,7 +292,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
       "GET /alerts/search": feedPage([makeGroup(makeAlert({ id: 1, message: "@@Smoke seen near school" }))]),
     });
     await cardsShown(1);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
     await user.click(screen.getByRole("button", { name: "Search messages" }));
     await user.type(await screen.findByRole("textbox", { name: "Keywords" }), "smoke school{Enter}");
@@ -320,7 +320,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
       },
     });
     await cardsShown(1);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
     act(() => channel.drop());
     expect(await screen.findByText("Live updates lost. Reconnecting…")).toBeInTheDocument();
@@ -353,7 +353,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
       },
     });
     await cardsShown(1);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
 
     // No jitter: the page is read 2 s after the last refresh.
@@ -386,7 +386,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
   it("offers 'Reconnect' after the live channel failed", async () => {
     const { user } = dashboard({ "GET /alerts/search": feedPage([]) });
     await screen.findByText(MESSAGES.NO_ALERTS);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.fail());
     expect(
       await screen.findByText("Live updates failed. New alerts will not appear until you reconnect."),
@@ -398,7 +398,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
   it("hands a session the server ended to the Session Ended dialog", async () => {
     dashboard({ "GET /alerts/search": feedPage([]) });
     await screen.findByText(MESSAGES.NO_ALERTS);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
     act(() => channel.serverEmit("session-ended", { reason: "logged_out_by_admin" }));
     const dialog = await screen.findByRole("alertdialog", { name: "Session Ended" });
@@ -426,7 +426,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
   it("shows the server's joining warning and its channel errors", async () => {
     dashboard({ "GET /alerts/search": feedPage([]) });
     await screen.findByText(MESSAGES.NO_ALERTS);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
     act(() =>
       channel.serverEmit("joined-user-agencies", {
@@ -445,7 +445,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
       "POST /auth/logout": { body: { success: true } },
     });
     await screen.findByText(MESSAGES.NO_ALERTS);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     await user.click(screen.getByRole("button", { name: "User menu for Sam Taylor" }));
     await user.click(screen.getByRole("menuitem", { name: "Sign out" }));
     expect(await screen.findByRole("heading", { name: "Sign In" })).toBeInTheDocument();
@@ -521,7 +521,7 @@ describe("the unit view (issue 26)", { timeout: 15_000 }, () => {
     expect(units).toHaveAttribute("aria-pressed", "true");
     expect(await screen.findByText("ALERT OUR FIRE")).toBeInTheDocument();
     expect(server.callsTo("GET /alerts/search")[0]?.query.get("view")).toBe("units");
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
     await user.click(screen.getByRole("button", { name: "All of CFA" }));
     expect(await screen.findByText("ALERT DOVETON FIRE")).toBeInTheDocument();
@@ -536,7 +536,7 @@ describe("the unit view (issue 26)", { timeout: 15_000 }, () => {
     });
     await screen.findByRole("button", { name: "My units: Kangaroo Flat" });
     await cardsShown(1);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
     act(() =>
       channel.serverEmit("new-alert", makeAlert({ id: 5, message: "@@ALERT ANOTHER BRIGADE", units: [] })),
@@ -552,7 +552,7 @@ describe("the unit view (issue 26)", { timeout: 15_000 }, () => {
       "GET /alerts/search": feedPage([makeGroup(makeAlert({ id: 1, message: "@@ALERT REAL JOB" }))]),
     });
     await cardsShown(1);
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
     const machine = makeAlert({
       id: 7,

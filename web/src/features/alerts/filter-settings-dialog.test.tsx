@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { FILTERS_SAVED_POPUP_MS, MESSAGES } from "@turnout/domain";
-import { latestLiveChannel } from "../../testing/fake-live-channel";
+import { latestLiveChannel, liveChannelOpened } from "../../testing/fake-live-channel";
 import { type MockRoute, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
 import { storeSession } from "../../testing/session-fixtures";
@@ -108,7 +108,8 @@ describe("alert filter settings", { timeout: 15_000 }, () => {
       "GET /user-filters": savedFilters([{ filter_value: "3", is_enabled: false }]),
       "POST /user-filters/bulk": { body: { success: true, message: "Filter settings saved.", data: [] } },
     });
-    act(() => latestLiveChannel().connect());
+    const channel = await liveChannelOpened();
+    act(() => channel.connect());
     const searchesBefore = server.callsTo("GET /alerts/search").length;
     await user.click(await within(dialog).findByRole("button", { name: /^Country Fire Authority:/ }));
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout"] });
@@ -174,7 +175,7 @@ describe("a feed with no agency to show", { timeout: 15_000 }, () => {
   async function serverJoinsNoAgency() {
     // The dashboard is a lazy chunk: its first load can take a while on a busy machine.
     await screen.findByText(MESSAGES.NO_ALERTS, {}, { timeout: 5_000 });
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     act(() => channel.connect());
     act(() => channel.serverEmit("joined-user-agencies", { agencies: [], warning: serverWarning }));
   }

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { FEEDBACK_UNREAD_POLL_MS } from "@turnout/domain";
 import { adminRoutes } from "../../testing/admin/admin-fixtures";
-import { latestLiveChannel } from "../../testing/fake-live-channel";
+import { latestLiveChannel, liveChannelOpened } from "../../testing/fake-live-channel";
 import { conversation, feedbackServer, message } from "../../testing/feedback/feedback-fixtures";
 import { renderApp } from "../../testing/render-app";
 import { storeSession, testUser } from "../../testing/session-fixtures";
@@ -46,7 +46,7 @@ describe("feedback unread badge", () => {
     expect(asked()).toBe(1);
 
     server.state.unread = 3;
-    latestLiveChannel().connect();
+    (await liveChannelOpened()).connect();
     latestLiveChannel().serverEmit("feedback:new-message", {
       conversationId: 7,
       messageId: 12,

@@ -1,6 +1,6 @@
 import { act, waitFor, within } from "@testing-library/react";
 import type { UserEvent } from "@testing-library/user-event";
-import { latestLiveChannel } from "../../testing/fake-live-channel";
+import { latestLiveChannel, liveChannelOpened } from "../../testing/fake-live-channel";
 import { type MockRoute, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
 import { makeJobResponses, makeSummary, summariesReply } from "../../testing/responding/responding-fixtures";
@@ -138,7 +138,8 @@ describe("who is responding on the cards", { timeout: 15_000 }, () => {
     });
     const card = await cardOf(4711);
     await expectCounts(card, "No answers yet");
-    act(() => latestLiveChannel().connect());
+    const channel = await liveChannelOpened();
+    act(() => channel.connect());
     act(() =>
       latestLiveChannel().serverEmit("alert:responses", {
         job_alert_id: 4711,
@@ -162,7 +163,8 @@ describe("who is responding on the cards", { timeout: 15_000 }, () => {
     });
     const card = await cardOf(4711);
     await expectCounts(card, "No answers yet");
-    act(() => latestLiveChannel().connect());
+    const channel = await liveChannelOpened();
+    act(() => channel.connect());
     responding = 2;
     act(() => latestLiveChannel().drop());
     act(() => latestLiveChannel().connect());
@@ -181,8 +183,9 @@ describe("who is responding on the cards", { timeout: 15_000 }, () => {
     });
     const card = await cardOf(4711);
     await expectCounts(card, "2 responding");
+    const channel = await liveChannelOpened();
     act(() =>
-      latestLiveChannel().serverEmit("alert:responses", {
+      channel.serverEmit("alert:responses", {
         job_alert_id: 4700,
         responding: 3,
         not_available: 0,

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
-import { latestLiveChannel } from "../../testing/fake-live-channel";
+import { latestLiveChannel, liveChannelOpened } from "../../testing/fake-live-channel";
 import { type MockRoute, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
 import { makeJobResponses } from "../../testing/responding/responding-fixtures";
@@ -136,8 +136,9 @@ describe("who is responding in the job popup", { timeout: 15_000 }, () => {
     expect(within(section).getByText("Alex Brown")).toBeInTheDocument();
     const before = server.callsTo("GET /alerts/4711/responses").length;
     people = [alex, robin];
+    const channel = await liveChannelOpened();
     act(() =>
-      latestLiveChannel().serverEmit("alert:responses", {
+      channel.serverEmit("alert:responses", {
         job_alert_id: 4711,
         responding: 1,
         not_available: 1,

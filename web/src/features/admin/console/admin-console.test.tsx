@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { MESSAGES } from "@turnout/domain";
 import type { SessionUser } from "../../../api/types";
 import { adminRoutes, adminUser, DESKTOP_UA, IPHONE_UA } from "../../../testing/admin/admin-fixtures";
-import { fakeLiveChannels, latestLiveChannel } from "../../../testing/fake-live-channel";
+import { fakeLiveChannels, latestLiveChannel, liveChannelOpened } from "../../../testing/fake-live-channel";
 import { type MockRoute, mockApi } from "../../../testing/mock-api";
 import { currentLocation, renderApp } from "../../../testing/render-app";
 import { storeSession, testUser } from "../../../testing/session-fixtures";
@@ -35,7 +35,7 @@ describe("admin console", { timeout: 20_000 }, () => {
   it("opens from the user menu's 'Admin' for an admin on a desktop browser and leaves with 'Back to Alerts'", async () => {
     const { user } = signedIn("/");
     await screen.findByRole("heading", { name: "Alerts" });
-    latestLiveChannel().connect();
+    (await liveChannelOpened()).connect();
     const menu = await openUserMenu(user);
     await user.click(within(menu).getByRole("menuitem", { name: "Admin" }));
 
@@ -88,7 +88,7 @@ describe("admin console", { timeout: 20_000 }, () => {
   it("joins the admin room on every connect while open, not before", async () => {
     signedIn("/admin/users");
     await screen.findByRole("heading", { name: "Admin Console" });
-    const channel = latestLiveChannel();
+    const channel = await liveChannelOpened();
     expect(channel.emitted).toEqual([]);
     channel.connect();
     channel.drop();
@@ -216,7 +216,7 @@ describe("admin console", { timeout: 20_000 }, () => {
     expect(badge).toHaveClass("MuiBadge-colorWarning");
 
     unread = 3;
-    latestLiveChannel().connect();
+    (await liveChannelOpened()).connect();
     latestLiveChannel().serverEmit("feedback:new-message", {
       conversationId: 7,
       messageId: 1,
@@ -241,7 +241,7 @@ describe("admin console", { timeout: 20_000 }, () => {
     expect(screen.queryByRole("tab")).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Back to Alerts" })).toBeInTheDocument();
     expect(server.requests.filter((request) => request.path.startsWith("/admin"))).toEqual([]);
-    latestLiveChannel().connect();
+    (await liveChannelOpened()).connect();
     expect(emittedEvents()).toEqual(["join-user-agencies"]);
   });
 
