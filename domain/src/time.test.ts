@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { formatDateTime, formatRelativeTime, formatShortDate } from "./time.js";
+import { formatClockTime, formatDateTime, formatRelativeTime, formatShortDate } from "./time.js";
 
 const TZ = "Australia/Melbourne";
 const NOW = Date.UTC(2026, 10, 22, 3, 5, 0); // 2:05 pm AEDT, 22 Nov 2026
@@ -76,8 +76,34 @@ describe("formatDateTime", () => {
   });
 });
 
-describe("loadTimeFormats", () => {
-  it("makes the runtime zone's formatter once, which formatting then reuses", async () => {
+describe("the runtime's time zone", () => {
+  // Node applies a change of TZ at once; the runtime's zone is then read from Date's local fields.
+  const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env;
+
+  it("formats as Intl does in that zone named, across daylight saving changes", () => {
+    expect(env).toBeDefined();
+    const saved = env?.TZ;
+    try {
+      for (const zone of [
+        "Australia/Melbourne",
+        "Australia/Perth",
+        "Australia/Lord_Howe",
+        "America/New_York",
+      ]) {
+        if (env) env.TZ = zone;
+        // Every 47 minutes over a year and a bit: each zone's changes and every hour of the day.
+        for (let at = Date.UTC(2026, 0, 1); at < Date.UTC(2027, 2, 1); at += 47 * MIN) {
+          expect(formatDateTime(at), `${zone} ${new Date(at).toISOString()}`).toBe(formatDateTime(at, zone));
+          expect(formatClockTime(at)).toBe(formatClockTime(at, zone));
+        }
+      }
+    } finally {
+      if (env) env.TZ = saved;
+      if (env && saved === undefined) delete env.TZ;
+    }
+  });
+
+  it("makes no Intl formatter for it, and one per named zone, reused", async () => {
     const Original = Intl.DateTimeFormat;
     let made = 0;
     Intl.DateTimeFormat = class extends Original {
@@ -89,13 +115,26 @@ describe("loadTimeFormats", () => {
     try {
       vi.resetModules();
       const time = await import("./time.js");
-      time.loadTimeFormats();
-      expect(made).toBe(1);
       time.formatDateTime("2026-11-28T03:00:00Z");
       time.formatShortDate("2026-11-28T03:00:00Z");
+      time.formatClockTime("2026-11-28T03:00:00Z");
+      time.formatRelativeTime("2026-10-28T03:00:00Z", NOW, { short: true });
+      expect(made).toBe(0);
+      time.formatDateTime("2026-11-28T03:00:00Z", TZ);
+      time.formatShortDate("2026-11-28T03:00:00Z", TZ);
+      time.formatClockTime("2026-11-28T03:00:00Z", TZ);
       expect(made).toBe(1);
     } finally {
       Intl.DateTimeFormat = Original;
     }
+  });
+});
+
+describe("formatClockTime", () => {
+  it("formats en-AU 'h:mm am/pm' in the given time zone", () => {
+    expect(formatClockTime(NOW, TZ)).toBe("2:05 pm");
+    expect(formatClockTime("2026-03-04T13:00:00Z", TZ)).toBe("12:00 am");
+    expect(formatClockTime("2026-07-01T02:30:00Z", TZ)).toBe("12:30 pm");
+    expect(formatClockTime("nope", TZ)).toBe("");
   });
 });

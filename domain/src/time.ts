@@ -9,14 +9,13 @@ function toDate(value: Date | string | number): Date {
 }
 
 /**
- * One formatter per time zone (the runtime's under ""): making an Intl.DateTimeFormat costs far more
- * than using one, and every card's time and every SMS formats through here (issue 31).
+ * One formatter per named time zone: making an Intl.DateTimeFormat costs far more than using one, and
+ * every SMS formats through here.
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatterFor(timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = timeZone ?? "";
-  let formatter = formatters.get(key);
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat("en-AU", {
       timeZone,
@@ -27,22 +26,27 @@ function formatterFor(timeZone: string | undefined): Intl.DateTimeFormat {
       hour: "numeric",
       minute: "numeric",
     });
-    formatters.set(key, formatter);
+    formatters.set(timeZone, formatter);
   }
   return formatter;
 }
 
 /**
- * Makes the runtime zone's formatter ahead of need: the first DateTimeFormat of a page loads the locale's
- * date formats (35-75 ms in Chromium here, four times that on a slow phone). The web app calls it while
- * its dashboard's code downloads, so the first card does not wait for it (issue 31).
+ * Calendar fields of an instant in a time zone. The runtime's zone (none given: every card, dialog and
+ * label of the web app) is read from Date's own local fields, the same zone Intl would use: the first
+ * Intl.DateTimeFormat of a page loads the locale's date formats, 35-75 ms in Chromium here and four
+ * times that on a slow phone, where Date's fields cost under a millisecond (issue 31).
  */
-export function loadTimeFormats(): void {
-  formatterFor(undefined).formatToParts(0);
-}
-
-/** Calendar fields of an instant in a time zone (runtime's zone when none is given). */
 function zonedParts(date: Date, timeZone: string | undefined) {
+  if (timeZone === undefined) {
+    return {
+      year: date.getFullYear(),
+      month: date.getMonth() + 1,
+      day: date.getDate(),
+      hour: date.getHours(),
+      minute: date.getMinutes(),
+    };
+  }
   const parts = formatterFor(timeZone).formatToParts(date);
   const field = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
   return {
@@ -52,6 +56,14 @@ function zonedParts(date: Date, timeZone: string | undefined) {
     hour: field("hour") % 24,
     minute: field("minute"),
   };
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** "2:05 pm" from a 24-hour clock's hour and minute. */
+function clockText(hour: number, minute: number): string {
+  const hour12 = hour % 12 === 0 ? 12 : hour % 12;
+  return `${hour12}:${pad(minute)} ${hour < 12 ? "am" : "pm"}`;
 }
 
 /** Formats a date as "14 Nov 2026" in the given time zone; "" for an invalid date. */
@@ -67,9 +79,15 @@ export function formatDateTime(date: Date | string | number, timeZone?: string):
   const value = toDate(date);
   if (Number.isNaN(value.getTime())) return "";
   const { year, month, day, hour, minute } = zonedParts(value, timeZone);
-  const hour12 = hour % 12 === 0 ? 12 : hour % 12;
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${hour12}:${pad(minute)} ${hour < 12 ? "am" : "pm"}, ${pad(day)}/${pad(month)}/${year}`;
+  return `${clockText(hour, minute)}, ${pad(day)}/${pad(month)}/${year}`;
+}
+
+/** Formats the time of day as en-AU "2:05 pm" in the given time zone; "" if invalid. */
+export function formatClockTime(date: Date | string | number, timeZone?: string): string {
+  const value = toDate(date);
+  if (Number.isNaN(value.getTime())) return "";
+  const { hour, minute } = zonedParts(value, timeZone);
+  return clockText(hour, minute);
 }
 
 /** "N unit(s) ago" in the long form or "N<u> ago" in the short form. */

@@ -1,6 +1,5 @@
 // First: zod must not probe eval under the page's Content-Security-Policy.
 import "./app/zod-without-eval";
-import { loadTimeFormats } from "@turnout/domain";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/app";
@@ -12,10 +11,6 @@ import { startInstallPromptCapture } from "./features/install";
 startInstallPromptCapture();
 
 preloadFirstScreen();
-
-// Intl's date formats load while the dashboard's code is on its way, not when the first card needs them.
-const whenIdle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1));
-whenIdle(() => loadTimeFormats());
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");

@@ -1,12 +1,7 @@
-import { etaLabel, type ResponseEta, type ResponseStatus } from "@turnout/domain";
-
-const clock = new Intl.DateTimeFormat("en-AU", { hour: "numeric", minute: "2-digit", hour12: true });
+import { etaLabel, formatClockTime, type ResponseEta, type ResponseStatus } from "@turnout/domain";
 
 /** The time of day an answer was given, e.g. "2:05 pm" ("" when unreadable). */
-export function answerTimeLabel(answeredAt: string): string {
-  const at = new Date(answeredAt);
-  return Number.isNaN(at.getTime()) ? "" : clock.format(at).toLowerCase();
-}
+export const answerTimeLabel = (answeredAt: string): string => formatClockTime(answeredAt);
 
 export const STATUS_LABELS: Record<ResponseStatus, string> = {
   responding: "Responding",
