@@ -1,13 +1,6 @@
-import { keyframes } from "@emotion/react";
 import PlaceIcon from "@mui/icons-material/Place";
 import SettingsInputAntennaIcon from "@mui/icons-material/SettingsInputAntenna";
-import Avatar from "@mui/material/Avatar";
-import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Card from "@mui/material/Card";
-import CardActionArea from "@mui/material/CardActionArea";
-import Chip from "@mui/material/Chip";
-import Typography from "@mui/material/Typography";
 import {
   type AlertType,
   displayText,
@@ -15,28 +8,13 @@ import {
   typePresentation,
   UNMAPPED_AGENCY,
 } from "@turnout/domain";
-import { memo, type ReactNode, useCallback, useId, useMemo, useState } from "react";
+import { type CSSProperties, memo, type ReactNode, useCallback, useId, useMemo, useState } from "react";
 import { type Alert, alertTime } from "../../api/alerts";
 import { safeLogoPath } from "../../ui/safe-logo-path";
 import { absoluteTimeLabel, clockTimeLabel, relativeTimeLabel } from "../../ui/time-labels";
 import type { FeedItem } from "./feed-items";
-import { touchTarget } from "./touch-target";
-import { TypeBadge } from "./type-badge";
-
-const arriveByColor = new Map<string, ReturnType<typeof keyframes>>();
-
-/** A new card's arrival pulse in the theme's warning colour (one animation per colour scheme). */
-function arrive(color: string) {
-  let animation = arriveByColor.get(color);
-  if (!animation) {
-    animation = keyframes`
-      from { box-shadow: 0 0 0 4px ${color}; }
-      to { box-shadow: 0 0 0 0 transparent; }
-    `;
-    arriveByColor.set(color, animation);
-  }
-  return animation;
-}
+import { TypeIcon } from "./type-badge";
+import "./alert-card.css";
 
 export interface AlertCardHandlers {
   onOpen: (item: FeedItem) => void;
@@ -58,9 +36,6 @@ export interface CardPanel {
   id: string;
   onToggle: () => void;
 }
-
-/** Text past this many lines is cut on the card (the popup has it whole): four cards fit a phone's screen. */
-const CARD_TEXT_LINES = 3;
 
 /** The distinct capcodes a card's messages were paged to, in the order first seen. */
 function capcodesOf(item: FeedItem): string[] {
@@ -111,24 +86,13 @@ export const AlertCard = memo(function AlertCard({
   // A card arriving on top moves every card's place in the feed: only this shell renders again for
   // that, its content (most of the card's elements and styles) only when what it shows changes.
   return (
-    <Card
-      component="article"
-      variant="outlined"
+    <article
+      className={highlighted ? "alert-card alert-card--new" : "alert-card"}
+      style={{ "--type-color": presentation.color } as CSSProperties}
       aria-label={`${presentation.label} alert${agencyName ? ` from ${agencyName}` : ""}`}
       aria-posinset={position}
       aria-setsize={setSize}
       data-alert-id={primary.id}
-      sx={{
-        borderLeft: "6px solid",
-        borderLeftColor: presentation.color,
-        ...(highlighted
-          ? {
-              animation: (theme) => `${arrive(theme.palette.warning.main)} 1.2s ease-out 3`,
-              "@media (prefers-reduced-motion: reduce)": { animation: "none", outline: "3px solid" },
-              outlineColor: "warning.main",
-            }
-          : {}),
-      }}
     >
       <AlertCardContent
         item={item}
@@ -138,7 +102,7 @@ export const AlertCard = memo(function AlertCard({
         panel={panel}
         {...handlers}
       />
-    </Card>
+    </article>
   );
 });
 
@@ -180,143 +144,99 @@ const AlertCardContent = memo(function AlertCardContent({
     ? `Open all ${group.total_count} messages of job ${group.job_number ?? primary.id}`
     : `Open details of job ${primary.id}`;
 
+  const presentation = typePresentation(type);
+
   return (
     <>
-      <Box
-        sx={{
-          display: "flex",
-          // One line on a phone: the area gives way (cut with an ellipsis; its button's name and the
-          // popup say it whole) before the type, the agency's code, the time or the answers do.
-          flexWrap: { xs: "nowrap", sm: "wrap" },
-          alignItems: "center",
-          columnGap: 0.5,
-          rowGap: 0.5,
-          px: 1.25,
-          pt: 1,
-          "& > *": { flexShrink: 0 },
-        }}
-      >
-        <TypeBadge type={type} size="small" compact onClick={() => onFilterType(type)} />
+      <div className="alert-card__head">
+        <button
+          type="button"
+          className="card-chip card-chip--type"
+          onClick={() => onFilterType(type)}
+          aria-label={`Show only ${presentation.label} alerts`}
+        >
+          <TypeIcon presentation={presentation} className="card-chip__icon" />
+          <span className="card-chip__label">{presentation.label.toUpperCase()}</span>
+        </button>
         {agencyName && agencyId ? (
-          <Chip
-            size="small"
-            variant="outlined"
-            avatar={logo ? <Avatar src={logo} alt="" slotProps={{ img: { loading: "lazy" } }} /> : undefined}
-            label={
-              agencyCode && agencyCode !== agencyName ? (
+          <button
+            type="button"
+            className="card-chip card-chip--agency"
+            onClick={() => onFilterAgency({ id: agencyId, name: agencyName })}
+            aria-label={`Show only ${agencyName} alerts`}
+          >
+            {logo ? <img className="card-chip__avatar" src={logo} alt="" loading="lazy" /> : null}
+            <span className="card-chip__label">
+              {agencyCode && agencyCode !== agencyName ? (
                 <>
-                  <Box component="span" sx={{ display: { xs: "none", sm: "inline" } }}>
-                    {agencyName}
-                  </Box>
-                  <Box component="span" sx={{ display: { xs: "inline", sm: "none" } }}>
-                    {agencyCode}
-                  </Box>
+                  <span className="only-wide">{agencyName}</span>
+                  <span className="only-narrow">{agencyCode}</span>
                 </>
               ) : (
                 agencyName
-              )
-            }
-            onClick={() => onFilterAgency({ id: agencyId, name: agencyName })}
-            aria-label={`Show only ${agencyName} alerts`}
-            sx={{ ...touchTarget, minWidth: 0, maxWidth: { xs: "5.5rem", sm: "none" } }}
-          />
+              )}
+            </span>
+          </button>
         ) : null}
         {area ? (
-          <Chip
-            size="small"
-            variant="outlined"
-            icon={<PlaceIcon aria-hidden="true" />}
-            label={area}
+          <button
+            type="button"
+            className="card-chip card-chip--area"
             onClick={() => onFilterArea(area)}
             aria-label={`Show only alerts in ${area}`}
-            sx={{
-              ...touchTarget,
-              "&&": { flexShrink: 2 },
-              minWidth: 0,
-              maxWidth: { xs: "7rem", sm: "10rem" },
-              "& .MuiChip-icon": { display: { xs: "none", sm: "inline-block" } },
-            }}
-          />
+          >
+            <PlaceIcon aria-hidden="true" className="card-chip__icon" />
+            <span className="card-chip__label">{area}</span>
+          </button>
         ) : null}
         {capcodes.map((capcode) => (
-          <Chip
+          <span
             key={capcode}
-            size="small"
-            icon={<SettingsInputAntennaIcon aria-hidden="true" />}
-            label={capcode}
+            role="img"
+            className="card-chip card-chip--capcode"
             aria-label={`Capcode ${capcode}`}
-            sx={{ fontFamily: "monospace" }}
-          />
+          >
+            <SettingsInputAntennaIcon aria-hidden="true" className="card-chip__icon" />
+            <span className="card-chip__label">{capcode}</span>
+          </span>
         ))}
         {onAssignCapcode && unmapped ? (
           <Button size="small" variant="contained" color="warning" onClick={() => onAssignCapcode(primary)}>
             {`Assign capcode ${primary.capcode}`}
           </Button>
         ) : null}
-        {highlighted ? (
-          <Typography component="span" variant="caption" sx={{ fontWeight: 700, color: "warning.main" }}>
-            NEW
-          </Typography>
-        ) : null}
-        <Box sx={{ ml: "auto", display: "flex", alignItems: "center", gap: 0.5 }}>
-          <Typography
-            component="time"
-            variant="body2"
+        {highlighted ? <span className="alert-card__new">NEW</span> : null}
+        <div className="alert-card__aside">
+          <time
+            className="alert-card__time"
             dateTime={alertTime(newest)}
             title={absoluteTimeLabel(alertTime(newest))}
-            sx={{ color: "text.secondary", fontWeight: 600, whiteSpace: "nowrap" }}
           >
             {relativeTimeLabel(alertTime(newest), now)}
-          </Typography>
+          </time>
           {renderAside?.(item, panel)}
-        </Box>
-      </Box>
-      <CardActionArea
+        </div>
+      </div>
+      <button
+        type="button"
+        className="alert-card__open"
         onClick={() => onOpen(item)}
         aria-label={openLabel}
         aria-describedby={textId}
-        sx={{
-          px: 1.25,
-          pt: 0.75,
-          pb: 1,
-          minHeight: 44,
-          "&.Mui-focusVisible": {
-            outline: "3px solid",
-            outlineColor: "secondary.main",
-            outlineOffset: -3,
-          },
-        }}
       >
-        <Typography
-          id={textId}
-          component="p"
-          sx={{
-            fontSize: "1.05rem",
-            lineHeight: 1.4,
-            whiteSpace: "pre-wrap",
-            overflowWrap: "anywhere",
-            display: "-webkit-box",
-            WebkitLineClamp: CARD_TEXT_LINES,
-            WebkitBoxOrient: "vertical",
-            overflow: "hidden",
-          }}
-        >
+        <span id={textId} className="alert-card__text">
           {displayText(newest.message)}
-        </Typography>
+        </span>
         {grouped ? (
-          <Typography
-            component="p"
-            variant="body2"
-            sx={{ mt: 0.5, color: "text.secondary", fontWeight: 600 }}
-          >
+          <span className="alert-card__job">
             {group.job_number ? `Job ${group.job_number} · ` : ""}
             {`${group.total_count} messages · first paged `}
             <time dateTime={alertTime(first)} title={absoluteTimeLabel(alertTime(first))}>
               {clockTimeLabel(alertTime(first), now)}
             </time>
-          </Typography>
+          </span>
         ) : null}
-      </CardActionArea>
+      </button>
       {renderFooter?.(item, panel)}
     </>
   );
