@@ -1,10 +1,10 @@
-import CssBaseline from "@mui/material/CssBaseline";
 import { ThemeProvider } from "@mui/material/styles";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { isApiError } from "../api/errors";
 import { themeFor } from "./theme";
+import "./baseline.css";
 
 /** One query client per app: no retry on 4xx answers (they will not change by asking again). */
 export function createQueryClient(): QueryClient {
@@ -22,17 +22,14 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** Server state, theme (light and dark following the system) and baseline CSS. */
+/** Server state and theme (light and dark following the system); the baseline CSS is baseline.css. */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   // Read at the first render (no server rendering here), so a phone set to dark never shows a
   // light frame; a change of the system setting re-renders with the other theme.
   const prefersDark = useMediaQuery("(prefers-color-scheme: dark)", { noSsr: true });
   return (
     <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={themeFor(prefersDark ? "dark" : "light")}>
-        <CssBaseline enableColorScheme />
-        {children}
-      </ThemeProvider>
+      <ThemeProvider theme={themeFor(prefersDark ? "dark" : "light")}>{children}</ThemeProvider>
     </QueryClientProvider>
   );
 }

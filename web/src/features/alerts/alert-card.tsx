@@ -143,7 +143,6 @@ const AlertCardContent = memo(function AlertCardContent({
   const openLabel = grouped
     ? `Open all ${group.total_count} messages of job ${group.job_number ?? primary.id}`
     : `Open details of job ${primary.id}`;
-
   const presentation = typePresentation(type);
 
   return (
@@ -169,8 +168,8 @@ const AlertCardContent = memo(function AlertCardContent({
             <span className="card-chip__label">
               {agencyCode && agencyCode !== agencyName ? (
                 <>
-                  <span className="only-wide">{agencyName}</span>
-                  <span className="only-narrow">{agencyCode}</span>
+                  <span className="alert-card__wide">{agencyName}</span>
+                  <span className="alert-card__narrow">{agencyCode}</span>
                 </>
               ) : (
                 agencyName

@@ -29,13 +29,10 @@ export function TypeBadge({
   type,
   onClick,
   size = "medium",
-  compact = false,
 }: {
   type: string | null | undefined;
   onClick?: () => void;
   size?: "small" | "medium";
-  /** Tighter letters on a phone (a card's header has one line for type, agency, area, time and answers). */
-  compact?: boolean;
 }) {
   const presentation = typePresentation(type);
   return (
@@ -49,10 +46,7 @@ export function TypeBadge({
         bgcolor: presentation.color,
         color: "#fff",
         fontWeight: 700,
-        letterSpacing: compact ? { xs: 0, sm: 0.4 } : 0.4,
-        ...(compact
-          ? { fontSize: { xs: "0.72rem", sm: "0.8125rem" }, "& .MuiChip-label": { px: { xs: 0.75 } } }
-          : {}),
+        letterSpacing: 0.4,
         "& .MuiChip-icon": { color: "#fff" },
         "&.MuiChip-clickable:hover, &.MuiChip-clickable:focus-visible": { bgcolor: presentation.color },
         ...(onClick ? touchTarget : {}),
