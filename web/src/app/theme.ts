@@ -58,6 +58,31 @@ function createAppTheme(mode: ColorMode): Theme {
   });
 }
 
+/**
+ * The theme's colours that the static stylesheets read (app/baseline.css, the feed card's
+ * alert-card.css), as CSS custom properties: those stylesheets replace MUI components whose styles
+ * emotion worked out in every render (issue 31), and take their colours from here rather than copies.
+ * The grey shades are the ones MUI's Chip uses for its outline and icon.
+ */
+export function themeCssVariables(theme: Theme): Record<string, string> {
+  const { palette } = theme;
+  const light = palette.mode === "light";
+  return {
+    "color-scheme": palette.mode,
+    "--app-text": palette.text.primary,
+    "--app-text-secondary": palette.text.secondary,
+    "--app-background": palette.background.default,
+    "--app-paper": palette.background.paper,
+    "--app-divider": palette.divider,
+    "--app-hover": palette.action.hover,
+    "--app-filled": palette.action.selected,
+    "--app-outline": light ? palette.grey[400] : palette.grey[700],
+    "--app-icon": light ? palette.grey[700] : palette.grey[300],
+    "--app-focus": palette.secondary.main,
+    "--app-warning": palette.warning.main,
+  };
+}
+
 const themes: Partial<Record<ColorMode, Theme>> = {};
 
 /**

@@ -1,6 +1,6 @@
 import { act, waitFor, within } from "@testing-library/react";
 import type { UserEvent } from "@testing-library/user-event";
-import { latestLiveChannel, liveChannelOpened } from "../../testing/fake-live-channel";
+import { liveChannelOpened } from "../../testing/fake-live-channel";
 import { type MockRoute, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
 import { makeJobResponses, makeSummary, summariesReply } from "../../testing/responding/responding-fixtures";
@@ -141,7 +141,7 @@ describe("who is responding on the cards", { timeout: 15_000 }, () => {
     const channel = await liveChannelOpened();
     act(() => channel.connect());
     act(() =>
-      latestLiveChannel().serverEmit("alert:responses", {
+      channel.serverEmit("alert:responses", {
         job_alert_id: 4711,
         responding: 1,
         not_available: 2,
@@ -150,7 +150,7 @@ describe("who is responding on the cards", { timeout: 15_000 }, () => {
     await expectCounts(card, "1 responding, 2 not available");
     await expectCounts(await cardOf(4712), "No answers yet");
     // A malformed event changes nothing.
-    act(() => latestLiveChannel().serverEmit("alert:responses", { job_alert_id: "4711", responding: 9 }));
+    act(() => channel.serverEmit("alert:responses", { job_alert_id: "4711", responding: 9 }));
     await expectCounts(card, "1 responding, 2 not available");
     expect(server.callsTo("GET /alerts/responses")).toHaveLength(1);
   });
@@ -166,8 +166,8 @@ describe("who is responding on the cards", { timeout: 15_000 }, () => {
     const channel = await liveChannelOpened();
     act(() => channel.connect());
     responding = 2;
-    act(() => latestLiveChannel().drop());
-    act(() => latestLiveChannel().connect());
+    act(() => channel.drop());
+    act(() => channel.connect());
     await expectCounts(card, "2 responding");
     await expectCounts(await cardOf(4712), "2 responding");
     expect(server.callsTo("GET /alerts/responses")).toHaveLength(2);
