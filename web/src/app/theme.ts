@@ -1,4 +1,4 @@
-import { createTheme, type Theme, type ThemeOptions } from "@mui/material/styles";
+import { alpha, createTheme, type Theme, type ThemeOptions } from "@mui/material/styles";
 
 /** Minimum size of anything a gloved or hurried finger has to hit. */
 const TOUCH_TARGET_PX = 44;
@@ -60,7 +60,7 @@ function createAppTheme(mode: ColorMode): Theme {
 
 /**
  * The theme's colours that the static stylesheets read (app/baseline.css, the feed card's
- * alert-card.css), as CSS custom properties: those stylesheets replace MUI components whose styles
+ * alert-card.css, the card's answers toggle in answers-toggle.css), as CSS custom properties: those stylesheets replace MUI components whose styles
  * emotion worked out in every render (issue 31), and take their colours from here rather than copies.
  * The grey shades are the ones MUI's Chip uses for its outline and icon.
  */
@@ -80,6 +80,13 @@ export function themeCssVariables(theme: Theme): Record<string, string> {
     "--app-icon": light ? palette.grey[700] : palette.grey[300],
     "--app-focus": palette.secondary.main,
     "--app-warning": palette.warning.main,
+    "--app-success": palette.success.main,
+    "--app-success-hover": palette.success.dark,
+    "--app-on-success": palette.success.contrastText,
+    // MUI's contained Button in the inherited colour, and its Skeleton's fill.
+    "--app-raised": light ? palette.grey[300] : palette.grey[800],
+    "--app-raised-hover": light ? palette.grey.A100 : palette.grey[700],
+    "--app-placeholder": alpha(palette.text.primary, light ? 0.11 : 0.13),
   };
 }
 

@@ -4,8 +4,6 @@ import DoNotDisturbOnIcon from "@mui/icons-material/DoNotDisturbOn";
 import ErrorIcon from "@mui/icons-material/Error";
 import GroupsIcon from "@mui/icons-material/Groups";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { type AnswerablePage, describeResponseCounts, jobAnswerability } from "@turnout/domain";
@@ -15,6 +13,7 @@ import { CLOSED_TEXT, OFFLINE_COUNTS_TEXT, PENDING_TEXT, STATUS_LABELS } from ".
 import { summaryQueryOptions } from "./queries";
 import type { ResponseSummary } from "./responding-api";
 import { type AnswerState, useAnswer } from "./use-answer";
+import "./answers-toggle.css";
 
 /** "4 responding, 1 not available" with an icon; the card's and the popup's count line. */
 export function ResponseCounts({
@@ -78,21 +77,9 @@ function CardAnswer({
 
 const footSx = { px: 1.5, pb: 1.5, pt: 1, borderTop: 1, borderColor: "divider" } as const;
 
-/** The toggle's size: the header's chips' height, its hit area grown to 44 px without taking room. */
-const toggleSx = {
-  minHeight: 32,
-  minWidth: 0,
-  py: 0,
-  px: 1,
-  gap: 0.5,
-  borderRadius: 4,
-  position: "relative",
-  "&::after": { content: '""', position: "absolute", inset: "-6px 0" },
-} as const;
-
 /** The toggle's place while the counts load: as wide as a loaded one, so nothing moves. */
 function LoadingToggle() {
-  return <Skeleton variant="rounded" aria-hidden="true" sx={{ width: 48, height: 32, borderRadius: 4 }} />;
+  return <span className="answers-toggle-placeholder" aria-hidden="true" />;
 }
 
 /** What the toggle says of the member's answer, in an icon (the accessible name says it in words). */
@@ -120,22 +107,25 @@ function AnswersToggleButton({
     parts.push(`You: ${STATUS_LABELS[state.mine.status]}${state.pending ? ` (${PENDING_TEXT})` : ""}`);
   if (state.refused) parts.push("Your answer was not sent");
   if (!summary.open) parts.push(CLOSED_TEXT);
-  const responding = state.mine?.status === "responding";
+  // A plain button styled by answers-toggle.css: there is one on every card of the first screen.
+  const className = !state.mine
+    ? "answers-toggle"
+    : state.mine.status === "responding"
+      ? "answers-toggle answers-toggle--answered answers-toggle--responding"
+      : "answers-toggle answers-toggle--answered";
   return (
-    <Button
-      size="small"
-      variant={state.mine ? "contained" : "outlined"}
-      color={responding ? "success" : "inherit"}
+    <button
+      type="button"
+      className={className}
       aria-label={`Who is responding: ${parts.join(". ")}`}
       aria-expanded={panel.open}
       aria-controls={panel.id}
       onClick={panel.onToggle}
-      sx={toggleSx}
     >
       <GroupsIcon fontSize="small" aria-hidden="true" />
       <span aria-hidden="true">{counts ? counts.responding : "?"}</span>
       {mineIcon(state)}
-    </Button>
+    </button>
   );
 }
 
@@ -160,14 +150,10 @@ export function CardAnswersToggle({
   }
   if (readOnly) {
     return (
-      <Typography
-        component="span"
-        variant="body2"
-        sx={{ display: "inline-flex", alignItems: "center", gap: 0.5, fontWeight: 700 }}
-      >
-        <GroupsIcon fontSize="small" aria-hidden="true" sx={{ color: "success.main" }} />
+      <span className="answers-count">
+        <GroupsIcon fontSize="small" aria-hidden="true" />
         {describeResponseCounts(summary.data)}
-      </Typography>
+      </span>
     );
   }
   return <AnswersToggleButton summary={summary.data} counts={summary.data} panel={panel} />;
