@@ -1,9 +1,11 @@
 import { type ReactNode, Suspense, useState } from "react";
 
 /**
- * Mounts `children` (a dialog made with React.lazy) from the first time `when` is true, and keeps it
- * mounted: its code loads when first needed (issue 31: nothing the feed does not show on first paint
- * is in its critical path), and once loaded it closes with its transition and opens again at once.
+ * Mounts `children` (a dialog or notice, often made with React.lazy) from the first time `when` is true,
+ * and keeps it mounted: its code loads when first needed (issue 31: nothing the feed does not show on
+ * first paint is in its critical path), a closed MUI Dialog or Snackbar costs the first render nothing
+ * (closed, they still run their hooks), and once shown it closes with its transition and opens again
+ * at once.
  */
 export function LazyMount({ when, children }: { when: boolean; children: ReactNode }) {
   const [wanted, setWanted] = useState(when);

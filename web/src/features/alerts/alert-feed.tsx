@@ -314,14 +314,17 @@ export function AlertFeed({
     );
   }
 
+  // The notices are mounted from their first showing: closed, MUI's Snackbar still renders its hooks.
   const serverErrorNotice = (
-    <Snackbar
-      open={live.serverError !== null}
-      autoHideDuration={6_000}
-      onClose={live.dismissServerError}
-      anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
-      message={live.serverError ?? ""}
-    />
+    <LazyMount when={live.serverError !== null}>
+      <Snackbar
+        open={live.serverError !== null}
+        autoHideDuration={6_000}
+        onClose={live.dismissServerError}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+        message={live.serverError ?? ""}
+      />
+    </LazyMount>
   );
 
   if (view) {
@@ -398,12 +401,14 @@ export function AlertFeed({
       <LazyMount when={jobId !== null}>
         <JobDetailDialog jobId={jobId} onClose={closeJob} renderExtra={jobExtra} />
       </LazyMount>
-      <Snackbar
-        open={savedNotice}
-        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
-        message="Filter settings saved"
-        slotProps={{ content: { role: "status" } }}
-      />
+      <LazyMount when={savedNotice}>
+        <Snackbar
+          open={savedNotice}
+          anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+          message="Filter settings saved"
+          slotProps={{ content: { role: "status" } }}
+        />
+      </LazyMount>
       {serverErrorNotice}
     </Box>
   );

@@ -22,6 +22,7 @@ import { useNavigate } from "react-router";
 import { emitSessionNotice, onSessionNotice, type SessionNotice } from "../../api/session-events";
 import { type StoredSession, storage } from "../../api/storage";
 import type { SessionAgency, SessionUser } from "../../api/types";
+import { LazyMount } from "../../ui/lazy-mount";
 import { pageNavigation } from "../../ui/page-navigation";
 import { authApi, type SignInData } from "./auth-api";
 import { NotAuthorizedDialog } from "./not-authorized-dialog";
@@ -228,12 +229,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       {/* Once the session has ended, the signed-in page behind is stale, and a dialog of its own (a job
           popup opening late) would cover this one: show the notice over an empty page instead. */}
       {endedNotice ? null : children}
-      <SessionEndedDialog notice={endedNotice} onGoToLogin={handleGoToLogin} />
-      <NotAuthorizedDialog
-        message={forbiddenMessage}
-        onGoToLogin={handleForbiddenLogin}
-        onClose={() => setForbiddenMessage(null)}
-      />
+      {/* Mounted from their first showing: closed, MUI's Dialog still renders its hooks (issue 31). */}
+      <LazyMount when={endedNotice !== null}>
+        <SessionEndedDialog notice={endedNotice} onGoToLogin={handleGoToLogin} />
+      </LazyMount>
+      <LazyMount when={forbiddenMessage !== null}>
+        <NotAuthorizedDialog
+          message={forbiddenMessage}
+          onGoToLogin={handleForbiddenLogin}
+          onClose={() => setForbiddenMessage(null)}
+        />
+      </LazyMount>
     </AuthContext.Provider>
   );
 }

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { fieldErrorsFrom } from "../../api/field-errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
+import { LazyMount } from "../../ui/lazy-mount";
 import { TextInput } from "../../ui/text-input";
 import { authApi, type DeviceSession, type SignInData } from "./auth-api";
 import { AUTH_SUBTITLE_ID, AuthLayout } from "./auth-layout";
@@ -201,16 +202,20 @@ export function LoginScreen({
 
   const dialogs = (
     <>
-      <SecurityLockDialog minutes={lockMinutes} onClose={() => setLockMinutes(null)} />
-      <MaxDevicesDialog
-        open={sessionLimit !== null}
-        sessions={sessionLimit?.sessions ?? []}
-        maxSessions={sessionLimit?.maxSessions ?? 0}
-        busy={busy}
-        error={forceLogoutError}
-        onCancel={() => setSessionLimit(null)}
-        onContinue={handleForceLogout}
-      />
+      <LazyMount when={lockMinutes !== null}>
+        <SecurityLockDialog minutes={lockMinutes} onClose={() => setLockMinutes(null)} />
+      </LazyMount>
+      <LazyMount when={sessionLimit !== null}>
+        <MaxDevicesDialog
+          open={sessionLimit !== null}
+          sessions={sessionLimit?.sessions ?? []}
+          maxSessions={sessionLimit?.maxSessions ?? 0}
+          busy={busy}
+          error={forceLogoutError}
+          onCancel={() => setSessionLimit(null)}
+          onContinue={handleForceLogout}
+        />
+      </LazyMount>
     </>
   );
 

@@ -25,6 +25,7 @@ import { canOpenAdminConsole, formatBadgeCount } from "@turnout/domain";
 import { type ReactNode, useId, useState } from "react";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
+import { LazyMount } from "../../ui/lazy-mount";
 
 /** The live state in words, for the avatar's tooltip and screen readers (colour is never the only cue). */
 export const CONNECTION_LABEL: Record<LiveConnectionState, string> = {
@@ -283,67 +284,70 @@ export function UserMenu({
           {unread ? `, ${unread} unread feedback` : ""}
         </span>
       </IconButton>
-      <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={close}>
-        <ListSubheader component="div" disableSticky sx={{ lineHeight: 1.4, py: 1 }}>
-          <Typography component="span" sx={{ display: "block", fontWeight: 600, color: "text.primary" }}>
-            {fullName}
-          </Typography>
-          <Typography component="span" variant="body2" sx={{ display: "block", color: "text.secondary" }}>
-            {user.phone}
-          </Typography>
-          <Typography component="span" variant="body2" sx={{ display: "block", color: "text.secondary" }}>
-            {CONNECTION_LABEL[connection]}
-          </Typography>
-        </ListSubheader>
-        <Divider />
-        <MenuEntry
-          icon={<NotificationsActiveIcon fontSize="small" />}
-          label="My Alerts"
-          onClick={run(slots.onOpenMyAlerts)}
-        />
-        <MenuEntry
-          icon={<GroupsIcon fontSize="small" />}
-          label="My units"
-          onClick={run(slots.onOpenMyUnits)}
-        />
-        <MenuEntry
-          icon={<DevicesIcon fontSize="small" />}
-          label="My devices"
-          onClick={run(slots.onOpenMyDevices)}
-        />
-        <MenuEntry
-          icon={<PhonelinkRingIcon fontSize="small" />}
-          label="Push notifications"
-          onClick={run(slots.onOpenPush)}
-        />
-        <MenuEntry icon={<AlarmIcon fontSize="small" />} label="Alarm" onClick={run(slots.onOpenAlarm)} />
-        <MenuEntry
-          icon={<FeedbackIcon fontSize="small" />}
-          label="Feedback"
-          onClick={run(slots.onOpenFeedback)}
-          badge={unread}
-        />
-        {showAdmin && slots.onBackToAlerts ? (
+      {/* Mounted from its first opening: closed, MUI's Menu still renders its popover's hooks (issue 31). */}
+      <LazyMount when={anchor !== null}>
+        <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={close}>
+          <ListSubheader component="div" disableSticky sx={{ lineHeight: 1.4, py: 1 }}>
+            <Typography component="span" sx={{ display: "block", fontWeight: 600, color: "text.primary" }}>
+              {fullName}
+            </Typography>
+            <Typography component="span" variant="body2" sx={{ display: "block", color: "text.secondary" }}>
+              {user.phone}
+            </Typography>
+            <Typography component="span" variant="body2" sx={{ display: "block", color: "text.secondary" }}>
+              {CONNECTION_LABEL[connection]}
+            </Typography>
+          </ListSubheader>
+          <Divider />
           <MenuEntry
-            icon={<NotificationsIcon fontSize="small" />}
-            label="Back to Alerts"
-            onClick={run(slots.onBackToAlerts)}
+            icon={<NotificationsActiveIcon fontSize="small" />}
+            label="My Alerts"
+            onClick={run(slots.onOpenMyAlerts)}
           />
-        ) : showAdmin ? (
           <MenuEntry
-            icon={<AdminPanelSettingsIcon fontSize="small" />}
-            label="Admin"
-            onClick={run(slots.onOpenAdmin)}
+            icon={<GroupsIcon fontSize="small" />}
+            label="My units"
+            onClick={run(slots.onOpenMyUnits)}
           />
-        ) : null}
-        <Divider />
-        <MenuItem onClick={handleSignOut} disabled={signingOut}>
-          <ListItemIcon>
-            <LogoutIcon fontSize="small" />
-          </ListItemIcon>
-          Sign out
-        </MenuItem>
-      </Menu>
+          <MenuEntry
+            icon={<DevicesIcon fontSize="small" />}
+            label="My devices"
+            onClick={run(slots.onOpenMyDevices)}
+          />
+          <MenuEntry
+            icon={<PhonelinkRingIcon fontSize="small" />}
+            label="Push notifications"
+            onClick={run(slots.onOpenPush)}
+          />
+          <MenuEntry icon={<AlarmIcon fontSize="small" />} label="Alarm" onClick={run(slots.onOpenAlarm)} />
+          <MenuEntry
+            icon={<FeedbackIcon fontSize="small" />}
+            label="Feedback"
+            onClick={run(slots.onOpenFeedback)}
+            badge={unread}
+          />
+          {showAdmin && slots.onBackToAlerts ? (
+            <MenuEntry
+              icon={<NotificationsIcon fontSize="small" />}
+              label="Back to Alerts"
+              onClick={run(slots.onBackToAlerts)}
+            />
+          ) : showAdmin ? (
+            <MenuEntry
+              icon={<AdminPanelSettingsIcon fontSize="small" />}
+              label="Admin"
+              onClick={run(slots.onOpenAdmin)}
+            />
+          ) : null}
+          <Divider />
+          <MenuItem onClick={handleSignOut} disabled={signingOut}>
+            <ListItemIcon>
+              <LogoutIcon fontSize="small" />
+            </ListItemIcon>
+            Sign out
+          </MenuItem>
+        </Menu>
+      </LazyMount>
     </>
   );
 }
