@@ -369,6 +369,14 @@ const COUNT_RENDERS = `(() => {
   window.__resetRenders = () => { commits = 0; counts.clear(); };
 })();`;
 
+/** The components rendered most, "Name count", the first 40. */
+const topRenders = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 40)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(", ");
+
 async function renders(builds: Build[]) {
   for (const build of builds) {
     const browser = await openBrowser({ viewport: PHONE });
@@ -380,6 +388,12 @@ async function renders(builds: Build[]) {
       await page.locator('[data-connection="connected"]').waitFor({ timeout: 60_000 });
       await page.locator("article[data-alert-id]").first().waitFor();
       await page.waitForTimeout(1_500);
+      const opening = await page.evaluate<{ commits: number; counts: Record<string, number> }>(
+        "window.__renders()",
+      );
+      process.stdout.write(
+        `renders ${build.name}: opening the feed: ${opening.commits} commits; renders by component: ${topRenders(opening.counts)}\n`,
+      );
       await page.evaluate("window.__resetRenders()");
       // One live alert on an open feed of 50 cards.
       await ingestTurnoutPages(build.server, 200_000, 1);
@@ -388,13 +402,8 @@ async function renders(builds: Build[]) {
       const one = await page.evaluate<{ commits: number; counts: Record<string, number> }>(
         "window.__renders()",
       );
-      const top = Object.entries(one.counts)
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 40)
-        .map(([name, n]) => `${name} ${n}`)
-        .join(", ");
       process.stdout.write(
-        `renders ${build.name}: one live alert: ${one.commits} commits; renders by component: ${top}\n`,
+        `renders ${build.name}: one live alert: ${one.commits} commits; renders by component: ${topRenders(one.counts)}\n`,
       );
     } finally {
       await browser.close();

@@ -6,7 +6,7 @@ import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
 import { useQueryClient } from "@tanstack/react-query";
 import { canOpenAdminConsole } from "@turnout/domain";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import { alertCacheKeys } from "../api/alerts";
 import type { SessionUser } from "../api/types";
@@ -17,6 +17,7 @@ import { AlertFeed } from "../features/alerts/alert-feed";
 import { useAuth } from "../features/auth/auth-provider";
 import { DashboardHeader } from "../features/dashboard/dashboard-header";
 import { useServerEnvironment } from "../features/dashboard/use-server-environment";
+import type { UserMenuSlots } from "../features/dashboard/user-menu";
 import { useFeedbackUnread } from "../features/feedback";
 import { InstallBanner } from "../features/install";
 import { usePushMessages } from "../features/push";
@@ -112,37 +113,62 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
     if (mayOpenConsole) prefetchSystemDashboard(queryClient).catch(() => undefined);
   }, [mayOpenConsole, queryClient]);
 
+  // The header's parts are the same elements from one render to the next unless what they show
+  // changes: the page renders several times while the feed opens, and React skips an element it
+  // rendered before (each is a few MUI elements whose styles emotion works out on every render; issue 31).
+  const handleBackToAlerts = useCallback(() => navigate("/"), [navigate]);
+  // SPEC 2's admin toggle in the header: to the console from the alerts, and back.
+  const adminToggle = useMemo(
+    () =>
+      inConsole ? (
+        <Button color="inherit" startIcon={<ArrowBackIcon aria-hidden="true" />} onClick={handleBackToAlerts}>
+          Back to Alerts
+        </Button>
+      ) : mayOpenConsole ? (
+        <Button
+          color="inherit"
+          startIcon={<AdminPanelSettingsIcon aria-hidden="true" />}
+          onClick={() => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug))}
+        >
+          Admin
+        </Button>
+      ) : null,
+    [inConsole, mayOpenConsole, navigate, handleBackToAlerts],
+  );
+  // The view switch beside the feed (issue 34): the map of jobs, and back to the list.
+  const mapToggle = useMemo(
+    () =>
+      inConsole ? null : (
+        <IconButton
+          color="inherit"
+          title={inMap ? "List of jobs" : "Map of jobs"}
+          aria-label={inMap ? "Show the list of jobs" : "Show the map of jobs"}
+          onClick={() => navigate(inMap ? "/" : MAP_PATH)}
+        >
+          {inMap ? <ViewListIcon /> : <MapIcon />}
+        </IconButton>
+      ),
+    [inConsole, inMap, navigate],
+  );
+  const menuSlots = useMemo<UserMenuSlots>(
+    () => ({
+      onOpenMyAlerts: () => setMyAlertsOpen(true),
+      onOpenMyUnits: () => setUnitsOpen(true),
+      onOpenMyDevices: () => setDevicesOpen(true),
+      onOpenPush: () => setPushOpen(true),
+      onOpenAlarm: () => setAlarmOpen(true),
+      // An admin at a desktop answers feedback in the console; anyone else sends their own.
+      onOpenFeedback: () => (mayOpenConsole ? navigate(adminTabPath("feedback")) : setFeedbackOpen(true)),
+      feedbackUnread,
+      onOpenAdmin: () => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug)),
+      onBackToAlerts: inConsole ? handleBackToAlerts : undefined,
+    }),
+    [mayOpenConsole, navigate, feedbackUnread, inConsole, handleBackToAlerts],
+  );
+
   // A phone always gets the alerts view, admin or not (SPEC 2).
   if (inConsole && user.is_admin && !mayOpenConsole) return <Navigate to="/" replace />;
   if (landInConsole) return <Navigate to={adminTabPath(DEFAULT_ADMIN_TAB.slug)} replace />;
-
-  const handleBackToAlerts = () => navigate("/");
-  // SPEC 2's admin toggle in the header: to the console from the alerts, and back.
-  const adminToggle = inConsole ? (
-    <Button color="inherit" startIcon={<ArrowBackIcon aria-hidden="true" />} onClick={handleBackToAlerts}>
-      Back to Alerts
-    </Button>
-  ) : mayOpenConsole ? (
-    <Button
-      color="inherit"
-      startIcon={<AdminPanelSettingsIcon aria-hidden="true" />}
-      onClick={() => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug))}
-    >
-      Admin
-    </Button>
-  ) : null;
-
-  // The view switch beside the feed (issue 34): the map of jobs, and back to the list.
-  const mapToggle = inConsole ? null : (
-    <IconButton
-      color="inherit"
-      title={inMap ? "List of jobs" : "Map of jobs"}
-      aria-label={inMap ? "Show the list of jobs" : "Show the map of jobs"}
-      onClick={() => navigate(inMap ? "/" : MAP_PATH)}
-    >
-      {inMap ? <ViewListIcon /> : <MapIcon />}
-    </IconButton>
-  );
 
   return (
     <RespondingProvider userId={user.id}>
@@ -178,19 +204,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
               }
               onSignOut={feed.signOut}
               isDevelopment={isDevelopment}
-              slots={{
-                onOpenMyAlerts: () => setMyAlertsOpen(true),
-                onOpenMyUnits: () => setUnitsOpen(true),
-                onOpenMyDevices: () => setDevicesOpen(true),
-                onOpenPush: () => setPushOpen(true),
-                onOpenAlarm: () => setAlarmOpen(true),
-                // An admin at a desktop answers feedback in the console; anyone else sends their own.
-                onOpenFeedback: () =>
-                  mayOpenConsole ? navigate(adminTabPath("feedback")) : setFeedbackOpen(true),
-                feedbackUnread,
-                onOpenAdmin: () => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug)),
-                onBackToAlerts: inConsole ? handleBackToAlerts : undefined,
-              }}
+              slots={menuSlots}
               dialogs={
                 <>
                   <LazyMount when={myAlertsOpen}>

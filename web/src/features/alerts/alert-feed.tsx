@@ -263,12 +263,16 @@ export function AlertFeed({
   }, [stop, onSignOut]);
 
   const searchActive = filters.search.trim() !== "";
-  const actions = (
-    <FeedHeaderActions
-      searchActive={searchActive}
-      onOpenSearch={() => setSearchOpen(true)}
-      onOpenSettings={() => setSettingsOpen(true)}
-    />
+  // The same element while the search stays on or off: the header's buttons skip the feed's renders.
+  const actions = useMemo(
+    () => (
+      <FeedHeaderActions
+        searchActive={searchActive}
+        onOpenSearch={() => setSearchOpen(true)}
+        onOpenSettings={() => setSettingsOpen(true)}
+      />
+    ),
+    [searchActive],
   );
 
   const loadError = query.isError && !query.data ? query.error : null;

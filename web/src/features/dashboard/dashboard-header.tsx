@@ -8,6 +8,13 @@ import type { SessionUser } from "../../api/types";
 import { DevBanner } from "./dev-banner";
 import { UserMenu, type UserMenuSlots } from "./user-menu";
 
+/** The product's name, one element for every render: React skips an element it rendered before. */
+const TITLE = (
+  <Typography variant="h6" component="p" sx={{ flexGrow: 1, fontWeight: 700 }}>
+    {PRODUCT_NAME}
+  </Typography>
+);
+
 /**
  * The dashboard's header (SPEC 2): the development banner when the server runs in development,
  * then the product name, the view's buttons (search, filter) and the user menu. Dialogs other
@@ -35,9 +42,7 @@ export function DashboardHeader({
       <DevBanner show={isDevelopment} />
       <AppBar position="sticky" color="primary">
         <Toolbar sx={{ gap: 0.5, px: { xs: 1, sm: 2 } }}>
-          <Typography variant="h6" component="p" sx={{ flexGrow: 1, fontWeight: 700 }}>
-            {PRODUCT_NAME}
-          </Typography>
+          {TITLE}
           {actions}
           <UserMenu user={user} connection={connection} onSignOut={onSignOut} slots={slots} />
         </Toolbar>

@@ -22,7 +22,7 @@ import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import Typography from "@mui/material/Typography";
 import { canOpenAdminConsole, formatBadgeCount } from "@turnout/domain";
-import { type ReactNode, useId, useState } from "react";
+import { memo, type ReactNode, useId, useState } from "react";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
 import { LazyMount } from "../../ui/lazy-mount";
@@ -131,9 +131,10 @@ function MenuEntry({
  * for those who cannot tell the colours apart, and while not live an amber pill beside it that
  * stands out from the header in both themes (issue 26); name and phone;
  * 'My Alerts', 'My units', 'My devices', 'Push notifications', 'Alarm', 'Feedback', 'Admin' (admins
- * on non-mobile devices) and 'Sign out'.
+ * on non-mobile devices) and 'Sign out'. Memoised: the feed's page renders several times while it
+ * opens, and the menu's button is a dozen MUI elements whose styles emotion works out on each render.
  */
-export function UserMenu({
+export const UserMenu = memo(function UserMenu({
   user,
   connection,
   onSignOut,
@@ -350,4 +351,4 @@ export function UserMenu({
       </LazyMount>
     </>
   );
-}
+});
