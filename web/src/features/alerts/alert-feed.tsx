@@ -81,6 +81,13 @@ const visuallyHidden = {
   border: 0,
 } as const;
 
+/** The page's heading for screen readers, one element for every render (React skips it). */
+const HEADING = (
+  <Typography component="h1" sx={visuallyHidden}>
+    Alerts
+  </Typography>
+);
+
 /** What other features add to the feed's cards and its job popup (composed by the dashboard). */
 export interface FeedSlots {
   /** Beside the card's time (e.g. who is responding, as a toggle of the card's panel). */
@@ -345,9 +352,7 @@ export function AlertFeed({
     <Box sx={{ minHeight: "100dvh", display: "flex", flexDirection: "column" }}>
       {renderHeader({ actions, connection: live.state, signOut })}
       <Container component="main" maxWidth="md" sx={{ py: 2, px: { xs: 1, sm: 2 } }}>
-        <Typography component="h1" sx={visuallyHidden}>
-          Alerts
-        </Typography>
+        {HEADING}
         {!online ? <OfflineNotice loadedAt={loadedAt} /> : null}
         {online || live.state === "connected" ? (
           <LiveStatusNotice state={live.state} online={online} onReconnect={live.reconnect} />
