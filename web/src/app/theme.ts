@@ -60,8 +60,9 @@ function createAppTheme(mode: ColorMode): Theme {
 
 /**
  * The theme's colours that the static stylesheets read (app/baseline.css, the feed card's
- * alert-card.css, the card's answers toggle in answers-toggle.css), as CSS custom properties: those stylesheets replace MUI components whose styles
- * emotion worked out in every render (issue 31), and take their colours from here rather than copies.
+ * alert-card.css, its answers toggle's answers-toggle.css), as CSS custom properties: those stylesheets
+ * replace MUI components whose styles emotion worked out in every render (issue 31), and take their
+ * colours from here rather than copies.
  * The grey shades are the ones MUI's Chip uses for its outline and icon.
  */
 export function themeCssVariables(theme: Theme): Record<string, string> {
