@@ -34,6 +34,7 @@ describe("the app's providers", () => {
     expect(root().getPropertyValue("--app-outline")).toBe(dark ? palette.grey[700] : palette.grey[400]);
     expect(root().getPropertyValue("--app-success")).toBe(palette.success.main);
     expect(root().getPropertyValue("--app-raised")).toBe(dark ? palette.grey[800] : palette.grey[300]);
+    expect(root().getPropertyValue("--app-shadow-raised")).toBe(themeFor(mode).shadows[2]);
     expect(root().getPropertyValue("--app-placeholder")).toBe(
       dark ? "rgba(255, 255, 255, 0.13)" : "rgba(0, 0, 0, 0.11)",
     );

@@ -88,6 +88,11 @@ export function themeCssVariables(theme: Theme): Record<string, string> {
     "--app-raised": light ? palette.grey[300] : palette.grey[800],
     "--app-raised-hover": light ? palette.grey.A100 : palette.grey[700],
     "--app-placeholder": alpha(palette.text.primary, light ? 0.11 : 0.13),
+    // MUI's contained Button raised at rest, hovered, focused and pressed.
+    "--app-shadow-raised": theme.shadows[2],
+    "--app-shadow-raised-hover": theme.shadows[4],
+    "--app-shadow-raised-focus": theme.shadows[6],
+    "--app-shadow-raised-pressed": theme.shadows[8],
   };
 }
 
