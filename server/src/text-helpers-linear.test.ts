@@ -8,7 +8,8 @@ import { parseFormLeniently } from "./modules/ingest/routes.js";
  * The server's own text helpers that see what a stranger or a receiver sends (issue 28), timed on the
  * domain's adversarial texts and on runs shaped for each: a form of escapes and separators, a file
  * name of separators and control characters, a log line of what looks like phone numbers, codes and
- * database details. Work linear in the text grows 8x with it; past 32x the check fails.
+ * database details. Per character, linear work costs on a long text what it does on a short one; past
+ * 8 times as much the check fails.
  */
 const helpers: [string, (text: string) => unknown][] = [
   ["parseFormLeniently", (text) => parseFormLeniently(Buffer.from(text, "latin1"))],

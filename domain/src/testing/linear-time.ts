@@ -35,39 +35,50 @@ export const ADVERSARIAL_TEXTS: Record<string, (n: number) => string> = {
   "job-number letters": (n) => "F1".repeat(n / 2),
 };
 
-const SHORT = 4000;
-const LONG = 8 * SHORT;
-/** Below this the long run is too quick to judge by its growth: it cannot stall anything. */
+/** The long text is this many times the short one. */
+const GROWTH = 32;
+const LONG = 32_000;
+const SHORT = LONG / GROWTH;
+/**
+ * A helper is super-linear when a character of the long text costs this many times one of the short
+ * text. Linear work reads about 1 (up to 2.4 measured: a long text's arrays outgrow the caches);
+ * quadratic work reads 32 (34-41 measured under load).
+ */
+const BOUND = 8;
+/** Below this the long text is handled too quickly to judge: it cannot stall anything. */
 const FLOOR_MS = 5;
 
-/** Tries of the short text before any is timed: enough for the JIT to optimise what it runs. */
+/** Tries of each text before any is timed: enough for the JIT to optimise what it runs. */
 const WARM_TRIES = 10;
 
-/** One try of the long text and one of the short, timed one after the other. */
+/** One try of the long text, then as many tries of the short text as make the same characters. */
 type Round = { longMs: number; shortMs: number };
 
 /**
- * `times` rounds of a try of each text. A round's two tries run at the same tier of the JIT, mostly:
- * timed one size after the other, the long text's tries ran in the interpreter and the short one's in
- * optimised code, and a linear helper read 60x (5.7 ms at 32,000 against 0.09 ms at 4,000); and the
- * code tiers up and down between rounds on a busy machine, so two bests of different rounds still read
- * 35x. The growth is read within each round, and the median round's counts.
+ * `times` rounds of equal work at each size. Both halves of a round take about the same time when the
+ * work is linear, so a pause, a collection or a change of JIT tier weighs on either alike; before, one
+ * long try was set against one short try of 0.1 ms, a pause of a few milliseconds read as a growth of
+ * 45x for a linear helper (0.11 ms at 4,000 against 5.0 ms at 32,000), and no bound held on a busy CI
+ * machine. The growth is read within each round, and the median round's counts.
  */
 function rounds(long: () => void, short: () => void, times: number): Round[] {
-  const timed = (run: () => void) => {
+  const timed = (run: () => void, tries: number) => {
     const started = now();
-    run();
+    for (let i = 0; i < tries; i++) run();
     return now() - started;
   };
-  return Array.from({ length: times }, () => ({ longMs: timed(long), shortMs: timed(short) }));
+  return Array.from({ length: times }, () => ({ longMs: timed(long, 1), shortMs: timed(short, GROWTH) }));
 }
 
-const growth = ({ longMs, shortMs }: Round) => longMs / Math.max(shortMs, 0.05);
+/** How many times a character of the long text cost one of the short text. */
+const growth = ({ longMs, shortMs }: Round) => longMs / Math.max(shortMs, 0.01);
 
 /**
- * The helper/text pairs whose work grows super-linearly: work linear in the text grows 8x when the
- * text does; a pair is reported when its median round grew past 32x (quadratic is 64x), and only when
- * the long text takes long enough to measure. A helper that throws has answered too: its time is what is measured.
+ * The helper/text pairs whose work grows super-linearly: per character, the long text (32,000
+ * characters) costs about what the short one (1,000) does when the work is linear and 32 times as much
+ * when it is quadratic; a pair is reported when the median round read past 8, and only when the long
+ * text takes long enough to measure. A helper that throws has answered too: its time is what is
+ * measured.
  */
 export function superLinearHelpers(
   helpers: [string, (text: string) => unknown][],
@@ -86,19 +97,18 @@ export function superLinearHelpers(
       const long = call(make(LONG));
       const short = call(make(SHORT));
       for (let i = 0; i < WARM_TRIES; i++) short();
-      // A growth past the bound is measured again with more tries before it counts: a pause of the
-      // machine (a collection, another process, a compilation) inside each of three tries of the long
-      // text does not happen in all of nine.
+      long();
+      // A growth past the bound is measured again with more rounds before it counts: a pause of the
+      // machine (a collection, another process, a compilation) in three of five rounds does not happen
+      // in eight of fifteen.
       let grew: string | null = null;
-      for (const times of [3, 9]) {
+      for (const times of [5, 15]) {
         const timed = rounds(long, short, times);
         if (Math.min(...timed.map((round) => round.longMs)) < FLOOR_MS) break;
-        // The median round: a round whose tries ran at different tiers, or with a pause in one, reads
-        // too high or too low, and fewer than half of them do.
         const middle = [...timed].sort((a, b) => growth(a) - growth(b))[Math.floor(timed.length / 2)]!;
         grew =
-          growth(middle) > 32
-            ? `${name} on ${kind}: ${middle.shortMs.toFixed(2)} ms at ${SHORT}, ${middle.longMs.toFixed(1)} ms at ${LONG}`
+          growth(middle) > BOUND
+            ? `${name} on ${kind}: ${(middle.shortMs / GROWTH).toFixed(2)} ms at ${SHORT}, ${middle.longMs.toFixed(1)} ms at ${LONG}`
             : null;
         if (!grew) break;
       }
