@@ -10,6 +10,9 @@ const root = path.resolve(import.meta.dirname, "..");
 const outFile = path.join(root, "server/dist/main.js");
 const sources = ["server/src", "server/package.json", "domain/src", "domain/package.json"];
 
+/** How Node runs the compiled server (`npm start`, and the benchmarks that measure what it runs). */
+export const SERVER_COMMAND = ["--enable-source-maps", "server/dist/main.js"];
+
 /** True when server/dist must be (re)built. */
 export function serverBuildIsStale() {
   return isStale(root, outFile, sources);

@@ -2,7 +2,7 @@
 // JavaScript (migrations and seeding happen on start).
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { ensureServerBuilt } from "./server-build.mjs";
+import { ensureServerBuilt, SERVER_COMMAND } from "./server-build.mjs";
 import { ensureWebBuilt } from "./web-build.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -14,7 +14,7 @@ try {
   process.exit(1);
 }
 
-const child = spawn(process.execPath, ["--enable-source-maps", "server/dist/main.js"], {
+const child = spawn(process.execPath, SERVER_COMMAND, {
   cwd: root,
   stdio: "inherit",
 });

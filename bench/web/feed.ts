@@ -27,7 +27,6 @@ import {
   seedMemberFeed,
 } from "../../e2e/support/feed-fixture.js";
 import { type RunningServer, startServer } from "../../e2e/support/server.js";
-// @ts-expect-error: a plain .mjs build helper shared with `npm start`
 import { ensureServerBuilt } from "../../scripts/server-build.mjs";
 // @ts-expect-error: a plain .mjs build helper shared with `npm start`
 import { ensureWebBuilt } from "../../scripts/web-build.mjs";

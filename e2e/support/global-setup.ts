@@ -1,4 +1,3 @@
-// @ts-expect-error: a plain .mjs build helper shared with `npm start`
 import { ensureServerBuilt } from "../../scripts/server-build.mjs";
 // @ts-expect-error: a plain .mjs build helper shared with `npm start`
 import { ensureWebBuilt } from "../../scripts/web-build.mjs";

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SERVER_COMMAND } from "../../scripts/server-build.mjs";
 import { createScratchDatabase } from "../../server/test/scratch-database.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -32,7 +33,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     process.env.DATABASE_URL && !env.DATABASE_URL
       ? await createScratchDatabase(process.env.DATABASE_URL)
       : null;
-  const child = spawn(process.execPath, ["--enable-source-maps", "server/dist/main.js"], {
+  const child = spawn(process.execPath, SERVER_COMMAND, {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? "",

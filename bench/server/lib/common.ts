@@ -4,6 +4,7 @@ import os, { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort, stopChild } from "../../../e2e/support/server.js";
+import { SERVER_COMMAND } from "../../../scripts/server-build.mjs";
 import { createScratchDatabase } from "../../../server/test/scratch-database.js";
 
 // One implementation with the browser tests.
@@ -109,7 +110,7 @@ export async function startServer(
   const cwd = process.env.BENCH_SERVER_ROOT || repoRoot;
   if (mode === "compiled")
     execFileSync(process.execPath, ["scripts/server-build.mjs"], { cwd, stdio: "inherit" });
-  const entry = mode === "compiled" ? ["server/dist/main.js"] : ["--import", "tsx", "server/src/main.ts"];
+  const entry = mode === "compiled" ? SERVER_COMMAND : ["--import", "tsx", "server/src/main.ts"];
   const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd,
     env: {
