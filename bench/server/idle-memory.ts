@@ -6,6 +6,7 @@
  * health, a feed page), left to settle, then its RSS sampled every second.
  *
  *   npx tsx bench/server/idle-memory.ts            (BENCH_SETTLE_S=30 BENCH_SAMPLE_S=20 by default)
+ *   BENCH_MODES=compiled npx tsx bench/server/idle-memory.ts      (what npm start runs only)
  */
 import { readFileSync } from "node:fs";
 import { machineLine } from "../support/machine.js";
@@ -23,6 +24,8 @@ import {
 
 const SETTLE_S = Number(process.env.BENCH_SETTLE_S ?? 30);
 const SAMPLE_S = Number(process.env.BENCH_SAMPLE_S ?? 20);
+/** Which ways of running the server are measured: "compiled" (npm start), "tsx" (TypeScript loader). */
+const MODES = (process.env.BENCH_MODES ?? "compiled,tsx").split(",");
 
 /** Resident set size of a process, from /proc (what `ps` and the kernel count), in MB. */
 function rssMb(pid: number): number {
@@ -58,6 +61,7 @@ runMain(async () => {
     ["compiled", "embedded PGlite", null],
     ["tsx", "embedded PGlite", null],
   ] as const) {
+    if (!MODES.includes(mode)) continue;
     const { p50, max } = await measure(mode, url);
     rows.push([
       mode === "compiled" ? "compiled (npm start)" : "tsx (TypeScript loader)",
