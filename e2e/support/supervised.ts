@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { SERVER_COMMAND } from "../../scripts/server-build.mjs";
 import { freePort, stopChild } from "./server.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -24,7 +25,7 @@ export async function startSupervised(dir: string, env: Record<string, string>):
   const pidFile = path.join(dir, `${port}.pid`);
   const stopFile = path.join(dir, `${port}.stop`);
   // The supervisor: run, record the pid, wait; start again 0.3 s after every exit until told to stop.
-  const script = `while [ ! -e "${stopFile}" ]; do "${process.execPath}" --enable-source-maps server/dist/main.js & echo $! > "${pidFile}"; wait $!; sleep 0.3; done`;
+  const script = `while [ ! -e "${stopFile}" ]; do "${process.execPath}" ${SERVER_COMMAND.join(" ")} & echo $! > "${pidFile}"; wait $!; sleep 0.3; done`;
   const child: ChildProcess = spawn("bash", ["-c", script], {
     cwd: repoRoot,
     env: {
