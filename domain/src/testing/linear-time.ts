@@ -48,7 +48,10 @@ const BOUND = 8;
 /** Below this the long text is handled too quickly to judge: it cannot stall anything. */
 const FLOOR_MS = 5;
 
-/** Tries of each text before any is timed: enough for the JIT to optimise what it runs. */
+/**
+ * Tries of the short text before any is timed, enough for the JIT to optimise what it runs; the long
+ * text is tried once (a quadratic helper's long try can take a tenth of a second).
+ */
 const WARM_TRIES = 10;
 
 /** One try of the long text, then as many tries of the short text as make the same characters. */
