@@ -62,6 +62,7 @@ declare module "fastify" {
     config: Config;
     db: Database;
     dbKind: DatabaseHandle["kind"];
+    quickDb: DatabaseHandle["quick"];
     dbReachability: DatabaseHandle["reachability"];
     cache: Cache;
     services: ServiceContext;
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate("config", config);
   app.decorate("db", database.db);
   app.decorate("dbKind", database.kind);
+  app.decorate("quickDb", database.quick);
   app.decorate("dbReachability", database.reachability);
   app.decorate("cache", cache);
 

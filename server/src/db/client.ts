@@ -22,6 +22,11 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export type DatabaseHandle = {
   db: Database;
+  /**
+   * PostgreSQL only (null on PGlite, whose statement_timeout does not work): the same database, each
+   * statement cancelled after QUICK_STATEMENT_MS. For look-ups worth doing only when they are quick.
+   */
+  quick: Database | null;
   kind: "pglite" | "postgres";
   /** Whether PostgreSQL can be reached, and whether the database can write (the embedded one's disk). */
   reachability: DatabaseReachability;
@@ -56,17 +61,46 @@ export function dumpMemoryDatabase(handle: DatabaseHandle): Promise<Blob> {
 /** How long opening a connection may take before the request fails (as unreachable) instead of hanging. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
+/** How long a statement on DatabaseHandle.quick may run before PostgreSQL cancels it (SQLSTATE 57014). */
+export const QUICK_STATEMENT_MS = 100;
+
 async function openPostgres(url: string): Promise<DatabaseHandle> {
   const reachability = new DatabaseReachability();
+  // No JIT compilation: every query here is short, and a page query's cost estimate (a LIMIT over
+  // an index the planner expects to read to its end) passed JIT's thresholds, so compiling and
+  // optimising its expressions took ~120 ms of a 15 ms search (issue 16).
+  const pool = watchedPool(url, reachability, { max: 10, options: "-c jit=off" });
+  // Its connections start with the timeout set, so a quick statement is one round trip, not the four
+  // of a transaction with SET LOCAL (BEGIN, SET, the statement, COMMIT).
+  const quickPool = watchedPool(url, reachability, {
+    max: 4,
+    options: `-c jit=off -c statement_timeout=${QUICK_STATEMENT_MS}`,
+  });
+  const db = drizzlePg({ client: pool, schema });
+  db.transaction = releasingTransaction(pool) as typeof db.transaction;
+  await migratePg(db, { migrationsFolder });
+  return {
+    db: db as unknown as Database,
+    quick: drizzlePg({ client: quickPool, schema }) as unknown as Database,
+    kind: "postgres",
+    reachability,
+    close: async () => {
+      await Promise.all([pool.end(), quickPool.end()]);
+    },
+  };
+}
+
+/** A pool on `url` whose failures (to connect, of a connection) tell `reachability`. */
+function watchedPool(
+  url: string,
+  reachability: DatabaseReachability,
+  config: { max: number; options: string },
+): pg.Pool {
   const pool = new pg.Pool({
+    ...config,
     connectionString: url,
-    max: 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    // No JIT compilation: every query here is short, and a page query's cost estimate (a LIMIT over
-    // an index the planner expects to read to its end) passed JIT's thresholds, so compiling and
-    // optimising its expressions took ~120 ms of a 15 ms search (issue 16).
-    options: "-c jit=off",
     Client: watchedClient(reachability),
   });
   // A connection that dies (a restart, a terminated backend) emits 'error': on the pool while idle, on
@@ -77,15 +111,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     client.on("error", (err) => reachability.failed(err));
     reachability.answered();
   });
-  const db = drizzlePg({ client: pool, schema });
-  db.transaction = releasingTransaction(pool) as typeof db.transaction;
-  await migratePg(db, { migrationsFolder });
-  return {
-    db: db as unknown as Database,
-    kind: "postgres",
-    reachability,
-    close: () => pool.end(),
-  };
+  return pool;
 }
 
 /** A pg client class whose failures to connect are tagged (and counted) as the database being unreachable. */
@@ -165,7 +191,13 @@ async function openPglite(dir: string, image: Blob | undefined): Promise<Databas
     const client = new PGlite(dir, { extensions: { pg_trgm }, loadDataDir: image });
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
-    return { db: db as unknown as Database, kind: "pglite", reachability, close: () => client.close() };
+    return {
+      db: db as unknown as Database,
+      quick: null,
+      kind: "pglite",
+      reachability,
+      close: () => client.close(),
+    };
   }
   // On disk PGlite runs on its own thread (pglite-remote.ts): a disk that fills up cannot stop the server.
   checkDatabaseDir(dir, !existsSync(path.join(dir, "PG_VERSION")));
@@ -180,7 +212,13 @@ async function openPglite(dir: string, image: Blob | undefined): Promise<Databas
     await client.close();
     throw startFailure(dir, err);
   }
-  return { db: db as unknown as Database, kind: "pglite", reachability, close: () => client.close() };
+  return {
+    db: db as unknown as Database,
+    quick: null,
+    kind: "pglite",
+    reachability,
+    close: () => client.close(),
+  };
 }
 
 /** Opening failed: when the disk is the reason (full, read-only), say so instead of PGlite's "failed to initialize". */

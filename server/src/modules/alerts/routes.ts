@@ -61,7 +61,7 @@ export async function alertRoutes(app: FastifyInstance): Promise<void> {
           view: q.view,
           showMachine: q.show_machine,
         },
-        { engine: app.dbKind },
+        { engine: app.dbKind, quick: app.quickDb },
       );
       return { success: true, ...result };
     },

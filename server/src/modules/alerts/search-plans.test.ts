@@ -123,13 +123,13 @@ const searches = [
 /** Whether termConditions finds the search's terms common words that the word index serves. */
 async function together(search: string): Promise<boolean> {
   const terms = search.split(" ").map((t) => `%${t}%`);
-  return (await termConditions(handle.db, terms, { engine: "postgres" }))!.together;
+  return (await termConditions(handle.db, terms, { quick: handle.quick }))!.together;
 }
 
 /** A search with a sparse term (termConditions) runs the planner's plan alone. */
 async function sparse(search: string): Promise<boolean> {
   const terms = search.split(" ").map((t) => `%${t}%`);
-  return (await termConditions(handle.db, terms, { engine: "postgres" }))!.sparse;
+  return (await termConditions(handle.db, terms, { quick: handle.quick }))!.sparse;
 }
 
 describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {

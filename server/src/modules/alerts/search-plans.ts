@@ -24,6 +24,12 @@ export type SearchOptions = {
   /** The engine behind `db` (the route passes app.dbKind); the plan choice runs on PostgreSQL only. */
   engine?: "postgres" | "pglite";
   /**
+   * The same database with each statement cut short by the server (DatabaseHandle.quick; the route
+   * passes app.quickDb): the terms' word look-ups run there, one round trip each, and a look-up it
+   * cancels leaves its term to the trigram index. Without it they run on `db` with no time limit.
+   */
+  quick?: Database | null;
+  /**
    * Tests and benchmarks only: force one plan instead of choosing ("auto"). "blocks" throws when the
    * search is not one the word blocks serve or they leave too many candidates.
    */

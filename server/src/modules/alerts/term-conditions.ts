@@ -2,14 +2,12 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.js";
 import { agencyWordsExpression, alerts, searchWords, searchWordsExpression } from "../../db/schema.js";
-import { isQueryCanceled, setLocal } from "./race.js";
+import { isQueryCanceled } from "./race.js";
 import type { SearchOptions } from "./search-plans.js";
 import { RARE_TERM_SHARE, SPARSE_TERM_SHARE, termShares } from "./word-shares.js";
 
 /** A term's words (termConditions) serve it when at most this many words contain it. */
 export const MAX_TERM_WORDS = 64;
-/** How long the look-up of one term's words may take on PostgreSQL before the term goes without. */
-const TERM_WORDS_TIMEOUT_MS = 100;
 
 /**
  * The search condition of each term (ILIKE patterns), served by the word index where it can be
@@ -23,7 +21,7 @@ const TERM_WORDS_TIMEOUT_MS = 100;
  * the word side 0.02-1.6 ms). The words are matched with the same pattern, lower-cased by the database
  * as ILIKE lower-cases. A term inside more than MAX_TERM_WORDS words (e.g. a few digits: inside every
  * job number), shorter than three characters (search_words' trigram index cannot look it up) or whose
- * look-up passes its timeout keeps the plain ILIKE that the trigram index serves. Null when some term
+ * look-up `options.quick` cancels (a trigram in many words: QUICK_STATEMENT_MS) keeps the plain ILIKE that the trigram index serves. Null when some term
  * is in no word at all: no alert contains it. `together` is true for two or more terms that the word
  * index serves, none of them rare: how often such words occur together is what the planner cannot tell
  * (pageRows then races the index's plan and the walk whatever the planner thinks); `words` then holds
@@ -37,7 +35,7 @@ const TERM_WORDS_TIMEOUT_MS = 100;
 export async function termConditions(
   db: Database,
   patterns: string[],
-  options: Pick<SearchOptions, "engine" | "words">,
+  options: Pick<SearchOptions, "quick" | "words">,
   scopeAgencies: number[] | null = null,
 ): Promise<{
   conditions: SQL[];
@@ -69,13 +67,7 @@ export async function termConditions(
   };
   let found: ({ word: string }[] | undefined)[];
   try {
-    found =
-      options.engine === "postgres"
-        ? await db.transaction(async (tx) => {
-            await tx.execute(setLocal({ statement_timeout: String(TERM_WORDS_TIMEOUT_MS) }));
-            return lookUpAll(tx);
-          })
-        : await lookUpAll(db);
+    found = await lookUpAll(options.quick ?? db);
   } catch (err) {
     if (!isQueryCanceled(err)) throw err;
     return unserved;
