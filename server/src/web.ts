@@ -21,10 +21,16 @@ export async function webRoutes(app: FastifyInstance): Promise<void> {
     return sendShell(reply);
   });
 
+  // The root is the shell: the wildcard below would answer a directory's address with 403.
+  app.get("/", (_request, reply) => sendShell(reply));
+
   if (built) {
     await app.register(fastifyStatic, {
       root,
-      wildcard: false,
+      // One route for every file (the default) rather than one per file found at start: the build's ~200
+      // files made ~400 routes that the router and the route table held for good (issue 32). A missing
+      // file falls through to the not-found handler below either way.
+      wildcard: true,
       // The build writes .br and .gz beside each text asset; send them to clients that accept them.
       preCompressed: true,
       index: false,
