@@ -151,7 +151,7 @@ describe("the alarm while the app is open", { timeout: 20_000 }, () => {
     const audio = installFakeAudio();
     const { user, channel } = await openDashboard();
     await user.click(screen.getByRole("button", { name: /^User menu/ }));
-    await user.click(screen.getByRole("menuitem", { name: "Alarm" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Alarm" }));
     const dialog = await screen.findByRole("dialog", { name: "Alarm" });
 
     // No units yet: one choice per agency.

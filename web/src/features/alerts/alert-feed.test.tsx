@@ -447,7 +447,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
     await screen.findByText(MESSAGES.NO_ALERTS);
     const channel = await liveChannelOpened();
     await user.click(screen.getByRole("button", { name: "User menu for Sam Taylor" }));
-    await user.click(screen.getByRole("menuitem", { name: "Sign out" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Sign out" }));
     expect(await screen.findByRole("heading", { name: "Sign In" })).toBeInTheDocument();
     expect(channel.closed).toBe(true);
   });

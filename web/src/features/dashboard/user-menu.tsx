@@ -1,31 +1,23 @@
-import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
-import AlarmIcon from "@mui/icons-material/Alarm";
 import CheckCircleIcon from "@mui/icons-material/CheckCircle";
-import DevicesIcon from "@mui/icons-material/Devices";
-import FeedbackIcon from "@mui/icons-material/Feedback";
-import GroupsIcon from "@mui/icons-material/Groups";
-import LogoutIcon from "@mui/icons-material/Logout";
-import NotificationsIcon from "@mui/icons-material/Notifications";
-import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
-import PhonelinkRingIcon from "@mui/icons-material/PhonelinkRing";
 import SyncIcon from "@mui/icons-material/Sync";
 import SyncProblemIcon from "@mui/icons-material/SyncProblem";
 import Avatar from "@mui/material/Avatar";
 import Badge from "@mui/material/Badge";
 import Box from "@mui/material/Box";
-import Divider from "@mui/material/Divider";
 import IconButton from "@mui/material/IconButton";
-import ListItemIcon from "@mui/material/ListItemIcon";
-import ListItemText from "@mui/material/ListItemText";
-import ListSubheader from "@mui/material/ListSubheader";
-import Menu from "@mui/material/Menu";
-import MenuItem from "@mui/material/MenuItem";
 import Typography from "@mui/material/Typography";
 import { canOpenAdminConsole, formatBadgeCount } from "@turnout/domain";
-import { memo, type ReactNode, useId, useState } from "react";
+import { lazy, memo, useId, useState } from "react";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
 import { LazyMount } from "../../ui/lazy-mount";
+
+const loadUserMenuList = () => import("./user-menu-list");
+const UserMenuList = lazy(loadUserMenuList);
+/** Starts loading the open menu's code before the click; a failure shows when the menu opens. */
+const preloadUserMenuList = () => {
+  loadUserMenuList().catch(() => {});
+};
 
 /** The live state in words, for the avatar's tooltip and screen readers (colour is never the only cue). */
 export const CONNECTION_LABEL: Record<LiveConnectionState, string> = {
@@ -86,45 +78,6 @@ export interface UserMenuSlots {
   onBackToAlerts?: (() => void) | undefined;
 }
 
-function MenuEntry({
-  icon,
-  label,
-  onClick,
-  badge,
-}: {
-  icon: ReactNode;
-  label: string;
-  onClick: (() => void) | undefined;
-  badge?: string;
-}) {
-  const content = (
-    <>
-      <ListItemIcon>
-        <Badge color="error" badgeContent={badge} invisible={!badge}>
-          {icon}
-        </Badge>
-      </ListItemIcon>
-      <ListItemText
-        primary={label}
-        secondary={onClick ? undefined : "Coming soon"}
-        slotProps={{ secondary: { sx: { color: "text.secondary" } } }}
-      />
-    </>
-  );
-  if (onClick) return <MenuItem onClick={onClick}>{content}</MenuItem>;
-  // Focusable but inert (ARIA menus keep disabled items reachable), so the reason can be read.
-  return (
-    <MenuItem
-      aria-disabled="true"
-      title="Coming soon"
-      onClick={(event) => event.preventDefault()}
-      sx={{ opacity: 0.7 }}
-    >
-      {content}
-    </MenuItem>
-  );
-}
-
 /**
  * The user menu (SPEC 2): avatar with initials, green while the live channel is connected and red
  * otherwise, ringed in the header's text colour, with a state icon and words (tooltip, description)
@@ -156,13 +109,6 @@ export const UserMenu = memo(function UserMenu({
   const unread = user.is_admin ? "" : formatBadgeCount(slots.feedbackUnread ?? 0);
 
   const close = () => setAnchor(null);
-  const run = (action: (() => void) | undefined) =>
-    action
-      ? () => {
-          close();
-          action();
-        }
-      : undefined;
 
   const handleSignOut = async () => {
     close();
@@ -219,6 +165,9 @@ export const UserMenu = memo(function UserMenu({
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? "true" : undefined}
         onClick={(event) => setAnchor(event.currentTarget)}
+        onPointerEnter={preloadUserMenuList}
+        onPointerDown={preloadUserMenuList}
+        onFocus={preloadUserMenuList}
         color="inherit"
         data-connection={connection}
       >
@@ -285,69 +234,25 @@ export const UserMenu = memo(function UserMenu({
           {unread ? `, ${unread} unread feedback` : ""}
         </span>
       </IconButton>
-      {/* Mounted from its first opening: closed, MUI's Menu still renders its popover's hooks (issue 31). */}
+      {/*
+          Mounted from its first opening (closed, MUI's Menu still renders its popover's hooks), and its
+          code (MUI's Menu, the entries' icons) loaded then, or when the pointer or focus reaches the
+          button: nothing the feed does not show on first paint in its critical path (issue 31).
+        */}
       <LazyMount when={anchor !== null}>
-        <Menu id={menuId} anchorEl={anchor} open={anchor !== null} onClose={close}>
-          <ListSubheader component="div" disableSticky sx={{ lineHeight: 1.4, py: 1 }}>
-            <Typography component="span" sx={{ display: "block", fontWeight: 600, color: "text.primary" }}>
-              {fullName}
-            </Typography>
-            <Typography component="span" variant="body2" sx={{ display: "block", color: "text.secondary" }}>
-              {user.phone}
-            </Typography>
-            <Typography component="span" variant="body2" sx={{ display: "block", color: "text.secondary" }}>
-              {CONNECTION_LABEL[connection]}
-            </Typography>
-          </ListSubheader>
-          <Divider />
-          <MenuEntry
-            icon={<NotificationsActiveIcon fontSize="small" />}
-            label="My Alerts"
-            onClick={run(slots.onOpenMyAlerts)}
-          />
-          <MenuEntry
-            icon={<GroupsIcon fontSize="small" />}
-            label="My units"
-            onClick={run(slots.onOpenMyUnits)}
-          />
-          <MenuEntry
-            icon={<DevicesIcon fontSize="small" />}
-            label="My devices"
-            onClick={run(slots.onOpenMyDevices)}
-          />
-          <MenuEntry
-            icon={<PhonelinkRingIcon fontSize="small" />}
-            label="Push notifications"
-            onClick={run(slots.onOpenPush)}
-          />
-          <MenuEntry icon={<AlarmIcon fontSize="small" />} label="Alarm" onClick={run(slots.onOpenAlarm)} />
-          <MenuEntry
-            icon={<FeedbackIcon fontSize="small" />}
-            label="Feedback"
-            onClick={run(slots.onOpenFeedback)}
-            badge={unread}
-          />
-          {showAdmin && slots.onBackToAlerts ? (
-            <MenuEntry
-              icon={<NotificationsIcon fontSize="small" />}
-              label="Back to Alerts"
-              onClick={run(slots.onBackToAlerts)}
-            />
-          ) : showAdmin ? (
-            <MenuEntry
-              icon={<AdminPanelSettingsIcon fontSize="small" />}
-              label="Admin"
-              onClick={run(slots.onOpenAdmin)}
-            />
-          ) : null}
-          <Divider />
-          <MenuItem onClick={handleSignOut} disabled={signingOut}>
-            <ListItemIcon>
-              <LogoutIcon fontSize="small" />
-            </ListItemIcon>
-            Sign out
-          </MenuItem>
-        </Menu>
+        <UserMenuList
+          id={menuId}
+          anchor={anchor}
+          onClose={close}
+          fullName={fullName}
+          phone={user.phone}
+          connectionLabel={CONNECTION_LABEL[connection]}
+          slots={slots}
+          showAdmin={showAdmin}
+          unread={unread}
+          onSignOut={handleSignOut}
+          signingOut={signingOut}
+        />
       </LazyMount>
     </>
   );
