@@ -21,8 +21,8 @@ export const MAX_TERM_WORDS = 64;
  * the word side 0.02-1.6 ms). The words are matched with the same pattern, lower-cased by the database
  * as ILIKE lower-cases. A term inside more than MAX_TERM_WORDS words (e.g. a few digits: inside every
  * job number), shorter than three characters (search_words' trigram index cannot look it up) or whose
- * look-up `options.quick` cancels (a trigram in many words: QUICK_STATEMENT_MS) keeps the plain ILIKE that the trigram index serves. Null when some term
- * is in no word at all: no alert contains it. `together` is true for two or more terms that the word
+ * look-up `options.quick` cancels (QUICK_STATEMENT_MS: trigrams in very many words) keeps the plain
+ * ILIKE that the trigram index serves. Null when some term is in no word at all: no alert contains it. `together` is true for two or more terms that the word
  * index serves, none of them rare: how often such words occur together is what the planner cannot tell
  * (pageRows then races the index's plan and the walk whatever the planner thinks); `words` then holds
  * each term's words, for the word blocks (blockCandidates), and is empty otherwise. `sparse`: some term's
