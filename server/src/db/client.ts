@@ -191,13 +191,7 @@ async function openPglite(dir: string, image: Blob | undefined): Promise<Databas
     const client = new PGlite(dir, { extensions: { pg_trgm }, loadDataDir: image });
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
-    return {
-      db: db as unknown as Database,
-      quick: null,
-      kind: "pglite",
-      reachability,
-      close: () => client.close(),
-    };
+    return pgliteHandle(db, reachability, () => client.close());
   }
   // On disk PGlite runs on its own thread (pglite-remote.ts): a disk that fills up cannot stop the server.
   checkDatabaseDir(dir, !existsSync(path.join(dir, "PG_VERSION")));
@@ -212,13 +206,15 @@ async function openPglite(dir: string, image: Blob | undefined): Promise<Databas
     await client.close();
     throw startFailure(dir, err);
   }
-  return {
-    db: db as unknown as Database,
-    quick: null,
-    kind: "pglite",
-    reachability,
-    close: () => client.close(),
-  };
+  return pgliteHandle(db, reachability, () => client.close());
+}
+
+function pgliteHandle(
+  db: unknown,
+  reachability: DatabaseReachability,
+  close: () => Promise<void>,
+): DatabaseHandle {
+  return { db: db as Database, quick: null, kind: "pglite", reachability, close };
 }
 
 /** Opening failed: when the disk is the reason (full, read-only), say so instead of PGlite's "failed to initialize". */
