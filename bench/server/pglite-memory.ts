@@ -15,7 +15,7 @@
  *     (a directory pglite-search.ts loaded and kept, e.g. 1,000,000 alerts: copied, never changed)
  */
 
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +27,7 @@ import { machineLine } from "../support/machine.js";
 import {
   log,
   ms,
+  onExit,
   percentile,
   repoRoot,
   runMain,
@@ -203,12 +204,12 @@ runMain(async () => {
   const load0 = os.loadavg();
   let dataDir: string;
   if (KEPT_DIR) {
-    // A scratch DATA_DIR whose database is a copy of the kept one (startServer removes it on exit).
-    const scratch = await startServer(null, { INGEST_API_KEY: KEY });
-    await stopChild(scratch.child);
-    dataDir = scratch.dataDir;
+    // A scratch DATA_DIR whose database is a copy of the kept one, removed on exit.
+    const scratch = mkdtempSync(path.join(os.tmpdir(), "turnout-bench-"));
+    onExit(() => rmSync(scratch, { recursive: true, force: true }));
+    dataDir = scratch;
     log(`copying ${KEPT_DIR} into ${dataDir}/db`);
-    cpSync(KEPT_DIR, path.join(dataDir, "db"), { recursive: true, force: true });
+    cpSync(KEPT_DIR, path.join(dataDir, "db"), { recursive: true });
   } else {
     dataDir = await loadThroughIngest();
   }

@@ -9,7 +9,7 @@
  */
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { type Database, openDatabase, QUICK_STATEMENT_MS } from "../../server/src/db/client.js";
+import { type Database, openDatabase } from "../../server/src/db/client.js";
 import * as schema from "../../server/src/db/schema.js";
 import {
   FIRST_ATTEMPT_TIMEOUT_MS,
@@ -88,8 +88,10 @@ async function main() {
     `${reuse ? "reusing" : "scratch"} database ${new URL(scratch.url).pathname.slice(1)}${keep ? " (kept)" : ""}`,
   );
   if (reuse && !keep) onExit(() => scratch.drop());
+  // Migrated as the server opens it; its `quick` database is where the server runs the terms' word
+  // look-ups (connections whose statements time out quickly), and the search below does the same.
   const migrated = await openDatabase({ databaseUrl: scratch.url, pgliteDir: "" });
-  await migrated.close();
+  const quick = migrated.quick;
 
   // A guard on every statement, so a pathological plan cannot run for minutes.
   const pool = new pg.Pool({ connectionString: scratch.url, max: 10, options: "-c statement_timeout=20000" });
@@ -100,14 +102,6 @@ async function main() {
     schema,
     logger: { logQuery: (sql, params) => capture?.push({ sql, params }) },
   }) as unknown as Database;
-  // The terms' word look-ups run as in the server: on connections whose statements time out quickly.
-  const quickPool = new pg.Pool({
-    connectionString: scratch.url,
-    max: 4,
-    options: `-c statement_timeout=${QUICK_STATEMENT_MS}`,
-  });
-  quickPool.on("error", () => {});
-  const quick = drizzle({ client: quickPool, schema }) as unknown as Database;
 
   const loadClient = await pool.connect();
   const agencies = reuse ? await readAgencies(loadClient) : await createAgencies(loadClient);
@@ -442,7 +436,7 @@ async function main() {
   }
   out.push("", "The page query (user scope, 0-result class):", "", "```sql", sqlText, "```", "", ...explains);
   console.log(out.join("\n"));
-  await Promise.all([pool.end(), quickPool.end()]);
+  await Promise.all([pool.end(), migrated.close()]);
   await dropScratch();
 }
 

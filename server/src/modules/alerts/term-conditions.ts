@@ -10,27 +10,28 @@ import { RARE_TERM_SHARE, SPARSE_TERM_SHARE, termShares } from "./word-shares.js
 export const MAX_TERM_WORDS = 64;
 
 /**
- * The search condition of each term (ILIKE patterns), served by the word index where it can be
- * (migration 0016). Words are the message's lower-cased pieces between spaces; a term holds no space,
- * so a message contains it exactly when one of its words does, and search_words holds every word of
- * every alert. So `words && ARRAY[the words that contain the term]` keeps every alert that contains the
- * term, and lets the GIN index over (agency_ids, words) read one posting list per word, already within
- * the viewer's agencies; the ILIKE beside it still decides, written `(… ILIKE …) IS TRUE` (the same
- * value: message is never null) so that the planner cannot also read the trigram index for the term and
- * intersect the two (at 10 M alerts the trigram side of such a BitmapAnd took 16-56 ms for a rare word,
- * the word side 0.02-1.6 ms). The words are matched with the same pattern, lower-cased by the database
- * as ILIKE lower-cases. A term inside more than MAX_TERM_WORDS words (e.g. a few digits: inside every
- * job number), shorter than three characters (search_words' trigram index cannot look it up) or whose
- * look-up `options.quick` cancels (QUICK_STATEMENT_MS: trigrams in very many words) keeps the plain
- * ILIKE that the trigram index serves. Null when some term is in no word at all: no alert contains it. `together` is true for two or more terms that the word
- * index serves, none of them rare: how often such words occur together is what the planner cannot tell
- * (pageRows then races the index's plan and the walk whatever the planner thinks); `words` then holds
- * each term's words, for the word blocks (blockCandidates), and is empty otherwise. `sparse`: some term's
- * words are in under SPARSE_TERM_SHARE of the alerts (pageRows runs the planner's plan alone). Searching inside `scopeAgencies` (up to MAX_QUALIFIED_AGENCIES;
- * null: every agency), a served term reads the agency-qualified words instead ('12:fire',
- * alerts_agency_words_idx), so only those agencies' posting lists; `qualified` says so, and the caller's
- * agency condition is then only checked, never read from an index (the qualified words already are the
- * scope: an index intersecting the agencies' entries again would cost what this saves).
+ * The search condition of each term (ILIKE patterns), served by the word index where it can be (migration
+ * 0016). Words are the message's lower-cased pieces between spaces; a term holds no space, so a message
+ * contains it exactly when one of its words does, and search_words holds every word of every alert. So
+ * `words && ARRAY[the words that contain the term]` keeps every alert that contains the term, and lets the
+ * GIN index over (agency_ids, words) read one posting list per word, already within the viewer's agencies;
+ * the ILIKE beside it still decides, written `(… ILIKE …) IS TRUE` (the same value: message is never null)
+ * so that the planner cannot also read the trigram index for the term and intersect the two (at 10 M
+ * alerts the trigram side of such a BitmapAnd took 16-56 ms for a rare word, the word side 0.02-1.6 ms).
+ * The words are matched with the same pattern, lower-cased by the database as ILIKE lower-cases. A term
+ * inside more than MAX_TERM_WORDS words (e.g. a few digits: inside every job number), shorter than three
+ * characters (search_words' trigram index cannot look it up) or whose look-up `options.quick` cancels
+ * (QUICK_STATEMENT_MS: trigrams in very many words) keeps the plain ILIKE that the trigram index serves.
+ * Null when some term is in no word at all: no alert contains it. `together` is true for two or more terms
+ * that the word index serves, none of them rare: how often such words occur together is what the planner
+ * cannot tell (pageRows then races the index's plan and the walk whatever the planner thinks); `words`
+ * then holds each term's words, for the word blocks (blockCandidates), and is empty otherwise. `sparse`:
+ * some term's words are in under SPARSE_TERM_SHARE of the alerts (pageRows runs the planner's plan alone).
+ * Searching inside `scopeAgencies` (up to MAX_QUALIFIED_AGENCIES; null: every agency), a served term reads
+ * the agency-qualified words instead ('12:fire', alerts_agency_words_idx), so only those agencies' posting
+ * lists; `qualified` says so, and the caller's agency condition is then only checked, never read from an
+ * index (the qualified words already are the scope: an index intersecting the agencies' entries again
+ * would cost what this saves).
  */
 export async function termConditions(
   db: Database,
