@@ -52,15 +52,19 @@ describe.skipIf(!chromiumPath)("the signed-in feed's JavaScript, in Chromium", (
     await server?.stop();
   });
 
-  it("loads the feed of 50 alerts within its script budget, with no dialog, console or debug page", async () => {
-    const { page } = browser;
-    // The session as the login screen leaves it, stored without loading the app first.
+  /** The session as the login screen leaves it, stored without loading the app first. */
+  async function storeSession(page: BrowserSession["page"]) {
     await page.goto(`${server.url}/api/health`);
     await page.evaluate(
       `localStorage.setItem("turnout_token", ${JSON.stringify(session.token)});
        localStorage.setItem("turnout_user", ${JSON.stringify(JSON.stringify(session.user))});
        localStorage.setItem("turnout_agency", ${JSON.stringify(JSON.stringify(session.agency))});`,
     );
+  }
+
+  it("loads the feed of 50 alerts within its script budget, with no dialog, console or debug page", async () => {
+    const { page } = browser;
+    await storeSession(page);
     const recorder = recordScripts(page);
     await page.goto(`${server.url}/`);
     await page.getByRole("article").first().waitFor({ timeout: 30_000 });
@@ -91,5 +95,37 @@ describe.skipIf(!chromiumPath)("the signed-in feed's JavaScript, in Chromium", (
     await page.getByRole("dialog", { name: /search/i }).waitFor();
     const after = (await recorder.scripts()).map((s) => new URL(s.url).pathname);
     expect(after.some((file) => file.includes("/search-dialog-"))).toBe(true);
+  });
+
+  it("recovers when a part is missing, as after a release: one reload, then a notice over a working feed", async () => {
+    // No service worker: it would answer from its cache, out of the test's reach.
+    const tab = await openBrowser({ viewport: { width: 412, height: 823 }, serviceWorkers: "block" });
+    try {
+      const { page } = tab;
+      await storeSession(page);
+      await page.goto(`${server.url}/`);
+      await page.getByRole("article").first().waitFor({ timeout: 30_000 });
+      // The open tab's release is gone from the server: its My Alerts dialog answers 404 from now on.
+      await page.route(/\/assets\/my-alerts-dialog-[^/]*\.js$/, (route) => route.fulfill({ status: 404 }));
+      const openMyAlerts = async () => {
+        await page.getByRole("button", { name: /^User menu/ }).click();
+        await page.getByRole("menuitem", { name: "My Alerts" }).click();
+      };
+
+      // The first failure reloads the page (which would fetch the new release's files).
+      const reloaded = page.waitForEvent("load", { timeout: 30_000 });
+      await openMyAlerts();
+      await reloaded;
+      await page.getByRole("article").first().waitFor({ timeout: 30_000 });
+
+      // Failing again within the minute: no reload loop, a notice, and the feed still there.
+      await openMyAlerts();
+      const notice = page.getByRole("alert").filter({ hasText: "could not load this part of the app" });
+      await notice.waitFor({ timeout: 30_000 });
+      expect(await notice.getByRole("button", { name: "Reload" }).isVisible()).toBe(true);
+      expect(await page.getByRole("article").count()).toBeGreaterThan(3);
+    } finally {
+      await tab.close();
+    }
   });
 });

@@ -13,6 +13,8 @@ export const STORAGE_KEYS = {
   installPreference: `${STORAGE_PREFIX}install_preference`,
   installDismissed: `${STORAGE_PREFIX}install_dismissed`,
   installBannerResetAt: `${STORAGE_PREFIX}install_banner_reset_at`,
+  /** When this tab last reloaded because a part of the app failed to load (session storage). */
+  loadFailureReloadAt: `${STORAGE_PREFIX}load_failure_reload_at`,
 } as const;
 
 /** Every API call is aborted after this many milliseconds. */

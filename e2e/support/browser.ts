@@ -36,7 +36,12 @@ const REPORT_VIOLATIONS = `document.addEventListener("securitypolicyviolation", 
  * the CSP guard, so a page that breaks the policy fails the test.
  */
 export async function openBrowser(
-  options: { userAgent?: string; viewport?: { width: number; height: number } } = {},
+  options: {
+    userAgent?: string;
+    viewport?: { width: number; height: number };
+    /** "block": no service worker (Playwright's routes do not see what a worker fetches). */
+    serviceWorkers?: "allow" | "block";
+  } = {},
 ) {
   if (!chromiumPath) throw new Error("no Chromium");
   const profile = mkdtempSync(path.join(tmpdir(), "turnout-chromium-"));
@@ -45,6 +50,7 @@ export async function openBrowser(
     headless: true,
     userAgent: options.userAgent,
     viewport: options.viewport ?? { width: 1280, height: 800 },
+    serviceWorkers: options.serviceWorkers ?? "allow",
     args: [
       "--no-sandbox",
       "--disable-gpu",

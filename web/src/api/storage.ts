@@ -249,6 +249,16 @@ export const storage = {
   },
 
   /** When an admin last reset the signed-in user's install banner (the profile's pwa_banner_reset_at). */
+  /** When this tab last reloaded to recover from a part of the app that failed to load (epoch ms). */
+  getLoadFailureReloadAt(): number | null {
+    const value = Number(readRaw("session", STORAGE_KEYS.loadFailureReloadAt));
+    return Number.isFinite(value) && value > 0 ? value : null;
+  },
+
+  setLoadFailureReloadAt(at: number): void {
+    writeRaw("session", STORAGE_KEYS.loadFailureReloadAt, String(at));
+  },
+
   getInstallBannerResetAt(): string | null {
     const value = readRaw("local", STORAGE_KEYS.installBannerResetAt);
     return value && value.length <= 64 ? value : null;

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { BrowserRouter } from "react-router";
+import { AppErrorBoundary } from "../ui/load-failure";
 import { AppRoutes } from "./app-routes";
 import { AppProviders, createQueryClient } from "./providers";
 
@@ -8,9 +9,11 @@ export function App() {
   const [queryClient] = useState(createQueryClient);
   return (
     <AppProviders queryClient={queryClient}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <AppErrorBoundary>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </AppErrorBoundary>
     </AppProviders>
   );
 }

@@ -1,0 +1,142 @@
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Paper from "@mui/material/Paper";
+import Typography from "@mui/material/Typography";
+import { PRODUCT_NAME } from "@turnout/domain";
+import type { ReactNode } from "react";
+import { ErrorBoundary, type FallbackProps } from "react-error-boundary";
+import { storage } from "../api/storage";
+
+/** A tab reloads itself at most once in this long to recover from a part of the app that failed to load. */
+export const LOAD_FAILURE_RELOAD_GAP_MS = 60_000;
+
+/**
+ * True for the error a failed `import()` of one of the app's parts raises: after a release, an open
+ * tab asks for a file the server no longer has; offline, for one it never fetched. Each browser words
+ * it its own way (Chromium, Firefox, Safari, then Vite's preload of a part's styles).
+ */
+export function isLoadFailure(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    /dynamically imported module|Importing a module script failed|Unable to preload CSS/i.test(error.message)
+  );
+}
+
+/** What a reload needs from the browser; tests pass fakes. */
+export interface ReloadEnvironment {
+  now: () => number;
+  isOnline: () => boolean;
+  reload: () => void;
+  lastReloadAt: () => number | null;
+  setLastReloadAt: (at: number) => void;
+}
+
+const browserEnvironment: ReloadEnvironment = {
+  now: () => Date.now(),
+  isOnline: () => navigator.onLine,
+  reload: () => window.location.reload(),
+  lastReloadAt: () => storage.getLoadFailureReloadAt(),
+  setLastReloadAt: (at) => storage.setLoadFailureReloadAt(at),
+};
+
+/**
+ * Reloads the page to recover from a part that failed to load (a reload fetches the release's own
+ * files), unless offline or this tab already did so in the last minute: a part that fails again is
+ * not fixed by reloading in a loop. Returns true when the page reloads.
+ */
+export function reloadAfterLoadFailure(env: ReloadEnvironment = browserEnvironment): boolean {
+  const now = env.now();
+  const last = env.lastReloadAt();
+  if (!env.isOnline() || (last !== null && now - last >= 0 && now - last < LOAD_FAILURE_RELOAD_GAP_MS))
+    return false;
+  env.setLastReloadAt(now);
+  env.reload();
+  return true;
+}
+
+function handleError(error: unknown) {
+  if (isLoadFailure(error)) reloadAfterLoadFailure();
+}
+
+function failureText(error: unknown): string {
+  return isLoadFailure(error)
+    ? `${PRODUCT_NAME} could not load this part of the app. Check the connection, then reload.`
+    : `Something went wrong on this screen. Reload ${PRODUCT_NAME} to carry on.`;
+}
+
+function ReloadButton() {
+  return (
+    <Button variant="contained" onClick={() => window.location.reload()}>
+      Reload
+    </Button>
+  );
+}
+
+function AppFailure({ error }: FallbackProps) {
+  return (
+    <Box
+      role="alert"
+      sx={{
+        minHeight: "100dvh",
+        display: "flex",
+        flexDirection: "column",
+        alignItems: "center",
+        justifyContent: "center",
+        gap: 2,
+        p: 3,
+        textAlign: "center",
+      }}
+    >
+      <Typography component="h1" variant="h6">
+        {failureText(error)}
+      </Typography>
+      <ReloadButton />
+    </Box>
+  );
+}
+
+/**
+ * Around the whole app: an error while rendering shows a page that says so with a Reload button,
+ * rather than a blank page; a part that failed to load reloads the page once by itself.
+ */
+export function AppErrorBoundary({ children }: { children: ReactNode }) {
+  return (
+    <ErrorBoundary FallbackComponent={AppFailure} onError={handleError}>
+      {children}
+    </ErrorBoundary>
+  );
+}
+
+/** A lazily loaded dialog or notice that failed to load: the screen under it stays, with a notice. */
+function PartFailure({ error }: FallbackProps) {
+  // Only a failed load stays here; any other error is the whole app's (AppErrorBoundary).
+  if (!isLoadFailure(error)) throw error;
+  return (
+    <Paper
+      role="alert"
+      elevation={6}
+      sx={{
+        position: "fixed",
+        insetInline: 16,
+        bottom: 16,
+        zIndex: (theme) => theme.zIndex.snackbar,
+        p: 2,
+        display: "flex",
+        alignItems: "center",
+        gap: 2,
+      }}
+    >
+      <Typography sx={{ flex: 1 }}>{failureText(error)}</Typography>
+      <ReloadButton />
+    </Paper>
+  );
+}
+
+/** Around one lazily loaded part: its failed load leaves the screen under it working. */
+export function PartErrorBoundary({ children }: { children: ReactNode }) {
+  return (
+    <ErrorBoundary FallbackComponent={PartFailure} onError={handleError}>
+      {children}
+    </ErrorBoundary>
+  );
+}
