@@ -3,7 +3,7 @@ import { AdminConsole } from "../features/admin/console/admin-console";
 import { AlertReceivers } from "../features/admin/receivers/alert-receivers";
 import { AdminAlertFeed, type AdminFeedSlots } from "../features/alerts/admin-alert-feed";
 import { FeedbackTab } from "../features/feedback/admin-feedback-tab";
-import { useAdminFeedbackUnread } from "../features/feedback/queries";
+import { useAdminFeedbackUnread } from "../features/feedback/unread";
 import { AdminJobResponses, CardAnswersToggle } from "../features/responding";
 
 /**

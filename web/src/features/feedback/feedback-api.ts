@@ -7,6 +7,7 @@ import {
 } from "@turnout/domain";
 import { z } from "zod";
 import { api, apiFailure, buildHeaders, buildUrl, networkFailure } from "../../api/client";
+import { countSchema as count, unreadSchema } from "./unread";
 
 const CONVERSION_STATUSES = ["none", "pending", "done", "failed", "unavailable"] as const;
 /** Where a video's conversion to mp4 stands (the contract's MediaAttachment.conversion_status). */
@@ -16,10 +17,6 @@ const text = z
   .string()
   .nullish()
   .transform((value) => value ?? "");
-const count = z
-  .number()
-  .nullish()
-  .transform((value) => value ?? 0);
 
 /** A status the web knows; anything else reads as open (it can still take messages). */
 function normalizeStatus(value: string | null | undefined): FeedbackStatus {
@@ -131,7 +128,6 @@ export const feedbackStatsSchema = z.object({
 /** The admin's overview figures. */
 export type FeedbackStats = z.output<typeof feedbackStatsSchema>;
 
-const unreadSchema = z.object({ unread_count: count });
 const createdSchema = z.object({ conversation: conversationSchema, message: feedbackMessageItemSchema });
 const messageReplySchema = z.object({ message: feedbackMessageItemSchema });
 const conversationReplySchema = z.object({ conversation: conversationSchema });
@@ -226,11 +222,6 @@ export const feedbackApi = {
     return unreadSchema.parse(reply.data).unread_count;
   },
 
-  async unreadCount(signal?: AbortSignal): Promise<number> {
-    const reply = await api.get<Envelope>("/feedback/unread-count", { signal });
-    return unreadSchema.parse(reply.data).unread_count;
-  },
-
   uploadAttachment,
 
   admin: {
@@ -240,11 +231,6 @@ export const feedbackApi = {
         signal,
       });
       return z.array(conversationSchema).parse(reply.data);
-    },
-
-    async unreadCount(signal?: AbortSignal): Promise<number> {
-      const reply = await api.get<Envelope>("/feedback/admin/unread-count", { signal });
-      return unreadSchema.parse(reply.data).unread_count;
     },
 
     async stats(signal?: AbortSignal): Promise<FeedbackStats> {

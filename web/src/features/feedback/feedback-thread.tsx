@@ -28,15 +28,8 @@ import { AttachmentField, UploadProgress } from "./attachment-field";
 import { memberName } from "./conversation-list";
 import type { Conversation, FeedbackMessageItem, MediaAttachment } from "./feedback-api";
 import { FeedbackStatusChip } from "./feedback-status";
-import {
-  conversationIdOf,
-  type FeedbackSide,
-  feedbackKeys,
-  subscribeLiveEvents,
-  useMarkRead,
-  useSendMessage,
-  useThread,
-} from "./queries";
+import { conversationIdOf, useMarkRead, useSendMessage, useThread } from "./queries";
+import { type FeedbackSide, feedbackKeys, subscribeLiveEvents } from "./unread";
 import { uploadErrorMessage, useAttachmentUpload } from "./use-upload";
 
 /** Who wrote a message, as the reader of this side sees it. */

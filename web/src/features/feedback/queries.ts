@@ -1,54 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  BADGE_REFRESH_DELAY_MS,
-  FEEDBACK_UNREAD_POLL_MS,
-  type FeedbackStatus,
-  type NewFeedback,
-} from "@turnout/domain";
+import { BADGE_REFRESH_DELAY_MS, type FeedbackStatus, type NewFeedback } from "@turnout/domain";
 import { useEffect } from "react";
-import { type RelayedLiveEvent, subscribeLiveEvent } from "../../api/live-events";
 import { type FeedbackThread, feedbackApi } from "./feedback-api";
-
-/** Whose side of the conversations the screen shows: the member's own, or the admins'. */
-export type FeedbackSide = "user" | "admin";
+import { type FeedbackSide, feedbackKeys, subscribeLiveEvents, unreadKey } from "./unread";
 
 /** While a video converts, the thread asks again this often in case the live event was missed. */
 const CONVERSION_RECHECK_MS = 15_000;
-
-export const feedbackKeys = {
-  all: ["feedback"] as const,
-  list: () => [...feedbackKeys.all, "list"] as const,
-  thread: (id: number) => [...feedbackKeys.all, "thread", id] as const,
-  unread: () => [...feedbackKeys.all, "unread"] as const,
-  admin: {
-    all: ["feedback", "admin"] as const,
-    list: (status: FeedbackStatus | null) => [...feedbackKeys.admin.all, "list", status ?? "all"] as const,
-    unread: () => [...feedbackKeys.admin.all, "unread"] as const,
-    stats: () => [...feedbackKeys.admin.all, "stats"] as const,
-  },
-};
 
 /** The conversation id a live event names, or null. */
 export function conversationIdOf(payload: unknown): number | null {
   const value = (payload as { conversationId?: unknown } | null)?.conversationId;
   const id = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
   return typeof id === "number" && Number.isSafeInteger(id) ? id : null;
-}
-
-/** Listen to several relayed live events with one handler; returns the unsubscribe function. */
-export function subscribeLiveEvents(
-  events: readonly RelayedLiveEvent[],
-  listener: (event: RelayedLiveEvent, payload: unknown) => void,
-): () => void {
-  const stops = events.map((event) => subscribeLiveEvent(event, (payload) => listener(event, payload)));
-  return () => {
-    for (const stop of stops) stop();
-  };
-}
-
-/** The unread count the badge of that side shows. */
-function unreadKey(side: FeedbackSide) {
-  return side === "admin" ? feedbackKeys.admin.unread() : feedbackKeys.unread();
 }
 
 /** The signed-in member's own conversations, newest activity first. */
@@ -150,51 +113,6 @@ export function useRefreshBadgeOnOpen(side: FeedbackSide, open: boolean) {
     );
     return () => clearTimeout(timer);
   }, [queryClient, side, open]);
-}
-
-/**
- * The member's unread feedback (the avatar and menu badge), 0 until known. Polled every 30 s and
- * asked again on `feedback:new-message`, which also refreshes the conversation list. Admins use the
- * admin count instead: pass `enabled` false for them.
- */
-export function useFeedbackUnread(enabled: boolean): number {
-  const queryClient = useQueryClient();
-  const { data } = useQuery({
-    queryKey: feedbackKeys.unread(),
-    queryFn: ({ signal }) => feedbackApi.unreadCount(signal),
-    refetchInterval: FEEDBACK_UNREAD_POLL_MS,
-    enabled,
-  });
-  useEffect(() => {
-    if (!enabled) return;
-    return subscribeLiveEvents(["feedback:new-message", "feedback:status-changed"], (event) => {
-      if (event === "feedback:new-message")
-        void queryClient.invalidateQueries({ queryKey: feedbackKeys.unread() });
-      void queryClient.invalidateQueries({ queryKey: feedbackKeys.list() });
-    });
-  }, [queryClient, enabled]);
-  return enabled ? (data ?? 0) : 0;
-}
-
-/**
- * The admins' unread feedback (the Feedback tab's orange badge), 0 until known. New messages and new
- * conversations on the admin channel refresh it at once.
- */
-export function useAdminFeedbackUnread(enabled: boolean): number {
-  const queryClient = useQueryClient();
-  const { data } = useQuery({
-    queryKey: feedbackKeys.admin.unread(),
-    queryFn: ({ signal }) => feedbackApi.admin.unreadCount(signal),
-    refetchInterval: FEEDBACK_UNREAD_POLL_MS,
-    enabled,
-  });
-  useEffect(() => {
-    if (!enabled) return;
-    return subscribeLiveEvents(["feedback:new-message", "feedback:new-conversation"], () => {
-      void queryClient.invalidateQueries({ queryKey: feedbackKeys.admin.unread() });
-    });
-  }, [queryClient, enabled]);
-  return enabled ? (data ?? 0) : 0;
 }
 
 /** Keeps the admins' lists and figures current: new conversations and messages, status changes. */
