@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../../db/client.js";
 import { postcodes } from "../../db/schema.js";
-import { loadLocalities } from "./localities.js";
+import { bundledLocalities } from "./address-localities.js";
 
 type SeedLogger = Pick<Logger, "info">;
 
@@ -31,7 +31,9 @@ export function ensurePostcodesSeeded(db: Database, logger: SeedLogger = silentL
 async function seedPostcodes(db: Database, logger: SeedLogger): Promise<void> {
   if (await hasPostcodes(db)) return;
   const started = performance.now();
-  const localities = loadLocalities();
+  // The copy the server reads at start for ingest and keeps: parsing the 25 MB file a second time
+  // here lifted a first start's memory from ~200 to ~340 MB (bench/results/idle-memory.md).
+  const localities = bundledLocalities();
   const seededHere = await db.transaction(async (tx) => {
     // Another instance may be seeding right now: wait for it, then look again.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('turnout.postcodes.seed'))`);
