@@ -6,6 +6,7 @@ import { PRODUCT_NAME } from "@turnout/domain";
 import type { ReactNode } from "react";
 import { ErrorBoundary, type FallbackProps } from "react-error-boundary";
 import { storage } from "../api/storage";
+import { centredPageSx } from "./loading-screen";
 
 /** A tab reloads itself at most once in this long to recover from a part of the app that failed to load. */
 export const LOAD_FAILURE_RELOAD_GAP_MS = 60_000;
@@ -74,19 +75,7 @@ function ReloadButton() {
 
 function AppFailure({ error }: FallbackProps) {
   return (
-    <Box
-      role="alert"
-      sx={{
-        minHeight: "100dvh",
-        display: "flex",
-        flexDirection: "column",
-        alignItems: "center",
-        justifyContent: "center",
-        gap: 2,
-        p: 3,
-        textAlign: "center",
-      }}
-    >
+    <Box role="alert" sx={{ ...centredPageSx, p: 3, textAlign: "center" }}>
       <Typography component="h1" variant="h6">
         {failureText(error)}
       </Typography>

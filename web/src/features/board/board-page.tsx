@@ -5,6 +5,7 @@ import { createTheme, ThemeProvider } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AlarmPlayer } from "../../ui/alarm-player";
+import { centredPageSx } from "../../ui/loading-screen";
 import { type Board, BoardError, boardApi, DISPLAY_TOKEN_KEY, secondsSince } from "./board-api";
 import { CurrentJob, IdleClock, PreviousJobs } from "./board-job";
 import { useBoard, useNowEverySecond, usePolling, useWakeLock } from "./use-board";
@@ -86,19 +87,7 @@ function PairingScreen({ onPaired }: { onPaired: (secret: string) => void }) {
     }
   }, setDown);
   return (
-    <Box
-      component="main"
-      sx={{
-        minHeight: "100dvh",
-        display: "flex",
-        flexDirection: "column",
-        alignItems: "center",
-        justifyContent: "center",
-        gap: 4,
-        p: 4,
-        textAlign: "center",
-      }}
-    >
+    <Box component="main" sx={{ ...centredPageSx, gap: 4, p: 4, textAlign: "center" }}>
       <Typography variant="h3" component="h1">
         Turnout station board
       </Typography>
