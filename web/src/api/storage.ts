@@ -248,7 +248,6 @@ export const storage = {
     remove("session", STORAGE_KEYS.installDismissed);
   },
 
-  /** When an admin last reset the signed-in user's install banner (the profile's pwa_banner_reset_at). */
   /** When this tab last reloaded to recover from a part of the app that failed to load (epoch ms). */
   getLoadFailureReloadAt(): number | null {
     const value = Number(readRaw("session", STORAGE_KEYS.loadFailureReloadAt));
@@ -259,6 +258,7 @@ export const storage = {
     writeRaw("session", STORAGE_KEYS.loadFailureReloadAt, String(at));
   },
 
+  /** When an admin last reset the signed-in user's install banner (the profile's pwa_banner_reset_at). */
   getInstallBannerResetAt(): string | null {
     const value = readRaw("local", STORAGE_KEYS.installBannerResetAt);
     return value && value.length <= 64 ? value : null;

@@ -1,4 +1,5 @@
 import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { STORAGE_KEYS } from "@turnout/domain";
 import { lazy } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -104,6 +105,10 @@ describe("a part of the app that fails", () => {
     const notice = await screen.findByRole("alert");
     expect(notice).toHaveTextContent("Turnout could not load this part of the app. Check the connection");
     expect(screen.getByRole("button", { name: "Reload" })).toBeInTheDocument();
+    expect(screen.getByText("The feed")).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
     expect(screen.getByText("The feed")).toBeInTheDocument();
   });
 

@@ -3,7 +3,7 @@ import Button from "@mui/material/Button";
 import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
 import { PRODUCT_NAME } from "@turnout/domain";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { ErrorBoundary, type FallbackProps } from "react-error-boundary";
 import { storage } from "../api/storage";
 import { centredPageSx } from "./loading-screen";
@@ -96,10 +96,15 @@ export function AppErrorBoundary({ children }: { children: ReactNode }) {
   );
 }
 
-/** A lazily loaded dialog or notice that failed to load: the screen under it stays, with a notice. */
+/**
+ * A lazily loaded dialog or notice that failed to load: the screen under it stays, with a notice that
+ * can be dismissed (the part stays unavailable until a reload: React keeps a failed lazy load).
+ */
 function PartFailure({ error }: FallbackProps) {
+  const [dismissed, setDismissed] = useState(false);
   // Only a failed load stays here; any other error is the whole app's (AppErrorBoundary).
   if (!isLoadFailure(error)) throw error;
+  if (dismissed) return null;
   return (
     <Paper
       role="alert"
@@ -116,6 +121,7 @@ function PartFailure({ error }: FallbackProps) {
       }}
     >
       <Typography sx={{ flex: 1 }}>{failureText(error)}</Typography>
+      <Button onClick={() => setDismissed(true)}>Dismiss</Button>
       <ReloadButton />
     </Paper>
   );
