@@ -21,13 +21,17 @@ import type { UserMenuSlots } from "../features/dashboard/user-menu";
 import { useFeedbackUnread } from "../features/feedback";
 import { InstallBanner } from "../features/install";
 import { usePushMessages } from "../features/push";
-import { CardAnswersToggle, CardResponses, JobResponses, RespondingProvider } from "../features/responding";
+import { CardAnswersToggle, CardResponses, RespondingProvider } from "../features/responding";
 import { LazyMount } from "../ui/lazy-mount";
 import { LoadingScreen } from "../ui/loading-screen";
 
 // The menu's dialogs load when first opened: none is on the feed's first paint (issue 31).
 const MyAlertsDialog = lazy(() =>
   import("../features/rules/my-alerts-dialog").then((module) => ({ default: module.MyAlertsDialog })),
+);
+// Who is responding to a job shows in the job's dialog, itself loaded when a job is opened.
+const JobResponses = lazy(() =>
+  import("../features/responding/job-responses").then((module) => ({ default: module.JobResponses })),
 );
 const MyFeedbackDialog = lazy(() =>
   import("../features/feedback/my-feedback-dialog").then((module) => ({ default: module.MyFeedbackDialog })),
@@ -69,7 +73,11 @@ const feedSlots: FeedSlots = {
   cardFooter: (item, panel) => (
     <CardResponses alertId={item.group.primary_message.id} pages={item.group.messages} panel={panel} />
   ),
-  jobExtra: (alert) => <JobResponses alertId={alert.id} pages={[alert]} />,
+  jobExtra: (alert) => (
+    <Suspense fallback={null}>
+      <JobResponses alertId={alert.id} pages={[alert]} />
+    </Suspense>
+  ),
 };
 
 /**
