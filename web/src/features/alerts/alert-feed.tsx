@@ -1,7 +1,6 @@
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Container from "@mui/material/Container";
-import Snackbar from "@mui/material/Snackbar";
 import Typography from "@mui/material/Typography";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -65,6 +64,8 @@ const GroupedAlertDialog = lazy(() =>
 const JobDetailDialog = lazy(() =>
   import("./job-detail-dialog").then((module) => ({ default: module.JobDetailDialog })),
 );
+// The feed's two notices (a saved filter, a server error) are rare: MUI's Snackbar loads with the first.
+const Snackbar = lazy(() => import("@mui/material/Snackbar"));
 
 /** Relative times on the cards move on once a minute. */
 const CLOCK_TICK_MS = 60_000;
