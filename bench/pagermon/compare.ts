@@ -36,6 +36,7 @@ import {
   ms,
   onExit,
   percentile,
+  procKb,
   runMain,
   scratchDatabase,
   sleep,
@@ -83,9 +84,7 @@ const mb = (kb: number) => (kb / 1024).toFixed(1);
 
 /** VmRSS and VmHWM (peak) of a process, in kB, from /proc. */
 function memoryKb(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { rss: field("VmRSS"), hwm: field("VmHWM") };
+  return { rss: procKb(pid, "VmRSS"), hwm: procKb(pid, "VmHWM") };
 }
 
 /** The Turnout database the messages come from: BENCH_DB as loaded by load-search.ts, or a scratch load. */

@@ -13,15 +13,14 @@ import path from "node:path";
 import pg from "pg";
 import { signSessionToken } from "../../server/src/shared/tokens.js";
 import { machineLine } from "../support/machine.js";
-import { log, runMain, scratchDatabase, sleep, startServer, table } from "./lib/common.js";
+import { log, procKb, runMain, scratchDatabase, sleep, startServer, table } from "./lib/common.js";
 
 const JWT_SECRET = "bench-secret-bench-secret-bench-secret-0001";
 const UPLOAD_BYTES = 100 * 1024 * 1024 - 1;
 const MB = 1024 * 1024;
 
 function rssBytes(pid: number): number {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-  return Number(kb) * 1024;
+  return procKb(pid, "VmRSS") * 1024;
 }
 
 async function adminToken(databaseUrl: string): Promise<string> {

@@ -8,11 +8,11 @@
  *   npx tsx bench/server/idle-memory.ts            (BENCH_SETTLE_S=30 BENCH_SAMPLE_S=20 by default)
  *   BENCH_MODES=compiled npx tsx bench/server/idle-memory.ts      (what npm start runs only)
  */
-import { readFileSync } from "node:fs";
 import { machineLine } from "../support/machine.js";
 import {
   baseDatabaseUrl,
   percentile,
+  procKb,
   runMain,
   type ServerMode,
   scratchDatabase,
@@ -27,13 +27,9 @@ const SAMPLE_S = Number(process.env.BENCH_SAMPLE_S ?? 20);
 /** Which ways of running the server are measured: "compiled" (npm start), "tsx" (TypeScript loader). */
 const MODES = (process.env.BENCH_MODES ?? "compiled,tsx").split(",");
 
-/**
- * Resident set size of a process, from /proc (what `ps` and the kernel count), in MB: now (VmRSS) or
- * the highest since it started (VmHWM).
- */
+/** Resident set size of a process (what `ps` and the kernel count) in MB: now, or the highest since it started. */
 function rssMb(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"));
-  return line ? Number(line[1]) / 1024 : Number.NaN;
+  return procKb(pid, field) / 1024;
 }
 
 async function measure(mode: ServerMode, databaseUrl: string | null) {

@@ -29,6 +29,7 @@ import {
   ms,
   onExit,
   percentile,
+  procKb,
   repoRoot,
   runMain,
   sleep,
@@ -54,10 +55,6 @@ const VARIANTS = (process.env.BENCH_NODE_ARGS ?? "").split("|").map((v) => v.spl
 type Idle = { rss: number; anon: number; mapped: number; mappings: ReturnType<typeof largestMappings> };
 type Fire = { peak: number; median: number; requests: number; p50: number; p95: number };
 
-const kb = (pid: number, field: string, file = "status") =>
-  Number(
-    new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/${file}`, "utf8"))?.[1] ?? NaN,
-  );
 const mb = (k: number) => (k / 1024).toFixed(1);
 
 /** The largest mappings by resident size (anonymous ones named [anon]). */
@@ -144,7 +141,7 @@ async function benchAdmin(dataDir: string): Promise<{ token: string; alerts: num
  */
 async function answerFire(url: string, token: string, pid: number, seconds: number): Promise<Fire> {
   const samples: number[] = [];
-  const sampler = setInterval(() => samples.push(kb(pid, "VmRSS")), 100);
+  const sampler = setInterval(() => samples.push(procKb(pid, "VmRSS")), 100);
   const times: number[] = [];
   const deadline = Date.now() + seconds * 1000;
   try {
@@ -225,13 +222,13 @@ runMain(async () => {
       await sleep(SETTLE_S * 1000);
       const samples: number[] = [];
       for (let i = 0; i < 10; i++) {
-        samples.push(kb(pid, "VmRSS"));
+        samples.push(procKb(pid, "VmRSS"));
         await sleep(1000);
       }
       const idle = {
         rss: percentile(samples, 50),
-        anon: kb(pid, "Anonymous", "smaps_rollup"),
-        mapped: kb(pid, "Rss", "smaps_rollup"),
+        anon: procKb(pid, "Anonymous", "smaps_rollup"),
+        mapped: procKb(pid, "Rss", "smaps_rollup"),
         mappings: largestMappings(pid, 6),
       };
       log(`idle ${mb(idle.rss)} MB; answering FIRE for ${FIRE_S} s`);

@@ -196,6 +196,15 @@ export function percentile(values: number[], q: number): number {
   return sorted[rank - 1]!;
 }
 
+/**
+ * One "<field>: <n> kB" line of a process's /proc file, in kB (NaN when absent): `status` gives VmRSS
+ * (resident now) and VmHWM (the highest since it started), `smaps_rollup` Rss and Anonymous.
+ */
+export function procKb(pid: number, field: string, file = "status"): number {
+  const line = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/${file}`, "utf8"));
+  return Number(line?.[1] ?? Number.NaN);
+}
+
 export const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 2 : 1) : "-");
 
 /** A Markdown table (pastes straight into bench/README.md). */
