@@ -43,7 +43,7 @@ const UNREAD_PATHS: Record<FeedbackSide, string> = {
 };
 
 /** The unread count of one side, as the server knows it now. */
-export async function fetchUnreadCount(side: FeedbackSide, signal?: AbortSignal): Promise<number> {
+async function fetchUnreadCount(side: FeedbackSide, signal?: AbortSignal): Promise<number> {
   const reply = await api.get<{ data: unknown }>(UNREAD_PATHS[side], { signal });
   return unreadSchema.parse(reply.data).unread_count;
 }
