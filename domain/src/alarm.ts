@@ -1,7 +1,7 @@
 // The alarm while the app is open (issue 26): when a page that reaches the feed rings, which tone it
 // rings with, and when it stays silent. Pure: the web app feeds it the pages its feed admitted, the
 // member's device settings and the jobs it rang for lately, and plays what it answers.
-import { z } from "zod";
+import { z } from "zod/mini";
 import { normalizeAlertType } from "./message.js";
 
 /** The two sounds: the emergency alarm and the softer tone for other pages. */
@@ -39,17 +39,17 @@ const HOUR_MS = 3_600_000;
 const choiceSchema = z.enum(NON_EMERGENCY_CHOICES);
 
 /** Choices keyed by id, read leniently: an entry that is not a known choice is dropped. */
-const choicesById = z
-  .record(z.string(), z.unknown())
-  .catch({})
-  .transform((record) => {
+const choicesById = z.pipe(
+  z.catch(z.record(z.string(), z.unknown()), {}),
+  z.transform((record) => {
     const out: Record<string, NonEmergencyChoice> = {};
     for (const [id, value] of Object.entries(record)) {
       const parsed = choiceSchema.safeParse(value);
       if (parsed.success) out[id] = parsed.data;
     }
     return out;
-  });
+  }),
+);
 
 /**
  * The alarm's settings on one device, read leniently (a value of the wrong kind takes its default):
@@ -57,14 +57,16 @@ const choicesById = z
  * unit id (members with units) and per agency id (members without).
  */
 export const alarmSettingsSchema = z.object({
-  mutedUntil: z.number().nullable().catch(null).default(null),
-  wakeLockMinutes: z
-    .number()
-    .refine((n) => (WAKE_LOCK_MINUTE_CHOICES as readonly number[]).includes(n))
-    .catch(DEFAULT_WAKE_LOCK_MINUTES)
-    .default(DEFAULT_WAKE_LOCK_MINUTES),
-  units: choicesById.default({}),
-  agencies: choicesById.default({}),
+  mutedUntil: z._default(z.catch(z.nullable(z.number()), null), null),
+  wakeLockMinutes: z._default(
+    z.catch(
+      z.number().check(z.refine((n) => (WAKE_LOCK_MINUTE_CHOICES as readonly number[]).includes(n))),
+      DEFAULT_WAKE_LOCK_MINUTES,
+    ),
+    DEFAULT_WAKE_LOCK_MINUTES,
+  ),
+  units: z._default(choicesById, {}),
+  agencies: z._default(choicesById, {}),
 });
 export type AlarmSettings = z.infer<typeof alarmSettingsSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { FEEDBACK_ATTACHMENT_MAX_BYTES } from "./constants.js";
 
 /** Image MIME types the feedback picker offers. */
@@ -80,18 +80,31 @@ export function formatBadgeCount(n: number): string {
   return n > 9 ? "9+" : String(Math.floor(n));
 }
 
+/** A message of feedback: trimmed, not blank, at most 5,000 characters. */
+const messageText = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, "Message is required"),
+    z.maxLength(5000, "Message must be at most 5,000 characters"),
+  );
+
 /** Body of POST /feedback/conversations: non-blank subject and message. */
 export const newFeedbackSchema = z.object({
-  subject: z.string().trim().min(1, "Subject is required").max(200),
-  message: z.string().trim().min(1, "Message is required").max(5000),
+  subject: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, "Subject is required"),
+      z.maxLength(200, "Subject must be at most 200 characters"),
+    ),
+  message: messageText,
 });
 /** A validated new feedback conversation. */
 export type NewFeedback = z.output<typeof newFeedbackSchema>;
 
 /** Body of POST /feedback/conversations/{id}/messages: non-blank text. */
-export const feedbackMessageSchema = z.object({
-  message: z.string().trim().min(1, "Message is required").max(5000),
-});
+export const feedbackMessageSchema = z.object({ message: messageText });
 /** A validated feedback reply. */
 export type FeedbackMessage = z.output<typeof feedbackMessageSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /** Per-agency filter choice: no saved row (default, shown), show, or hide. */
 export type FilterState = "default" | "show" | "hide";
@@ -49,13 +49,18 @@ export function toBulkFilters(
 /** One user-filter row as sent by the web app; only 'agency' filters exist. */
 export const userFilterInputSchema = z.object({
   filter_type: z.literal("agency"),
-  filter_value: z.union([z.string(), z.number()]).transform(String).pipe(z.string().trim().min(1).max(100)),
+  filter_value: z.pipe(
+    z.pipe(z.union([z.string(), z.number()]), z.transform(String)),
+    z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  ),
   is_enabled: z.boolean(),
 });
 /** A validated user-filter row. */
 export type UserFilterInput = z.output<typeof userFilterInputSchema>;
 
 /** Body of POST /user-filters/bulk. */
-export const bulkFiltersSchema = z.object({ filters: z.array(userFilterInputSchema).max(1000) });
+export const bulkFiltersSchema = z.object({
+  filters: z.array(userFilterInputSchema).check(z.maxLength(1000)),
+});
 /** A validated bulk filter save. */
 export type BulkFilters = z.output<typeof bulkFiltersSchema>;

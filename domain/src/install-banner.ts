@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { INSTALL_REMIND_LATER_MS } from "./constants.js";
 
 /** The stored install-banner choice: when Remind Later was pressed, never remind (and when), or installed. */
@@ -13,11 +13,11 @@ export type InstallPreference = {
 
 /** Reads a stored install preference leniently (unknown fields dropped, wrong types ignored). */
 export const installPreferenceSchema = z.object({
-  remindLater: z.union([z.string(), z.number()]).nullish().catch(undefined),
-  neverRemind: z.boolean().optional().catch(undefined),
-  neverRemindDate: z.string().nullish().catch(undefined),
-  installed: z.boolean().optional().catch(undefined),
-  installDate: z.string().nullish().catch(undefined),
+  remindLater: z.catch(z.nullish(z.union([z.string(), z.number()])), undefined),
+  neverRemind: z.catch(z.optional(z.boolean()), undefined),
+  neverRemindDate: z.catch(z.nullish(z.string()), undefined),
+  installed: z.catch(z.optional(z.boolean()), undefined),
+  installDate: z.catch(z.nullish(z.string()), undefined),
 });
 
 /** Parses stored install-preference JSON; null when missing or unreadable. */

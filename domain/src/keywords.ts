@@ -83,7 +83,7 @@ export const alertRuleInputSchema = alertRulePreviewSchema.extend({
   name: z.string().trim().min(1, "Name is required").max(100),
   description: z.string().trim().max(500).nullish(),
   /** How the member hears that the rule fired (issue 15); absent: SMS for a new rule, unchanged on edit. */
-  delivery: ruleDeliverySchema.optional(),
+  delivery: z.optional(ruleDeliverySchema),
   /**
    * Only pages to the member's units where they chose units (issue 26); absent: true for a new rule,
    * unchanged on edit.

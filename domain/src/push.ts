@@ -1,5 +1,5 @@
 // Web Push to the installed app (issue 15): what a member chooses, and what a notification says.
-import { z } from "zod";
+import { z } from "zod/mini";
 import { typePresentation } from "./message.js";
 
 /**
@@ -135,13 +135,17 @@ export function isAllowedPushHost(host: string, extraHosts: readonly string[] = 
 const base64Url = (what: string, min: number, max: number) =>
   z
     .string(`${what} is required`)
-    .min(min, `${what} is too short`)
-    .max(max, `${what} is too long`)
-    .regex(/^[A-Za-z0-9_-]+={0,2}$/, `${what} must be base64url`);
+    .check(
+      z.minLength(min, `${what} is too short`),
+      z.maxLength(max, `${what} is too long`),
+      z.regex(/^[A-Za-z0-9_-]+={0,2}$/, `${what} must be base64url`),
+    );
 
 /** A subscription as the browser's PushSubscription.toJSON() gives it. */
 export const pushSubscriptionSchema = z.object({
-  endpoint: z.string("endpoint is required").max(2048, "endpoint is too long").url("endpoint must be a URL"),
+  endpoint: z
+    .string("endpoint is required")
+    .check(z.maxLength(2048, "endpoint is too long"), z.url("endpoint must be a URL")),
   keys: z.object(
     {
       // An uncompressed P-256 point (65 bytes: 87 characters) and a 16-byte secret (22 characters).
@@ -150,6 +154,6 @@ export const pushSubscriptionSchema = z.object({
     },
     "keys is required",
   ),
-  expiration_time: z.number().nullable().optional(),
+  expiration_time: z.optional(z.nullable(z.number())),
 });
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;

@@ -34,7 +34,7 @@ export const registrationSchema = z.object({
     .toUpperCase()
     .pipe(z.enum(AU_STATE_CODES, "Unknown state")),
   /** The member's brigades or units (issue 26), of the chosen agency; optional. */
-  unit_ids: unitIdsSchema.optional(),
+  unit_ids: z.optional(unitIdsSchema),
 });
 /** A validated registration (phone normalised). */
 export type RegistrationInput = z.output<typeof registrationSchema>;

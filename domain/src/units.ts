@@ -1,6 +1,6 @@
 // Brigades and units (issue 26): an agency's capcodes grouped into the units members belong to.
 // Agencies stay the access boundary; a unit narrows what a member sees, hears and answers by default.
-import { z } from "zod";
+import { z } from "zod/mini";
 import { AU_STATE_CODES } from "./constants.js";
 
 /** How a member's feed, live events, push and keyword rules are scoped: their units, or their whole agencies. */
@@ -13,51 +13,64 @@ export const MAX_UNITS_PER_MEMBER = 20;
 export const MAX_UNITS_PER_AGENCY = 2000;
 
 /** A member's units as a request sends them: distinct positive ids, at most MAX_UNITS_PER_MEMBER. */
-export const unitIdsSchema = z
-  .array(
-    z.number("unit ids must be numbers").int().positive("unit ids must be positive"),
-    "unit_ids must be a list",
-  )
-  .max(MAX_UNITS_PER_MEMBER, `Choose at most ${MAX_UNITS_PER_MEMBER} units`)
-  .transform((ids) => [...new Set(ids)]);
+export const unitIdsSchema = z.pipe(
+  z
+    .array(
+      z.number("unit ids must be numbers").check(z.int(), z.positive("unit ids must be positive")),
+      "unit_ids must be a list",
+    )
+    .check(z.maxLength(MAX_UNITS_PER_MEMBER, `Choose at most ${MAX_UNITS_PER_MEMBER} units`)),
+  z.transform((ids) => [...new Set(ids)]),
+);
+
+/** Blank text as null. */
+const blankAsNull = z.transform((v: string) => (v === "" ? null : v));
 
 const optionalText = (label: string, max: number) =>
-  z
-    .string(`${label} must be text`)
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .transform((v) => (v === "" ? null : v))
-    .nullish();
+  z.nullish(
+    z.pipe(
+      z
+        .string(`${label} must be text`)
+        .check(z.trim(), z.maxLength(max, `${label} must be at most ${max} characters`)),
+      blankAsNull,
+    ),
+  );
 
 /** A unit as an admin writes it (POST /admin/agencies/{id}/units, PUT /admin/units/{id}). */
 export const unitInputSchema = z.object({
   name: z
     .string("Name is required")
-    .trim()
-    .min(1, "Name is required")
-    .max(100, "Name must be at most 100 characters"),
-  code: z
-    .string("Code must be text")
-    .trim()
-    .toUpperCase()
-    .max(32, "Code must be at most 32 characters")
-    .regex(/^[A-Z0-9_-]*$/, "Code may hold only letters, digits, '-' and '_'")
-    .transform((v) => (v === "" ? null : v))
-    .nullish(),
-  postcode: z
-    .string("Postcode must be text")
-    .trim()
-    .regex(/^(\d{4})?$/, "Postcode must be 4 digits")
-    .transform((v) => (v === "" ? null : v))
-    .nullish(),
+    .check(
+      z.trim(),
+      z.minLength(1, "Name is required"),
+      z.maxLength(100, "Name must be at most 100 characters"),
+    ),
+  code: z.nullish(
+    z.pipe(
+      z
+        .string("Code must be text")
+        .check(
+          z.trim(),
+          z.toUpperCase(),
+          z.maxLength(32, "Code must be at most 32 characters"),
+          z.regex(/^[A-Z0-9_-]*$/, "Code may hold only letters, digits, '-' and '_'"),
+        ),
+      blankAsNull,
+    ),
+  ),
+  postcode: z.nullish(
+    z.pipe(
+      z.string("Postcode must be text").check(z.trim(), z.regex(/^(\d{4})?$/, "Postcode must be 4 digits")),
+      blankAsNull,
+    ),
+  ),
   suburb: optionalText("Suburb", 100),
-  state: z
-    .string("State must be text")
-    .trim()
-    .toUpperCase()
-    .transform((v) => (v === "" ? null : v))
-    .pipe(z.enum(AU_STATE_CODES, "Unknown state").nullable())
-    .nullish(),
+  state: z.nullish(
+    z.pipe(
+      z.pipe(z.string("State must be text").check(z.trim(), z.toUpperCase()), blankAsNull),
+      z.nullable(z.enum(AU_STATE_CODES, "Unknown state")),
+    ),
+  ),
 });
 export type UnitInput = z.output<typeof unitInputSchema>;
 

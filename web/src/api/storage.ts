@@ -1,5 +1,5 @@
 import { type InstallPreference, STORAGE_KEYS, STORAGE_PREFIX } from "@turnout/domain";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { readSessionAgency, readSessionUser, type SessionAgency, type SessionUser } from "./types";
 
 /** A fixed key, or a per-user key built below (always under the product prefix). */
@@ -101,7 +101,7 @@ type Reader<T> = (value: unknown) => T | undefined;
  * A zod schema as a Reader. Storage is loaded before the login screen and does not import zod
  * itself: the schemas come from the (lazily loaded) features that own them.
  */
-function schemaReader<T>(schema: z.ZodType<T>): Reader<T> {
+function schemaReader<T>(schema: z.ZodMiniType<T>): Reader<T> {
   return (value) => {
     const parsed = schema.safeParse(value);
     return parsed.success ? parsed.data : undefined;
@@ -172,7 +172,7 @@ export const storage = {
     removeUserCopies();
   },
   /** The user's offline copy of the alert feed, if it is there and of the expected shape. */
-  getAlertCache<T>(userId: number | string, schema: z.ZodType<T>): T | null {
+  getAlertCache<T>(userId: number | string, schema: z.ZodMiniType<T>): T | null {
     return readValue(readJson("local", alertCacheKey(userId), schemaReader(schema)));
   },
   setAlertCache(userId: number | string, value: unknown): void {
@@ -180,7 +180,7 @@ export const storage = {
   },
 
   /** The user's answers to jobs that wait for the network, if stored and of the expected shape. */
-  getPendingResponses<T>(userId: number | string, schema: z.ZodType<T>): T | null {
+  getPendingResponses<T>(userId: number | string, schema: z.ZodMiniType<T>): T | null {
     return readValue(readJson("local", pendingResponsesKey(userId), schemaReader(schema)));
   },
   setPendingResponses(userId: number | string, value: unknown[]): void {
@@ -189,7 +189,7 @@ export const storage = {
   },
 
   /** The user's alarm settings on this device, read with `schema` (the domain's alarmSettingsSchema). */
-  getAlarmSettings<T>(userId: number | string, schema: z.ZodType<T>): T | null {
+  getAlarmSettings<T>(userId: number | string, schema: z.ZodMiniType<T>): T | null {
     return readValue(readJson("local", alarmSettingsKey(userId), schemaReader(schema)));
   },
   setAlarmSettings(userId: number | string, value: unknown): void {
@@ -224,7 +224,7 @@ export const storage = {
   },
 
   /** The stored install-banner choice read with `schema` (the domain's installPreferenceSchema). */
-  getInstallPreference(schema: z.ZodType<InstallPreference>): InstallPreference | null {
+  getInstallPreference(schema: z.ZodMiniType<InstallPreference>): InstallPreference | null {
     return readValue(readJson("local", STORAGE_KEYS.installPreference, schemaReader(schema)));
   },
 

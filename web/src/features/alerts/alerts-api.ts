@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { type Alert, alertSchema } from "../../api/alerts";
 import { api } from "../../api/client";
 import {
@@ -15,9 +15,9 @@ const id = z.union([z.number(), z.string()]);
 
 /** SPEC 3 'Alert group': one job's messages, oldest first. */
 export const alertGroupSchema = z.object({
-  job_number: z.string().nullish(),
-  group_id: z.number().nullish(),
-  messages: z.array(alertSchema).min(1),
+  job_number: z.nullish(z.string()),
+  group_id: z.nullish(z.number()),
+  messages: z.array(alertSchema).check(z.minLength(1)),
   primary_message: alertSchema,
   has_emergency: z.boolean(),
   total_count: z.number(),
@@ -27,14 +27,14 @@ export type AlertGroup = z.infer<typeof alertGroupSchema>;
 
 const alertPageSchema = z.object({
   data: z.array(alertGroupSchema),
-  pagination: z.object({ has_more: z.boolean(), next_cursor: z.string().nullish() }),
+  pagination: z.object({ has_more: z.boolean(), next_cursor: z.nullish(z.string()) }),
 });
 export type AlertPage = z.infer<typeof alertPageSchema>;
 
 /** What a member's feed offers its views from (GET /units/mine): their units and agencies. */
 export const memberViewSchema = z.object({
   units: z.array(z.object({ id: z.number(), name: z.string(), agency_id: z.number() })),
-  agencies: z.array(z.object({ id: z.number(), name: z.string(), code: z.string().nullish() })),
+  agencies: z.array(z.object({ id: z.number(), name: z.string(), code: z.nullish(z.string()) })),
   default_view: z.string(),
 });
 export type MemberView = z.infer<typeof memberViewSchema>;
@@ -43,7 +43,7 @@ export type MemberView = z.infer<typeof memberViewSchema>;
 export const filterableAgencySchema = z.object({
   filter_value: z.string(),
   name: z.string(),
-  code: z.string().nullish(),
+  code: z.nullish(z.string()),
 });
 export type FilterableAgency = z.infer<typeof filterableAgencySchema>;
 
@@ -56,7 +56,7 @@ export const userFilterSchema = z.object({
 });
 export type UserFilter = z.infer<typeof userFilterSchema>;
 
-const listOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+const listOf = <T extends z.ZodMiniType>(item: T) => z.object({ data: z.array(item) });
 
 export const alertsApi = {
   /** One page of the feed, newest first, jobs folded into groups (GET /alerts/search?grouped=true). */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { storage } from "../../api/storage";
 import { alertGroupSchema } from "./alerts-api";
 import { type FeedItem, leadingItems, toFeedItem } from "./feed-items";

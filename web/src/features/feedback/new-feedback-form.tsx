@@ -4,6 +4,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { MESSAGES, newFeedbackSchema } from "@turnout/domain";
 import { type FormEvent, useState } from "react";
+import { flattenError } from "zod/mini";
 import { AttachmentField, UploadProgress } from "./attachment-field";
 import { useCreateFeedback } from "./queries";
 import { useAttachmentUpload } from "./use-upload";
@@ -39,7 +40,7 @@ export function NewFeedbackForm({
     if (busy) return;
     const checked = newFeedbackSchema.safeParse({ subject, message });
     if (!checked.success) {
-      const fields = checked.error.flatten().fieldErrors;
+      const fields = flattenError(checked.error).fieldErrors;
       setErrors({ subject: fields.subject?.[0], message: fields.message?.[0] });
       return;
     }

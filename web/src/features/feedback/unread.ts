@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FEEDBACK_UNREAD_POLL_MS, type FeedbackStatus } from "@turnout/domain";
 import { useEffect } from "react";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../api/client";
 import { type RelayedLiveEvent, subscribeLiveEvent } from "../../api/live-events";
 
@@ -29,10 +29,10 @@ export function unreadKey(side: FeedbackSide) {
 }
 
 /** A count the server may leave out: 0. */
-export const countSchema = z
-  .number()
-  .nullish()
-  .transform((value) => value ?? 0);
+export const countSchema = z.pipe(
+  z.nullish(z.number()),
+  z.transform((value) => value ?? 0),
+);
 
 /** The server's answer with an unread count (the badge's, and what marking read leaves). */
 export const unreadSchema = z.object({ unread_count: countSchema });

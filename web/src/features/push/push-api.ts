@@ -1,5 +1,5 @@
 import { PUSH_AGENCY_MODES, type PushSubscriptionInput } from "@turnout/domain";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../api/client";
 
 const configSchema = z.object({ enabled: z.boolean(), public_key: z.string() });
@@ -12,7 +12,7 @@ export const pushPreferencesSchema = z.object({
       agency_name: z.string(),
       mode: z.enum(PUSH_AGENCY_MODES),
       /** The member's units in the agency (issue 26): with any, "units" is their default. */
-      units: z.array(z.object({ id: z.number(), name: z.string() })).default([]),
+      units: z._default(z.array(z.object({ id: z.number(), name: z.string() })), []),
     }),
   ),
 });

@@ -1,15 +1,15 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { storage } from "../../api/storage";
 import { myResponseSchema } from "./responding-api";
 
 /** An answer kept for later: given without a network, or refused when it was finally sent. */
-export const pendingAnswerSchema = myResponseSchema.extend({
+export const pendingAnswerSchema = z.extend(myResponseSchema, {
   /** The alert the member answered on (the card's or the popup's). */
   alert_id: z.number(),
   /** The job's first alert when it was known then: answers to the same job replace each other. */
-  job_alert_id: z.number().nullable(),
+  job_alert_id: z.nullable(z.number()),
   /** Set when the server refused it (e.g. the job closed meanwhile): shown, never sent again. */
-  refused: z.string().nullish(),
+  refused: z.nullish(z.string()),
 });
 export type PendingAnswer = z.infer<typeof pendingAnswerSchema>;
 

@@ -1,14 +1,20 @@
 import { RESPONSE_ETAS, RESPONSE_STATUSES } from "@turnout/domain";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../api/client";
 
 export const responseStatusSchema = z.enum(RESPONSE_STATUSES);
 export const responseEtaSchema = z.literal(RESPONSE_ETAS);
 
+/** An ETA the server may leave out or send as null: null. */
+const etaSchema = z.pipe(
+  z.nullish(responseEtaSchema),
+  z.transform((eta) => eta ?? null),
+);
+
 /** The caller's own answer to a job. */
 export const myResponseSchema = z.object({
   status: responseStatusSchema,
-  eta_minutes: responseEtaSchema.nullish().transform((eta) => eta ?? null),
+  eta_minutes: etaSchema,
   answered_at: z.string(),
 });
 export type MyResponse = z.infer<typeof myResponseSchema>;
@@ -19,7 +25,7 @@ export const responseSummarySchema = z.object({
   job_alert_id: z.number(),
   responding: z.number(),
   not_available: z.number(),
-  mine: myResponseSchema.nullable(),
+  mine: z.nullable(myResponseSchema),
   open: z.boolean(),
   closes_at: z.string(),
 });
@@ -31,13 +37,13 @@ export const respondentSchema = z.object({
   first_name: z.string(),
   last_name: z.string(),
   status: responseStatusSchema,
-  eta_minutes: responseEtaSchema.nullish().transform((eta) => eta ?? null),
+  eta_minutes: etaSchema,
   answered_at: z.string(),
 });
 export type Respondent = z.infer<typeof respondentSchema>;
 
 /** GET /alerts/:id/responses, and the answer to PUT and DELETE of /alerts/:id/response. */
-export const jobResponsesSchema = responseSummarySchema.extend({ people: z.array(respondentSchema) });
+export const jobResponsesSchema = z.extend(responseSummarySchema, { people: z.array(respondentSchema) });
 export type JobResponses = z.infer<typeof jobResponsesSchema>;
 
 /** GET /admin/alerts/:id/responses: everyone's answers, with the agencies each member belongs to. */
@@ -47,15 +53,15 @@ export const adminJobResponsesSchema = z.object({
   not_available: z.number(),
   open: z.boolean(),
   closes_at: z.string(),
-  people: z.array(respondentSchema.extend({ agency_names: z.array(z.string()) })),
+  people: z.array(z.extend(respondentSchema, { agency_names: z.array(z.string()) })),
 });
 export type AdminJobResponses = z.infer<typeof adminJobResponsesSchema>;
 
 /** PUT /alerts/:id/response: the answer, its ETA, and for an answer given offline the time it was given. */
 export const answerSchema = z.object({
   status: responseStatusSchema,
-  eta_minutes: responseEtaSchema.nullable().optional(),
-  answered_at: z.string().optional(),
+  eta_minutes: z.optional(z.nullable(responseEtaSchema)),
+  answered_at: z.optional(z.string()),
 });
 export type Answer = z.infer<typeof answerSchema>;
 
