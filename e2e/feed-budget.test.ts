@@ -8,12 +8,12 @@ import { type RunningServer, startServer } from "./support/server.js";
 /**
  * Issue 31 asks for at most 200 KB (gzip, 1 KB = 1000 bytes) of JavaScript for the signed-in feed.
  * The build does not meet that yet (see bench/results/web-performance.md: react-dom, MUI and zod
- * alone are ~170 KB; the feed loads ~242 KB since MUI's Tooltip, Popper and the login form's inputs
+ * alone are ~170 KB; the feed loads ~235 KB since MUI's Tooltip, Popper and the login form's inputs
  * left it, then the user menu's open list with MUI's Menu, the job dialog's responses, the
- * Snackbar and zod's classic form); this budget is what it loads now plus a little headroom, so the feed cannot grow
+ * Snackbar, zod's classic form and MUI's Dialog); this budget is what it loads now plus a little headroom, so the feed cannot grow
  * unnoticed while the rest of the way is made. Lower it as the feed gets smaller.
  */
-const FEED_SCRIPT_BUDGET = 250_000;
+const FEED_SCRIPT_BUDGET = 243_000;
 const ISSUE_TARGET = 200_000;
 
 /** Chunks of screens the feed does not show on first paint: none of them may load with it. */
@@ -38,6 +38,8 @@ const NOT_ON_FIRST_PAINT = [
   "pwa-debug-page",
   "register-screen",
   "activation-screen",
+  "session-ended-dialog",
+  "not-authorized-dialog",
 ];
 
 describe.skipIf(!chromiumPath)("the signed-in feed's JavaScript, in Chromium", () => {

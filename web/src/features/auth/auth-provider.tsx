@@ -9,6 +9,7 @@ import {
 } from "@turnout/domain";
 import {
   createContext,
+  lazy,
   type ReactNode,
   startTransition,
   useCallback,
@@ -25,8 +26,15 @@ import type { SessionAgency, SessionUser } from "../../api/types";
 import { LazyMount } from "../../ui/lazy-mount";
 import { pageNavigation } from "../../ui/page-navigation";
 import { authApi, type SignInData } from "./auth-api";
-import { NotAuthorizedDialog } from "./not-authorized-dialog";
-import { SessionEndedDialog } from "./session-ended-dialog";
+
+// Both dialogs load when first shown: MUI's Dialog (its modal, focus trap and transitions) is on no
+// other screen's first paint (issue 31).
+const SessionEndedDialog = lazy(() =>
+  import("./session-ended-dialog").then((module) => ({ default: module.SessionEndedDialog })),
+);
+const NotAuthorizedDialog = lazy(() =>
+  import("./not-authorized-dialog").then((module) => ({ default: module.NotAuthorizedDialog })),
+);
 
 type AuthStatus = "loading" | "signed-out" | "signed-in";
 
