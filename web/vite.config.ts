@@ -150,14 +150,11 @@ export default defineConfig({
               tags: ["$initial"],
               test: /node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/,
             },
-            // Not `$initial`: loaded with the first lazy screen that validates with it. The feed's
-            // schemas use zod's mini form (functions that tree-shake); the classic form's methods,
-            // its JSON Schema output and its English messages load only with the screens that use it.
-            {
-              name: "zod-classic",
-              test: /node_modules[\\/]zod[\\/](v4[\\/])?(classic|locales)[\\/]/,
-              includeDependenciesRecursively: false,
-            },
+            // Not `$initial`: loaded with the first lazy screen that validates with it. The web writes
+            // its schemas in zod's mini form (functions that tree-shake); zod's English messages,
+            // which only forms show (app/zod-messages.ts), load with them.
+            { name: "zod", test: /node_modules[\\/]zod[\\/](?!v4[\\/]locales[\\/])/ },
+            { name: "zod-messages", test: /node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]/ },
           ],
         },
       },

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /** Capcodes shorter than this are zero-padded to it (the 7-digit Victorian pager format). */
 export const CAPCODE_PADDED_LENGTH = 7;
@@ -12,12 +12,13 @@ export function normalizeCapcode(digits: string): string {
 }
 
 /** A pager capcode as a request carries it (text or a number): 1–10 digits, normalised. */
-export const capcodeSchema = z
-  .union([z.string(), z.number().int().nonnegative()])
-  .transform((v) => String(v).trim())
-  .pipe(
-    z
-      .string()
-      .regex(/^\d{1,10}$/, "A capcode is 1 to 10 digits.")
-      .transform(normalizeCapcode),
-  );
+export const capcodeSchema = z.pipe(
+  z.pipe(
+    z.union([z.string(), z.number().check(z.int(), z.nonnegative())]),
+    z.transform((v) => String(v).trim()),
+  ),
+  z.pipe(
+    z.string().check(z.regex(/^\d{1,10}$/, "A capcode is 1 to 10 digits.")),
+    z.transform(normalizeCapcode),
+  ),
+);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { ruleDeliverySchema } from "./push.js";
 
 /** Shown when a rule keyword contains a space or a comma. */
@@ -49,25 +49,26 @@ export const RULE_PRIORITY_LEVELS = [
 ] as const;
 
 /** Rule keywords: validated as validateKeywords does and returned cleaned. */
-const keywordsSchema = z
-  .array(z.string().max(KEYWORD_MAX_LENGTH))
-  .max(KEYWORDS_MAX_COUNT)
-  .transform((keywords, ctx) => {
+const keywordsSchema = z.pipe(
+  z.array(z.string().check(z.maxLength(KEYWORD_MAX_LENGTH))).check(z.maxLength(KEYWORDS_MAX_COUNT)),
+  z.transform((keywords: string[], ctx) => {
     const result = validateKeywords(keywords);
     if (!result.ok) {
-      ctx.addIssue({ code: "custom", message: result.message });
+      ctx.issues.push({ code: "custom", message: result.message, input: keywords });
       return z.NEVER;
     }
     return result.keywords;
-  });
+  }),
+);
 
 /** Agencies a rule watches; missing, null or empty means all agencies. */
-const ruleAgenciesSchema = z.array(z.number().int().positive()).max(100).nullish();
+const ruleAgenciesSchema = z.nullish(
+  z.array(z.number().check(z.int(), z.positive())).check(z.maxLength(100)),
+);
 /** Message types a rule watches; missing, null or empty means all types. */
-const rulePriorityLevelsSchema = z
-  .array(z.enum(RULE_PRIORITY_LEVELS))
-  .max(RULE_PRIORITY_LEVELS.length)
-  .nullish();
+const rulePriorityLevelsSchema = z.nullish(
+  z.array(z.enum(RULE_PRIORITY_LEVELS)).check(z.maxLength(RULE_PRIORITY_LEVELS.length)),
+);
 
 /** Body of POST /user-alerts/preview: keywords, optional agencies, optional priority_levels. */
 export const alertRulePreviewSchema = z.object({
@@ -79,16 +80,16 @@ export const alertRulePreviewSchema = z.object({
 export type AlertRulePreview = z.output<typeof alertRulePreviewSchema>;
 
 /** Body of POST /user-alerts and PUT /user-alerts/{id} (SPEC 7). */
-export const alertRuleInputSchema = alertRulePreviewSchema.extend({
-  name: z.string().trim().min(1, "Name is required").max(100),
-  description: z.string().trim().max(500).nullish(),
+export const alertRuleInputSchema = z.extend(alertRulePreviewSchema, {
+  name: z.string().check(z.trim(), z.minLength(1, "Name is required"), z.maxLength(100)),
+  description: z.nullish(z.string().check(z.trim(), z.maxLength(500))),
   /** How the member hears that the rule fired (issue 15); absent: SMS for a new rule, unchanged on edit. */
   delivery: z.optional(ruleDeliverySchema),
   /**
    * Only pages to the member's units where they chose units (issue 26); absent: true for a new rule,
    * unchanged on edit.
    */
-  units_only: z.boolean("units_only must be true or false").optional(),
+  units_only: z.optional(z.boolean("units_only must be true or false")),
 });
 /** A validated alert-rule body (keywords cleaned). */
 export type AlertRuleInput = z.output<typeof alertRuleInputSchema>;

@@ -2,7 +2,7 @@
 // and last page, the change of state that is worth telling admins about, how a quiet period is learned
 // from history, and what the System Monitor's health card says about receivers. Pure: the server's
 // checker feeds it the stored times and the clock.
-import { z } from "zod";
+import { z } from "zod/mini";
 import { capcodeSchema } from "./capcode.js";
 
 /**
@@ -38,7 +38,7 @@ export const RECEIVER_LIMITS = {
 
 const secondsSchema = (name: string, { min, max }: { min: number; max: number }) => {
   const message = `${name} must be a whole number of seconds from ${min} to ${max}`;
-  return z.number(message).int(message).min(min, message).max(max, message);
+  return z.number(message).check(z.int(message), z.minimum(min, message), z.maximum(max, message));
 };
 
 /**
@@ -49,21 +49,27 @@ const secondsSchema = (name: string, { min, max }: { min: number; max: number })
 export const receiverFieldsSchema = z.object({
   name: z
     .string("name is required")
-    .trim()
-    .min(1, "name is required")
-    .max(100, "name must be at most 100 characters"),
-  location: z.string().trim().max(200, "location must be at most 200 characters").nullable().optional(),
-  expected_capcodes: z
-    .array(capcodeSchema, "expected_capcodes must be a list of capcodes")
-    .max(1000, "at most 1000 expected capcodes")
-    .optional(),
-  heartbeat_interval_seconds: secondsSchema(
-    "heartbeat_interval_seconds",
-    RECEIVER_LIMITS.heartbeatInterval,
-  ).optional(),
-  down_after_seconds: secondsSchema("down_after_seconds", RECEIVER_LIMITS.downAfter).optional(),
+    .check(
+      z.trim(),
+      z.minLength(1, "name is required"),
+      z.maxLength(100, "name must be at most 100 characters"),
+    ),
+  location: z.optional(
+    z.nullable(z.string().check(z.trim(), z.maxLength(200, "location must be at most 200 characters"))),
+  ),
+  expected_capcodes: z.optional(
+    z
+      .array(capcodeSchema, "expected_capcodes must be a list of capcodes")
+      .check(z.maxLength(1000, "at most 1000 expected capcodes")),
+  ),
+  heartbeat_interval_seconds: z.optional(
+    secondsSchema("heartbeat_interval_seconds", RECEIVER_LIMITS.heartbeatInterval),
+  ),
+  down_after_seconds: z.optional(secondsSchema("down_after_seconds", RECEIVER_LIMITS.downAfter)),
   /** The admin's quiet period; null: learned from the receiver's history. */
-  quiet_after_seconds: secondsSchema("quiet_after_seconds", RECEIVER_LIMITS.quietAfter).nullable().optional(),
+  quiet_after_seconds: z.optional(
+    z.nullable(secondsSchema("quiet_after_seconds", RECEIVER_LIMITS.quietAfter)),
+  ),
 });
 export type ReceiverFields = z.output<typeof receiverFieldsSchema>;
 
@@ -219,12 +225,12 @@ export const DECODER_STATUSES = ["ok", "silent", "stopped", "unknown"] as const;
 export type DecoderStatus = (typeof DECODER_STATUSES)[number];
 
 export const heartbeatSchema = z.object({
-  spool_depth: z.number().int().min(0).max(1e9).optional(),
-  dead_letters: z.number().int().min(0).max(1e9).optional(),
-  decoder: z.enum(DECODER_STATUSES, `decoder must be one of ${DECODER_STATUSES.join(", ")}`).optional(),
+  spool_depth: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(1e9))),
+  dead_letters: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(1e9))),
+  decoder: z.optional(z.enum(DECODER_STATUSES, `decoder must be one of ${DECODER_STATUSES.join(", ")}`)),
   /** When the decoder last produced a line (ISO 8601), if it has. */
-  decoder_last_line_at: z.string().datetime({ offset: true }).nullable().optional(),
-  uptime_seconds: z.number().min(0).max(1e10).optional(),
-  version: z.string().trim().max(64).optional(),
+  decoder_last_line_at: z.optional(z.nullable(z.string().check(z.iso.datetime({ offset: true })))),
+  uptime_seconds: z.optional(z.number().check(z.minimum(0), z.maximum(1e10))),
+  version: z.optional(z.string().check(z.trim(), z.maxLength(64))),
 });
 export type Heartbeat = z.infer<typeof heartbeatSchema>;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { AU_STATE_CODES, SIGNUP_AGENCY_CODES } from "./constants.js";
 import { phoneInputSchema } from "./request-inputs.js";
 import { unitIdsSchema } from "./units.js";
@@ -13,9 +13,11 @@ export function isDuplicatePhoneReply(message: string | null | undefined): boole
 const requiredText = (label: string) =>
   z
     .string(`${label} is required`)
-    .trim()
-    .min(1, `${label} is required`)
-    .max(100, `${label} must be at most 100 characters`);
+    .check(
+      z.trim(),
+      z.minLength(1, `${label} is required`),
+      z.maxLength(100, `${label} must be at most 100 characters`),
+    );
 
 /** Body of POST /auth/register; the phone comes out normalised (SPEC 3 and 5). */
 export const registrationSchema = z.object({
@@ -23,16 +25,12 @@ export const registrationSchema = z.object({
   last_name: requiredText("Last name"),
   phone: phoneInputSchema,
   user_agency: z.enum(SIGNUP_AGENCY_CODES, "Please select an agency"),
-  postcode: z
-    .string("Postcode is required")
-    .trim()
-    .regex(/^\d{4}$/, "Postcode must be 4 digits"),
+  postcode: z.string("Postcode is required").check(z.trim(), z.regex(/^\d{4}$/, "Postcode must be 4 digits")),
   town_name: requiredText("Town"),
-  state_name: z
-    .string("State is required")
-    .trim()
-    .toUpperCase()
-    .pipe(z.enum(AU_STATE_CODES, "Unknown state")),
+  state_name: z.pipe(
+    z.string("State is required").check(z.trim(), z.toUpperCase()),
+    z.enum(AU_STATE_CODES, "Unknown state"),
+  ),
   /** The member's brigades or units (issue 26), of the chosen agency; optional. */
   unit_ids: z.optional(unitIdsSchema),
 });

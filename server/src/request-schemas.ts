@@ -89,8 +89,10 @@ export function settingKeySchema<const K extends readonly [string, ...string[]]>
  * and a mobile of an allowed country (issue 27), else a 400 on the field saying which numbers it texts.
  */
 export function smsPhoneSchema(allowedCountries: readonly string[]) {
-  return phoneInputSchema.superRefine((phone, ctx) => {
-    const checked = checkSmsDestination(phone, allowedCountries);
-    if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.message });
-  });
+  return phoneInputSchema.check(
+    z.superRefine((phone, ctx) => {
+      const checked = checkSmsDestination(phone, allowedCountries);
+      if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.message });
+    }),
+  );
 }

@@ -1,5 +1,6 @@
 import { type DeviceInfo, deviceInfoSchema, findUnstorableText } from "@turnout/domain";
 import type { FastifyRequest } from "fastify";
+import { z } from "zod";
 import type { RequestMeta } from "../context.js";
 import { badRequest } from "../errors.js";
 import { DEVICE_CREDENTIAL_HEADER } from "./device-credentials.js";
@@ -33,10 +34,13 @@ export function deviceMeta(request: FastifyRequest, bodyDeviceId?: string): Devi
   return { ...requestMeta(request), deviceId, deviceInfo: parseDeviceInfo(request.headers["x-device-info"]) };
 }
 
+/** X-Device-Info as the server keeps it: any of the device info fields, each checked. */
+const partialDeviceInfoSchema = z.object(deviceInfoSchema.shape).partial();
+
 function parseDeviceInfo(raw: string | string[] | undefined) {
   if (typeof raw !== "string" || raw.length > 4096) return {};
   try {
-    const parsed = deviceInfoSchema.partial().safeParse(JSON.parse(raw));
+    const parsed = partialDeviceInfoSchema.safeParse(JSON.parse(raw));
     return parsed.success && !findUnstorableText(parsed.data, "x-device-info") ? parsed.data : {};
   } catch {
     return {};

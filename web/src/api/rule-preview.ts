@@ -1,4 +1,5 @@
-import { z } from "zod";
+import { z } from "zod/mini";
+import { orEmpty } from "./schema-helpers";
 
 // A rule preview reads the same to the member writing the rule and to the admin reviewing it.
 
@@ -6,14 +7,13 @@ import { z } from "zod";
 export const rulePreviewResultSchema = z.object({
   total_matches: z.number(),
   /** The server stops counting at a cap; true when there were more. */
-  total_matches_capped: z
-    .boolean()
-    .nullish()
-    .transform((value) => value === true),
-  sample_messages: z
-    .array(z.object({ agency_name: z.string().nullish(), created_at: z.string(), message: z.string() }))
-    .nullish()
-    .transform((value) => value ?? []),
+  total_matches_capped: z.pipe(
+    z.nullish(z.boolean()),
+    z.transform((value) => value === true),
+  ),
+  sample_messages: orEmpty(
+    z.array(z.object({ agency_name: z.nullish(z.string()), created_at: z.string(), message: z.string() })),
+  ),
 });
 /** A rule preview's result. */
 export type RulePreviewResult = z.output<typeof rulePreviewResultSchema>;

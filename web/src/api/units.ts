@@ -1,16 +1,16 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "./client";
 
 /** A unit offered to a member or at registration (issue 26): where it is and how far. */
 export const offeredUnitSchema = z.object({
   id: z.number(),
   name: z.string(),
-  code: z.string().nullish(),
+  code: z.nullish(z.string()),
   agency_id: z.number(),
   agency_name: z.string(),
-  suburb: z.string().nullish(),
-  state: z.string().nullish(),
-  distance_km: z.number().nullish(),
+  suburb: z.nullish(z.string()),
+  state: z.nullish(z.string()),
+  distance_km: z.nullish(z.number()),
 });
 export type OfferedUnit = z.infer<typeof offeredUnitSchema>;
 

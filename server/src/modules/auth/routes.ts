@@ -32,7 +32,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   r.post(
     "/auth/register",
-    { config: PUBLIC, schema: { body: registrationSchema.extend({ phone: smsPhone }) } },
+    { config: PUBLIC, schema: { body: z.object({ ...registrationSchema.shape, phone: smsPhone }) } },
     async (request, reply) => {
       const result = await registerUser(app.services, request.body, requestMeta(request));
       return reply.status(201).send(result);

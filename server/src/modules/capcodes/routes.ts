@@ -31,7 +31,7 @@ const newCapcodeBody = z.object({
 });
 
 const capcodeChangesBody = z.object({
-  capcode: capcodeNumberSchema.optional(),
+  capcode: z.optional(capcodeNumberSchema),
   agency_id: recordIdSchema.optional(),
   alias: labelSchema,
   area: labelSchema,

@@ -23,7 +23,8 @@ import {
   updateReceiver,
 } from "./service.js";
 
-const createBody = receiverFieldsSchema.extend({
+const createBody = z.object({
+  ...receiverFieldsSchema.shape,
   expected_agency_ids: z
     .array(recordIdSchema, "expected_agency_ids must be a list of agency ids")
     .max(200, "at most 200 agencies")

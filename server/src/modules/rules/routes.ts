@@ -1,7 +1,7 @@
 import { alertRuleInputSchema, alertRulePreviewSchema, RULE_STATUSES } from "@turnout/domain";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { type ZodType, z } from "zod";
+import { z } from "zod";
 import { badRequest } from "../../errors.js";
 import { idParamsSchema, MAX_INT_ID, queryIntSchema } from "../../request-schemas.js";
 import { actorOf } from "../../shared/guard.js";
@@ -29,8 +29,8 @@ const rejectBody = z.object({
  * Parses a body with a domain schema, answering 400 with the schema's own message (the SPEC 5 texts,
  * e.g. 'Spaces and commas are not allowed. Use separate keyword fields instead.') and the failing fields.
  */
-function parseBody<T extends ZodType>(schema: T, body: unknown): z.output<T> {
-  const result = schema.safeParse(body ?? {});
+function parseBody<T extends z.core.$ZodType>(schema: T, body: unknown): z.output<T> {
+  const result = z.safeParse(schema, body ?? {});
   if (result.success) return result.data;
   const fields = result.error.issues.map((i) => ({
     field: ["body", ...i.path.map(String)].join("."),

@@ -61,7 +61,7 @@ const userChangesBody = (phone: ReturnType<typeof smsPhoneSchema>) =>
     .object({
       first_name: nameSchema("First name").optional(),
       last_name: nameSchema("Last name").optional(),
-      phone: phone.optional(),
+      phone: z.optional(phone),
       is_admin: z.boolean().optional(),
     })
     .refine((b) => Object.values(b).some((v) => v !== undefined), {

@@ -1,16 +1,19 @@
 import { queryOptions } from "@tanstack/react-query";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../api/client";
 
-const named = z.object({ id: z.union([z.number(), z.string()]).transform(String), name: z.string() });
+const named = z.object({
+  id: z.pipe(z.union([z.number(), z.string()]), z.transform(String)),
+  name: z.string(),
+});
 
 /**
  * What the alarm settings list choices for: the member's units (GET /auth/profile `user.units`, once
  * units exist) and agencies. A server without units sends none: the member chooses per agency.
  */
 const profileSchema = z.object({
-  user: z.object({ units: z.array(named.extend({ agency_id: z.unknown().optional() })).nullish() }),
-  agencies: z.array(named).nullish(),
+  user: z.object({ units: z.nullish(z.array(z.extend(named, { agency_id: z.optional(z.unknown()) }))) }),
+  agencies: z.nullish(z.array(named)),
 });
 
 export interface AlarmTargets {

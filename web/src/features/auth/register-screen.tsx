@@ -23,6 +23,8 @@ import { authApi } from "./auth-api";
 import { AuthLayout } from "./auth-layout";
 import { authErrorNotice } from "./error-notice";
 import { AccountExistsDialog, AccountNeedsVerificationDialog } from "./register-dialogs";
+// English messages for the zod issues this form shows.
+import "../../app/zod-messages";
 
 type FieldErrors = Partial<Record<"first_name" | "last_name" | "phone" | "user_agency" | "location", string>>;
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /** Where the screen keeps the token it was paired with (its own secret, issue 34). */
 export const DISPLAY_TOKEN_KEY = "turnout_display_token";
@@ -11,13 +11,13 @@ export const boardJobSchema = z.object({
   type: z.string(),
   type_label: z.string(),
   message: z.string(),
-  primary_address: z.string().nullable(),
-  job_number: z.string().nullable(),
+  primary_address: z.nullable(z.string()),
+  job_number: z.nullable(z.string()),
   sent_at: z.string(),
   started_at: z.string(),
-  position: positionSchema.nullable(),
+  position: z.nullable(positionSchema),
   responders: z.array(
-    z.object({ name: z.string(), eta_minutes: z.number().nullable(), answered_at: z.string() }),
+    z.object({ name: z.string(), eta_minutes: z.nullable(z.number()), answered_at: z.string() }),
   ),
   others_responding: z.number(),
   not_available: z.number(),
@@ -29,7 +29,7 @@ export const boardSchema = z.object({
   unit: z.object({
     id: z.number(),
     name: z.string(),
-    station: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+    station: z.nullable(z.object({ latitude: z.number(), longitude: z.number() })),
   }),
   server_time: z.string(),
   jobs: z.array(boardJobSchema),
@@ -49,7 +49,7 @@ async function displayCall<T>(
   method: "GET" | "POST",
   path: string,
   token: string | null,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
 ) {
   let res: Response;
   try {

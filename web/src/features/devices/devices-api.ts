@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../api/client";
 
 /** A device that has signed in as the member (issue 27): it signs in first while strangers hammer the phone. */
@@ -20,7 +20,7 @@ export const devicesApi = {
   /** Forgets one device: it signs in as a new device next time. */
   async revoke(id: string): Promise<string> {
     const reply = z
-      .object({ message: z.string().optional() })
+      .object({ message: z.optional(z.string()) })
       .parse(await api.delete(`/auth/devices/${encodeURIComponent(id)}`));
     return reply.message ?? "Device removed.";
   },

@@ -5,18 +5,16 @@ import {
   type NewFeedback,
   newFeedbackSchema,
 } from "@turnout/domain";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api, apiFailure, buildHeaders, buildUrl, networkFailure } from "../../api/client";
+import { orElse, orEmpty } from "../../api/schema-helpers";
 import { countSchema as count, unreadSchema } from "./unread";
 
 const CONVERSION_STATUSES = ["none", "pending", "done", "failed", "unavailable"] as const;
 /** Where a video's conversion to mp4 stands (the contract's MediaAttachment.conversion_status). */
 export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
 
-const text = z
-  .string()
-  .nullish()
-  .transform((value) => value ?? "");
+const text = orElse(z.string(), "");
 
 /** A status the web knows; anything else reads as open (it can still take messages). */
 function normalizeStatus(value: string | null | undefined): FeedbackStatus {
@@ -25,29 +23,29 @@ function normalizeStatus(value: string | null | undefined): FeedbackStatus {
 }
 
 /** A photo or video attached to a message; missing fields read as empty, unknown states as 'none'. */
-export const mediaAttachmentSchema = z
-  .object({
+export const mediaAttachmentSchema = z.pipe(
+  z.object({
     id: z.number(),
     file_name: text,
     file_type: text,
-    kind: z.string().nullish(),
+    kind: z.nullish(z.string()),
     size_bytes: count,
     file_path: z.string(),
-    thumbnail_path: z
-      .string()
-      .nullish()
-      .transform((value) => value || null),
-    conversion_status: z
-      .string()
-      .nullish()
-      .transform(
+    thumbnail_path: z.pipe(
+      z.nullish(z.string()),
+      z.transform((value) => value || null),
+    ),
+    conversion_status: z.pipe(
+      z.nullish(z.string()),
+      z.transform(
         (value): ConversionStatus =>
           (CONVERSION_STATUSES as readonly string[]).includes(value ?? "")
             ? (value as ConversionStatus)
             : "none",
       ),
-  })
-  .transform(({ kind, ...media }) => ({
+    ),
+  }),
+  z.transform(({ kind, ...media }) => ({
     ...media,
     kind:
       kind === "video" || kind === "image"
@@ -55,28 +53,26 @@ export const mediaAttachmentSchema = z
         : media.file_type.toLowerCase().startsWith("video/")
           ? ("video" as const)
           : ("image" as const),
-  }));
+  })),
+);
 /** A media attachment, cleaned for display. */
 export type MediaAttachment = z.output<typeof mediaAttachmentSchema>;
 
 /** One message of a conversation, from the member (is_admin false) or an admin. */
 export const feedbackMessageItemSchema = z.object({
   id: z.number(),
-  conversation_id: z.number().nullish(),
+  conversation_id: z.nullish(z.number()),
   message: text,
-  is_admin: z
-    .boolean()
-    .nullish()
-    .transform((value) => value === true),
-  sender_name: z
-    .string()
-    .nullish()
-    .transform((value) => value?.trim() || null),
+  is_admin: z.pipe(
+    z.nullish(z.boolean()),
+    z.transform((value) => value === true),
+  ),
+  sender_name: z.pipe(
+    z.nullish(z.string()),
+    z.transform((value) => value?.trim() || null),
+  ),
   created_at: text,
-  media_attachments: z
-    .array(mediaAttachmentSchema)
-    .nullish()
-    .transform((value) => value ?? []),
+  media_attachments: orEmpty(z.array(mediaAttachmentSchema)),
 });
 /** A feedback message, cleaned for display. */
 export type FeedbackMessageItem = z.output<typeof feedbackMessageItemSchema>;
@@ -85,16 +81,13 @@ export type FeedbackMessageItem = z.output<typeof feedbackMessageItemSchema>;
 export const conversationSchema = z.object({
   id: z.number(),
   subject: text,
-  status: z.string().nullish().transform(normalizeStatus),
+  status: z.pipe(z.nullish(z.string()), z.transform(normalizeStatus)),
   message_count: count,
   unread_count: count,
   last_message_at: text,
   created_at: text,
   updated_at: text,
-  user: z
-    .object({ id: z.number(), first_name: text, last_name: text })
-    .nullish()
-    .transform((value) => value ?? null),
+  user: orElse(z.object({ id: z.number(), first_name: text, last_name: text }), null),
 });
 /** A feedback conversation, cleaned for display. */
 export type Conversation = z.output<typeof conversationSchema>;
@@ -102,10 +95,7 @@ export type Conversation = z.output<typeof conversationSchema>;
 /** A conversation with its messages, oldest first. */
 export const threadSchema = z.object({
   conversation: conversationSchema,
-  messages: z
-    .array(feedbackMessageItemSchema)
-    .nullish()
-    .transform((value) => value ?? []),
+  messages: orEmpty(z.array(feedbackMessageItemSchema)),
 });
 /** A conversation with its messages. */
 export type FeedbackThread = z.output<typeof threadSchema>;
@@ -120,10 +110,10 @@ export const feedbackStatsSchema = z.object({
   messages: count,
   attachments: count,
   attachment_bytes: count,
-  ffmpeg_available: z
-    .boolean()
-    .nullish()
-    .transform((value) => value !== false),
+  ffmpeg_available: z.pipe(
+    z.nullish(z.boolean()),
+    z.transform((value) => value !== false),
+  ),
 });
 /** The admin's overview figures. */
 export type FeedbackStats = z.output<typeof feedbackStatsSchema>;

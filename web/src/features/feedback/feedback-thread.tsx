@@ -31,6 +31,8 @@ import { FeedbackStatusChip } from "./feedback-status";
 import { conversationIdOf, useMarkRead, useSendMessage, useThread } from "./queries";
 import { type FeedbackSide, feedbackKeys, subscribeLiveEvents } from "./unread";
 import { uploadErrorMessage, useAttachmentUpload } from "./use-upload";
+// English messages for the zod issues this form shows.
+import "../../app/zod-messages";
 
 /** Who wrote a message, as the reader of this side sees it. */
 export function senderLabel(message: FeedbackMessageItem, side: FeedbackSide): string {

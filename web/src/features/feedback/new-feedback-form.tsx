@@ -8,6 +8,8 @@ import { flattenError } from "zod/mini";
 import { AttachmentField, UploadProgress } from "./attachment-field";
 import { useCreateFeedback } from "./queries";
 import { useAttachmentUpload } from "./use-upload";
+// English messages for the zod issues this form shows.
+import "../../app/zod-messages";
 
 type FieldErrors = { subject?: string | undefined; message?: string | undefined };
 

@@ -6,6 +6,7 @@ import { useEffect } from "react";
 import { z } from "zod/mini";
 import { api } from "../../api/client";
 import { type RelayedLiveEvent, subscribeLiveEvent } from "../../api/live-events";
+import { orElse } from "../../api/schema-helpers";
 
 /** Whose side of the conversations the screen shows: the member's own, or the admins'. */
 export type FeedbackSide = "user" | "admin";
@@ -29,10 +30,7 @@ export function unreadKey(side: FeedbackSide) {
 }
 
 /** A count the server may leave out: 0. */
-export const countSchema = z.pipe(
-  z.nullish(z.number()),
-  z.transform((value) => value ?? 0),
-);
+export const countSchema = orElse(z.number(), 0);
 
 /** The server's answer with an unread count (the badge's, and what marking read leaves). */
 export const unreadSchema = z.object({ unread_count: countSchema });

@@ -1,5 +1,5 @@
 import type { FeedView } from "@turnout/domain";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { alertSchema } from "../../api/alerts";
 import { api } from "../../api/client";
 

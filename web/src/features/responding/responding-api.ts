@@ -1,15 +1,13 @@
 import { RESPONSE_ETAS, RESPONSE_STATUSES } from "@turnout/domain";
 import { z } from "zod/mini";
 import { api } from "../../api/client";
+import { orElse } from "../../api/schema-helpers";
 
 export const responseStatusSchema = z.enum(RESPONSE_STATUSES);
 export const responseEtaSchema = z.literal(RESPONSE_ETAS);
 
 /** An ETA the server may leave out or send as null: null. */
-const etaSchema = z.pipe(
-  z.nullish(responseEtaSchema),
-  z.transform((eta) => eta ?? null),
-);
+const etaSchema = orElse(responseEtaSchema, null);
 
 /** The caller's own answer to a job. */
 export const myResponseSchema = z.object({

@@ -6,6 +6,8 @@ import {
   typePresentation,
 } from "@turnout/domain";
 import type { AlertRule } from "./rules-api";
+// English messages for the zod issues the rule form shows.
+import "../../app/zod-messages";
 
 /** What the create/edit form holds while the user types. */
 export interface RuleDraft {

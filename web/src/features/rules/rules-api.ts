@@ -1,50 +1,30 @@
 import type { AlertRuleInput, AlertRulePreview } from "@turnout/domain";
 import { DEFAULT_RULE_DELIVERY, normalizeRuleStatus, RULE_DELIVERIES } from "@turnout/domain";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../api/client";
 import { type RulePreviewResult, rulePreviewResultSchema } from "../../api/rule-preview";
+import { orElse, orEmpty } from "../../api/schema-helpers";
 
 /** A user alert rule as the list shows it (SPEC 3); missing lists read as empty, unknown status as pending. */
 export const alertRuleSchema = z.object({
   id: z.number(),
   name: z.string(),
-  description: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ""),
-  keywords: z
-    .array(z.string())
-    .nullish()
-    .transform((value) => value ?? []),
-  agencies: z
-    .array(z.number())
-    .nullish()
-    .transform((value) => value ?? []),
-  priority_levels: z
-    .array(z.string())
-    .nullish()
-    .transform((value) => value ?? []),
-  delivery: z
-    .enum(RULE_DELIVERIES)
-    .nullish()
-    .transform((value) => value ?? DEFAULT_RULE_DELIVERY),
-  units_only: z
-    .boolean()
-    .nullish()
-    .transform((value) => value !== false),
-  status: z.string().nullish().transform(normalizeRuleStatus),
-  is_active: z
-    .boolean()
-    .nullish()
-    .transform((value) => value === true),
-  rejection_reason: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ""),
-  triggers_last_30_days: z
-    .number()
-    .nullish()
-    .transform((value) => value ?? 0),
+  description: orElse(z.string(), ""),
+  keywords: orEmpty(z.array(z.string())),
+  agencies: orEmpty(z.array(z.number())),
+  priority_levels: orEmpty(z.array(z.string())),
+  delivery: orElse(z.enum(RULE_DELIVERIES), DEFAULT_RULE_DELIVERY),
+  units_only: z.pipe(
+    z.nullish(z.boolean()),
+    z.transform((value) => value !== false),
+  ),
+  status: z.pipe(z.nullish(z.string()), z.transform(normalizeRuleStatus)),
+  is_active: z.pipe(
+    z.nullish(z.boolean()),
+    z.transform((value) => value === true),
+  ),
+  rejection_reason: orElse(z.string(), ""),
+  triggers_last_30_days: orElse(z.number(), 0),
 });
 /** A user alert rule, cleaned for display. */
 export type AlertRule = z.output<typeof alertRuleSchema>;

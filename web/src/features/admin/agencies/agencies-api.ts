@@ -1,18 +1,19 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../../api/client";
+import { orEmpty } from "../../../api/schema-helpers";
 
 const id = z.number();
-const label = z.string().nullish();
+const label = z.nullish(z.string());
 
 /** An agency as the admin console sees it: SPEC 3 'Agency' with its logo, description and counts. */
 export const adminAgencySchema = z.object({
   id,
   name: z.string(),
   code: z.string(),
-  logo_path: z.string().nullish(),
-  description: z.string().nullish(),
-  capcode_count: z.number().nullish(),
-  user_count: z.number().nullish(),
+  logo_path: z.nullish(z.string()),
+  description: z.nullish(z.string()),
+  capcode_count: z.nullish(z.number()),
+  user_count: z.nullish(z.number()),
 });
 export type AdminAgency = z.infer<typeof adminAgencySchema>;
 
@@ -27,16 +28,16 @@ export const capcodeSchema = z.object({
 export type Capcode = z.infer<typeof capcodeSchema>;
 
 /** A capcode still under UNMAPPED, with how often and when last it was paged. */
-export const unmappedCapcodeSchema = capcodeSchema.extend({
+export const unmappedCapcodeSchema = z.extend(capcodeSchema, {
   message_count: z.number(),
-  last_seen: z.string().nullish(),
+  last_seen: z.nullish(z.string()),
 });
 export type UnmappedCapcode = z.infer<typeof unmappedCapcodeSchema>;
 
 /** One recent message of a capcode. */
 export const capcodeMessageSchema = z.object({
   id,
-  type: z.string().nullish(),
+  type: z.nullish(z.string()),
   message: z.string(),
   created_at: z.string(),
 });
@@ -44,26 +45,23 @@ export type CapcodeMessage = z.infer<typeof capcodeMessageSchema>;
 
 /** A capcode's mapping in an import; `units` only when the import sets them (issue 26). */
 const mappingSchema = z.object({
-  agency: z.string().nullish(),
+  agency: z.nullish(z.string()),
   alias: label,
   area: label,
-  units: z.array(z.string()).nullish(),
+  units: z.nullish(z.array(z.string())),
 });
 
 /** What a CSV import did, or (dry run) would do, line by line. */
 export const importResultSchema = z.object({
   applied: z.boolean(),
-  created: z.array(mappingSchema.extend({ line: z.number(), capcode: z.string() })),
+  created: z.array(z.extend(mappingSchema, { line: z.number(), capcode: z.string() })),
   changed: z.array(
     z.object({ line: z.number(), capcode: z.string(), from: mappingSchema, to: mappingSchema }),
   ),
   unchanged: z.number(),
   refused: z.array(z.object({ line: z.number(), reason: z.string() })),
   /** Units the import creates (named in a `unit` column, or by aliases). */
-  units_created: z
-    .array(z.object({ agency: z.string(), name: z.string() }))
-    .nullish()
-    .transform((value) => value ?? []),
+  units_created: orEmpty(z.array(z.object({ agency: z.string(), name: z.string() }))),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
 
@@ -80,8 +78,8 @@ export interface CapcodeFields {
 }
 
 /** The `{ data }` envelope around a schema. */
-export const dataOf = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
-const messageSchema = z.object({ message: z.string().nullish() });
+export const dataOf = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });
+const messageSchema = z.object({ message: z.nullish(z.string()) });
 
 /** The server's own words for a change that worked (`message`), or a plain fallback. */
 export function messageOf(reply: unknown, fallback: string): string {
@@ -155,7 +153,7 @@ export const agenciesApi = {
   async assignCapcode(capcodeId: number, assignment: { agency_id: number; alias: string | null }) {
     const reply = await api.post(`/admin/capcodes/${capcodeId}/assign`, assignment);
     return z
-      .object({ message: z.string().nullish(), data: z.object({ moved_alerts: z.number().nullish() }) })
+      .object({ message: z.nullish(z.string()), data: z.object({ moved_alerts: z.nullish(z.number()) }) })
       .parse(reply);
   },
 

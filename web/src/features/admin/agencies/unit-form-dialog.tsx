@@ -11,6 +11,8 @@ import { FormDialog } from "../data-view/form-dialog";
 import { errorText } from "./error-text";
 import { agencyAdminKeys } from "./queries";
 import { type AdminUnit, type UnitFields, unitsApi } from "./units-api";
+// English messages for the zod issues this form shows.
+import "../../../app/zod-messages";
 
 type FieldErrors = Partial<Record<"name" | "code" | "place", string>>;
 

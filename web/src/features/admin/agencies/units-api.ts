@@ -1,27 +1,25 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../../api/client";
+import { orEmpty } from "../../../api/schema-helpers";
 import { dataOf, messageOf } from "./agencies-api";
 
 const id = z.number();
 
 /** A capcode a unit is paged on. */
-export const unitCapcodeSchema = z.object({ id, capcode: z.string(), alias: z.string().nullish() });
+export const unitCapcodeSchema = z.object({ id, capcode: z.string(), alias: z.nullish(z.string()) });
 
 /** A unit as the admin console lists it (issue 26): its place, capcodes and member count. */
 export const adminUnitSchema = z.object({
   id,
   agency_id: id,
   name: z.string(),
-  code: z.string().nullish(),
-  postcode: z.string().nullish(),
-  suburb: z.string().nullish(),
-  state: z.string().nullish(),
-  has_location: z.boolean().nullish(),
-  member_count: z.number().nullish(),
-  capcodes: z
-    .array(unitCapcodeSchema)
-    .nullish()
-    .transform((value) => value ?? []),
+  code: z.nullish(z.string()),
+  postcode: z.nullish(z.string()),
+  suburb: z.nullish(z.string()),
+  state: z.nullish(z.string()),
+  has_location: z.nullish(z.boolean()),
+  member_count: z.nullish(z.number()),
+  capcodes: orEmpty(z.array(unitCapcodeSchema)),
 });
 export type AdminUnit = z.output<typeof adminUnitSchema>;
 
@@ -29,7 +27,7 @@ export type AdminUnit = z.output<typeof adminUnitSchema>;
 export const userUnitSchema = z.object({
   id,
   name: z.string(),
-  code: z.string().nullish(),
+  code: z.nullish(z.string()),
   agency_id: id,
   agency_name: z.string(),
 });

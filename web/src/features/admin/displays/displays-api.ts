@@ -1,15 +1,15 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../../api/client";
 
 export const displaySchema = z.object({
   id: z.number(),
   unit_id: z.number(),
-  unit_name: z.string().nullable(),
+  unit_name: z.nullable(z.string()),
   name: z.string(),
   idle_minutes: z.number(),
   paired: z.boolean(),
-  paired_at: z.string().nullable(),
-  last_seen_at: z.string().nullable(),
+  paired_at: z.nullable(z.string()),
+  last_seen_at: z.nullable(z.string()),
 });
 export type Display = z.output<typeof displaySchema>;
 

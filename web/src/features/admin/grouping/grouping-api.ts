@@ -1,15 +1,13 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../../api/client";
+import { orElse, orEmpty } from "../../../api/schema-helpers";
 
 /** An admin's job-number pattern; lower priority numbers are tried first. */
 export const groupingPatternSchema = z.object({
   id: z.number(),
   name: z.string(),
   pattern: z.string(),
-  description: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ""),
+  description: orElse(z.string(), ""),
   priority: z.number(),
   is_active: z.boolean(),
 });
@@ -33,21 +31,15 @@ export type GroupingSettings = z.output<typeof groupingSettingsSchema>;
 export type GroupingSettingKey = keyof GroupingSettings;
 
 export const groupingConfigSchema = z.object({
-  built_in_patterns: z
-    .array(z.string())
-    .nullish()
-    .transform((value) => value ?? []),
-  never_grouped: z
-    .array(z.string())
-    .nullish()
-    .transform((value) => value ?? []),
+  built_in_patterns: orEmpty(z.array(z.string())),
+  never_grouped: orEmpty(z.array(z.string())),
 });
 export type GroupingConfig = z.output<typeof groupingConfigSchema>;
 
 /** What the server read from a test message: the job number and what found it ("built-in" or a pattern's name). */
 export const extractionSchema = z.object({
-  job_number: z.string().nullable(),
-  matched_by: z.string().nullable(),
+  job_number: z.nullable(z.string()),
+  matched_by: z.nullable(z.string()),
   type: z.string(),
   display_text: z.string(),
 });

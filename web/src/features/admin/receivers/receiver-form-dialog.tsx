@@ -8,6 +8,8 @@ import { FormDialog } from "../data-view/form-dialog";
 import { AgenciesField, FormTextField, serverFieldErrors } from "../data-view/form-fields";
 import { useCreateReceiver, useUpdateReceiver } from "./queries";
 import type { IssuedKey, Receiver, ReceiverInput } from "./receivers-api";
+// English messages for the zod issues this form shows.
+import "../../../app/zod-messages";
 
 type Field = keyof ReceiverInput;
 type FieldErrors = Partial<Record<Field, string>>;

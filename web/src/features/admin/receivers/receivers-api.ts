@@ -1,14 +1,14 @@
 import { RECEIVER_STATES } from "@turnout/domain";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../../api/client";
 
 export const receiverKeySchema = z.object({
   id: z.number(),
   key_prefix: z.string(),
   created_at: z.string(),
-  last_used_at: z.string().nullable(),
-  expires_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
+  last_used_at: z.nullable(z.string()),
+  expires_at: z.nullable(z.string()),
+  revoked_at: z.nullable(z.string()),
   valid: z.boolean(),
 });
 export type ReceiverKey = z.output<typeof receiverKeySchema>;
@@ -16,7 +16,7 @@ export type ReceiverKey = z.output<typeof receiverKeySchema>;
 export const receiverSchema = z.object({
   id: z.number(),
   name: z.string(),
-  location: z.string().nullable(),
+  location: z.nullable(z.string()),
   kind: z.enum(["receiver", "legacy"]),
   expected_capcodes: z.array(z.string()),
   expected_agency_ids: z.array(z.number()),
@@ -24,26 +24,26 @@ export const receiverSchema = z.object({
   agency_ids: z.array(z.number()),
   heartbeat_interval_seconds: z.number(),
   down_after_seconds: z.number(),
-  quiet_after_seconds: z.number().nullable(),
-  learned_quiet_seconds: z.number().nullable(),
+  quiet_after_seconds: z.nullable(z.number()),
+  learned_quiet_seconds: z.nullable(z.number()),
   state: z.enum(RECEIVER_STATES),
   state_since: z.string(),
   current_state: z.enum(RECEIVER_STATES),
-  last_seen_at: z.string().nullable(),
-  last_heartbeat_at: z.string().nullable(),
-  last_message_at: z.string().nullable(),
-  spool_depth: z.number().nullable(),
-  dead_letters: z.number().nullable(),
-  decoder: z.string().nullable(),
-  uptime_seconds: z.number().nullable(),
-  version: z.string().nullable(),
+  last_seen_at: z.nullable(z.string()),
+  last_heartbeat_at: z.nullable(z.string()),
+  last_message_at: z.nullable(z.string()),
+  spool_depth: z.nullable(z.number()),
+  dead_letters: z.nullable(z.number()),
+  decoder: z.nullable(z.string()),
+  uptime_seconds: z.nullable(z.number()),
+  version: z.nullable(z.string()),
   pages_per_hour: z.array(z.number()),
   keys: z.array(receiverKeySchema),
 });
 export type Receiver = z.output<typeof receiverSchema>;
 
 /** A key as issued: the key itself is in this reply only. */
-export const issuedKeySchema = receiverKeySchema.extend({ key: z.string() });
+export const issuedKeySchema = z.extend(receiverKeySchema, { key: z.string() });
 export type IssuedKey = z.output<typeof issuedKeySchema>;
 
 /** A receiver that heard an alert (admins only): when first and last, and how many copies. */

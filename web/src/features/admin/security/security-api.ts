@@ -1,16 +1,14 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../../api/client";
+import { orElse, orEmpty } from "../../../api/schema-helpers";
 
 /** One security setting: its key, the value in force, its default and what it means. */
 export const securityConfigEntrySchema = z.object({
   key: z.string(),
   value: z.number(),
-  default_value: z.number().nullish(),
-  description: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ""),
-  updated_at: z.string().nullish(),
+  default_value: z.nullish(z.number()),
+  description: orElse(z.string(), ""),
+  updated_at: z.nullish(z.string()),
 });
 export type SecurityConfigEntry = z.output<typeof securityConfigEntrySchema>;
 
@@ -27,32 +25,32 @@ export const bruteForceLockSchema = z.object({
   display: z.string(),
   kind: z.string(),
   failures: z.number(),
-  locked_until: z.string().nullish(),
+  locked_until: z.nullish(z.string()),
   is_locked: z.boolean(),
-  updated_at: z.string().nullish(),
+  updated_at: z.nullish(z.string()),
 });
 export type BruteForceLock = z.output<typeof bruteForceLockSchema>;
 
 export const otpAttemptSchema = z.object({
   id: z.number(),
   phone: z.string(),
-  ip_address: z.string().nullish(),
+  ip_address: z.nullish(z.string()),
   kind: z.string(),
   success: z.boolean(),
-  reason: z.string().nullish(),
-  created_at: z.string().nullish(),
+  reason: z.nullish(z.string()),
+  created_at: z.nullish(z.string()),
 });
 export type OtpAttempt = z.output<typeof otpAttemptSchema>;
 
 export const securityEventSchema = z.object({
   id: z.number(),
   event_type: z.string(),
-  severity: z.string().nullish(),
-  user_id: z.number().nullish(),
-  identifier: z.string().nullish(),
-  ip_address: z.string().nullish(),
-  details: z.unknown().optional(),
-  created_at: z.string().nullish(),
+  severity: z.nullish(z.string()),
+  user_id: z.nullish(z.number()),
+  identifier: z.nullish(z.string()),
+  ip_address: z.nullish(z.string()),
+  details: z.optional(z.unknown()),
+  created_at: z.nullish(z.string()),
 });
 export type SecurityEvent = z.output<typeof securityEventSchema>;
 
@@ -61,19 +59,18 @@ export const userSecurityStatusSchema = z.object({
   is_active: z.boolean(),
   is_verified: z.boolean(),
   failures: z.number(),
-  locked_until: z.string().nullish(),
+  locked_until: z.nullish(z.string()),
   is_locked: z.boolean(),
-  recent_attempts: z
-    .array(
+  recent_attempts: orEmpty(
+    z.array(
       z.object({
         kind: z.string(),
         success: z.boolean(),
-        reason: z.string().nullish(),
-        created_at: z.string().nullish(),
+        reason: z.nullish(z.string()),
+        created_at: z.nullish(z.string()),
       }),
-    )
-    .nullish()
-    .transform((value) => value ?? []),
+    ),
+  ),
 });
 export type UserSecurityStatus = z.output<typeof userSecurityStatusSchema>;
 
@@ -92,7 +89,7 @@ interface Envelope {
   data?: unknown;
 }
 
-const get = async <T extends z.ZodType>(path: string, schema: T, signal?: AbortSignal) =>
+const get = async <T extends z.ZodMiniType>(path: string, schema: T, signal?: AbortSignal) =>
   schema.parse((await api.get<Envelope>(path, { signal })).data) as z.output<T>;
 
 /** A device that signed in and keeps its own sign-in allowance (issue 27). */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../../api/client";
 
 /** The queue's states (the server's SMS_STATUSES). */
@@ -11,12 +11,12 @@ export const smsQueueItemSchema = z.object({
   to: z.string(),
   kind: z.string(),
   status: z.string(),
-  body: z.string().nullable(),
+  body: z.nullable(z.string()),
   attempts: z.number(),
   max_attempts: z.number(),
-  last_error: z.string().nullish(),
+  last_error: z.nullish(z.string()),
   created_at: z.string(),
-  sent_at: z.string().nullish(),
+  sent_at: z.nullish(z.string()),
 });
 export type SmsQueueItem = z.output<typeof smsQueueItemSchema>;
 
@@ -24,13 +24,13 @@ export type SmsQueueItem = z.output<typeof smsQueueItemSchema>;
 export const smsServiceSchema = z.object({
   status: z.string(),
   is_enabled: z.boolean(),
-  sender_address: z.string().nullish(),
-  last_api_check: z.string().nullish(),
-  api_response_time: z.number().nullish(),
-  success_rate: z.number().nullish(),
+  sender_address: z.nullish(z.string()),
+  last_api_check: z.nullish(z.string()),
+  api_response_time: z.nullish(z.number()),
+  success_rate: z.nullish(z.number()),
   total_sent: z.number(),
-  pending: z.number().nullish(),
-  failed: z.number().nullish(),
+  pending: z.nullish(z.number()),
+  failed: z.nullish(z.number()),
 });
 export type SmsService = z.output<typeof smsServiceSchema>;
 

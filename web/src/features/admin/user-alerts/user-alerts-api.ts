@@ -1,42 +1,30 @@
 import { normalizeRuleStatus, type RuleStatus } from "@turnout/domain";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api } from "../../../api/client";
 import { type RulePreviewResult, rulePreviewResultSchema } from "../../../api/rule-preview";
+import { orElse, orEmpty } from "../../../api/schema-helpers";
 
-const listOf = <T extends z.ZodType>(item: T) =>
-  z
-    .array(item)
-    .nullish()
-    .transform((value) => value ?? []);
+const listOf = <T extends z.ZodMiniType>(item: T) => orEmpty(z.array(item));
 
 /** A member's rule as the admin review list carries it: the rule, its owner and its agencies' names. */
 export const reviewRuleSchema = z.object({
   id: z.number(),
   name: z.string(),
-  description: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ""),
+  description: orElse(z.string(), ""),
   keywords: listOf(z.string()),
   agency_names: listOf(z.string()),
   priority_levels: listOf(z.string()),
-  status: z.string().nullish().transform(normalizeRuleStatus),
-  is_active: z
-    .boolean()
-    .nullish()
-    .transform((value) => value === true),
-  rejection_reason: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ""),
-  triggers_last_30_days: z
-    .number()
-    .nullish()
-    .transform((value) => value ?? 0),
-  user: z
-    .object({ id: z.number(), first_name: z.string(), last_name: z.string(), phone: z.string() })
-    .nullish(),
-  updated_at: z.string().nullish(),
+  status: z.pipe(z.nullish(z.string()), z.transform(normalizeRuleStatus)),
+  is_active: z.pipe(
+    z.nullish(z.boolean()),
+    z.transform((value) => value === true),
+  ),
+  rejection_reason: orElse(z.string(), ""),
+  triggers_last_30_days: orElse(z.number(), 0),
+  user: z.nullish(
+    z.object({ id: z.number(), first_name: z.string(), last_name: z.string(), phone: z.string() }),
+  ),
+  updated_at: z.nullish(z.string()),
 });
 /** A rule under review. */
 export type ReviewRule = z.output<typeof reviewRuleSchema>;

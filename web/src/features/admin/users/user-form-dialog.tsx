@@ -27,6 +27,8 @@ import {
   useUserUnits,
 } from "./queries";
 import type { AdminUser, NewUser, UserAgency } from "./users-api";
+// English messages for the zod issues this form shows.
+import "../../../app/zod-messages";
 
 /** The contract's bounds of a per-user session limit. */
 const MAX_SESSIONS_MIN = 1;

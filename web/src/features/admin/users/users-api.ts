@@ -1,6 +1,7 @@
 import { USERS_FETCH_LIMIT } from "@turnout/domain";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { api, type RequestOptions } from "../../../api/client";
+import { orElse, orEmpty } from "../../../api/schema-helpers";
 
 /** The account states the Users tab tells apart (issue 11 contract). */
 export const USER_STATUSES = ["active", "pending_review", "unverified", "inactive"] as const;
@@ -22,27 +23,12 @@ export const adminUserSchema = z.object({
   is_active: z.boolean(),
   is_verified: z.boolean(),
   // An unknown state is shown as inactive: the safe reading for an account the tab cannot place.
-  status: z.enum(USER_STATUSES).catch("inactive"),
-  max_sessions: z
-    .number()
-    .nullish()
-    .transform((value) => value ?? null),
-  active_sessions: z
-    .number()
-    .nullish()
-    .transform((value) => value ?? 0),
-  last_activity: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? null),
-  created_at: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? null),
-  agencies: z
-    .array(userAgencySchema)
-    .nullish()
-    .transform((value) => value ?? []),
+  status: z.catch(z.enum(USER_STATUSES), "inactive"),
+  max_sessions: orElse(z.number(), null),
+  active_sessions: orElse(z.number(), 0),
+  last_activity: orElse(z.string(), null),
+  created_at: orElse(z.string(), null),
+  agencies: orEmpty(z.array(userAgencySchema)),
 });
 /** A user as the Users tab shows it. */
 export type AdminUser = z.output<typeof adminUserSchema>;
@@ -50,22 +36,10 @@ export type AdminUser = z.output<typeof adminUserSchema>;
 /** One device session of a user (SPEC 3 'Device session'). */
 export const userSessionSchema = z.object({
   id: z.union([z.string(), z.number()]),
-  device_info: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? ""),
-  ip_address: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? null),
-  created_at: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? null),
-  last_activity: z
-    .string()
-    .nullish()
-    .transform((value) => value ?? null),
+  device_info: orElse(z.string(), ""),
+  ip_address: orElse(z.string(), null),
+  created_at: orElse(z.string(), null),
+  last_activity: orElse(z.string(), null),
 });
 /** A device session. */
 export type UserSession = z.output<typeof userSessionSchema>;
