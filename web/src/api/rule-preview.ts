@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { orEmpty } from "./schema-helpers";
+import { orElse, orEmpty } from "./schema-helpers";
 
 // A rule preview reads the same to the member writing the rule and to the admin reviewing it.
 
@@ -7,10 +7,7 @@ import { orEmpty } from "./schema-helpers";
 export const rulePreviewResultSchema = z.object({
   total_matches: z.number(),
   /** The server stops counting at a cap; true when there were more. */
-  total_matches_capped: z.pipe(
-    z.nullish(z.boolean()),
-    z.transform((value) => value === true),
-  ),
+  total_matches_capped: orElse(z.boolean(), false),
   sample_messages: orEmpty(
     z.array(z.object({ agency_name: z.nullish(z.string()), created_at: z.string(), message: z.string() })),
   ),

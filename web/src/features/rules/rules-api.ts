@@ -14,15 +14,9 @@ export const alertRuleSchema = z.object({
   agencies: orEmpty(z.array(z.number())),
   priority_levels: orEmpty(z.array(z.string())),
   delivery: orElse(z.enum(RULE_DELIVERIES), DEFAULT_RULE_DELIVERY),
-  units_only: z.pipe(
-    z.nullish(z.boolean()),
-    z.transform((value) => value !== false),
-  ),
+  units_only: orElse(z.boolean(), true),
   status: z.pipe(z.nullish(z.string()), z.transform(normalizeRuleStatus)),
-  is_active: z.pipe(
-    z.nullish(z.boolean()),
-    z.transform((value) => value === true),
-  ),
+  is_active: orElse(z.boolean(), false),
   rejection_reason: orElse(z.string(), ""),
   triggers_last_30_days: orElse(z.number(), 0),
 });

@@ -15,10 +15,7 @@ export const reviewRuleSchema = z.object({
   agency_names: listOf(z.string()),
   priority_levels: listOf(z.string()),
   status: z.pipe(z.nullish(z.string()), z.transform(normalizeRuleStatus)),
-  is_active: z.pipe(
-    z.nullish(z.boolean()),
-    z.transform((value) => value === true),
-  ),
+  is_active: orElse(z.boolean(), false),
   rejection_reason: orElse(z.string(), ""),
   triggers_last_30_days: orElse(z.number(), 0),
   user: z.nullish(
