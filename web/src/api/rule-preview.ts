@@ -1,7 +1,17 @@
+import { normalizeRuleStatus } from "@turnout/domain";
 import { z } from "zod/mini";
 import { orElse, orEmpty } from "./schema-helpers";
 
-// A rule preview reads the same to the member writing the rule and to the admin reviewing it.
+// What reads the same to the member writing a rule and to the admin reviewing it: where the rule
+// stands, and what it would have matched.
+
+/** Where a rule stands (SPEC 3 'User alert'): an unknown status reads as pending, a missing count as 0. */
+export const ruleStandingFields = {
+  status: z.pipe(z.nullish(z.string()), z.transform(normalizeRuleStatus)),
+  is_active: orElse(z.boolean(), false),
+  rejection_reason: orElse(z.string(), ""),
+  triggers_last_30_days: orElse(z.number(), 0),
+};
 
 /** What a rule would have matched over the last 3 months (SPEC 3 'Alert preview result'). */
 export const rulePreviewResultSchema = z.object({

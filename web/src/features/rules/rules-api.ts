@@ -1,8 +1,8 @@
 import type { AlertRuleInput, AlertRulePreview } from "@turnout/domain";
-import { DEFAULT_RULE_DELIVERY, normalizeRuleStatus, RULE_DELIVERIES } from "@turnout/domain";
+import { DEFAULT_RULE_DELIVERY, RULE_DELIVERIES } from "@turnout/domain";
 import { z } from "zod/mini";
 import { api } from "../../api/client";
-import { type RulePreviewResult, rulePreviewResultSchema } from "../../api/rule-preview";
+import { type RulePreviewResult, rulePreviewResultSchema, ruleStandingFields } from "../../api/rule-preview";
 import { orElse, orEmpty } from "../../api/schema-helpers";
 
 /** A user alert rule as the list shows it (SPEC 3); missing lists read as empty, unknown status as pending. */
@@ -15,10 +15,7 @@ export const alertRuleSchema = z.object({
   priority_levels: orEmpty(z.array(z.string())),
   delivery: orElse(z.enum(RULE_DELIVERIES), DEFAULT_RULE_DELIVERY),
   units_only: orElse(z.boolean(), true),
-  status: z.pipe(z.nullish(z.string()), z.transform(normalizeRuleStatus)),
-  is_active: orElse(z.boolean(), false),
-  rejection_reason: orElse(z.string(), ""),
-  triggers_last_30_days: orElse(z.number(), 0),
+  ...ruleStandingFields,
 });
 /** A user alert rule, cleaned for display. */
 export type AlertRule = z.output<typeof alertRuleSchema>;

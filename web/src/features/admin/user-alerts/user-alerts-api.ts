@@ -1,7 +1,11 @@
-import { normalizeRuleStatus, type RuleStatus } from "@turnout/domain";
+import type { RuleStatus } from "@turnout/domain";
 import { z } from "zod/mini";
 import { api } from "../../../api/client";
-import { type RulePreviewResult, rulePreviewResultSchema } from "../../../api/rule-preview";
+import {
+  type RulePreviewResult,
+  rulePreviewResultSchema,
+  ruleStandingFields,
+} from "../../../api/rule-preview";
 import { orElse, orEmpty } from "../../../api/schema-helpers";
 
 const listOf = <T extends z.ZodMiniType>(item: T) => orEmpty(z.array(item));
@@ -14,10 +18,7 @@ export const reviewRuleSchema = z.object({
   keywords: listOf(z.string()),
   agency_names: listOf(z.string()),
   priority_levels: listOf(z.string()),
-  status: z.pipe(z.nullish(z.string()), z.transform(normalizeRuleStatus)),
-  is_active: orElse(z.boolean(), false),
-  rejection_reason: orElse(z.string(), ""),
-  triggers_last_30_days: orElse(z.number(), 0),
+  ...ruleStandingFields,
   user: z.nullish(
     z.object({ id: z.number(), first_name: z.string(), last_name: z.string(), phone: z.string() }),
   ),
