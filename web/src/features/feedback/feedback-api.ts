@@ -63,10 +63,7 @@ export const feedbackMessageItemSchema = z.object({
   id: z.number(),
   conversation_id: z.nullish(z.number()),
   message: text,
-  is_admin: z.pipe(
-    z.nullish(z.boolean()),
-    z.transform((value) => value === true),
-  ),
+  is_admin: orElse(z.boolean(), false),
   sender_name: z.pipe(
     z.nullish(z.string()),
     z.transform((value) => value?.trim() || null),
@@ -110,10 +107,7 @@ export const feedbackStatsSchema = z.object({
   messages: count,
   attachments: count,
   attachment_bytes: count,
-  ffmpeg_available: z.pipe(
-    z.nullish(z.boolean()),
-    z.transform((value) => value !== false),
-  ),
+  ffmpeg_available: orElse(z.boolean(), true),
 });
 /** The admin's overview figures. */
 export type FeedbackStats = z.output<typeof feedbackStatsSchema>;
