@@ -87,6 +87,21 @@ async function mapCapcode(app: TestApp) {
 }
 
 /** A member's socket on `base`, joined to their agencies. */
+/**
+ * Resolves once every instance's health reads the cache store up. Each instance's cache store
+ * reconnects on its own back-off (up to REDIS_RECONNECT_MAX_MS), apart from its live channel: a
+ * screen told to re-read (the live channel back) can still meet a 503 from a sign-in for a moment.
+ */
+async function cacheUp(apps: TestApp[], ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (const app of apps) {
+    while ((await app.inject({ method: "GET", url: "/api/health" })).json().cache !== "up") {
+      if (Date.now() > deadline) throw new Error(`cache not up on every instance within ${ms} ms`);
+      await sleep(100);
+    }
+  }
+}
+
 async function memberSocket(base: string, token: string): Promise<Socket> {
   const s = openSocket(base, token);
   await next(s, "connect", 5_000);
@@ -193,6 +208,7 @@ describe.skipIf(!redisServerPath)("a Redis outage under two instances (a private
               throw new Error(`${err.message}; the socket dropped: ${JSON.stringify(drops)}`);
             });
             expect(refresh).toMatchObject({ count: null, newest: null, reason: "gap" });
+            await cacheUp([a, b], 10_000);
             const feed = await b.inject({
               method: "GET",
               url: "/api/alerts/search?limit=50",
@@ -235,14 +251,7 @@ describe.skipIf(!redisServerPath)("a Redis outage under two instances (a private
           });
           await redis.start();
           const member = await createUser(a, { agencyCodes: ["CFA"] });
-          // Each instance reconnects on its own back-off: both must see the cache before b signs in.
-          const deadline = Date.now() + 10_000;
-          for (const app of [a, b]) {
-            while ((await app.inject({ method: "GET", url: "/api/health" })).json().cache !== "up") {
-              if (Date.now() > deadline) throw new Error("cache not up on both instances within 10 s");
-              await sleep(100);
-            }
-          }
+          await cacheUp([a, b], 10_000);
           const socket = await memberSocket(urlOf(b), await signIn(b, member.phone));
           try {
             await sleep(300); // the subscriber's SUBSCRIBE, queued while Redis was down, has gone out
