@@ -1,11 +1,14 @@
+import path from "node:path";
 import { buildApp, describeInFlight } from "./app.js";
 import { loadConfig } from "./config.js";
 import { describeStartFailure } from "./db/storage.js";
 import { createLogger } from "./logger.js";
-import { addressLocalities } from "./shared/localities/address-localities.js";
+import { addressLocalities, keepLocalitiesIn } from "./shared/localities/address-localities.js";
 import { ensurePostcodesSeeded } from "./shared/localities/postcodes-seed.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** The localities read from the bundled data, kept in DATA_DIR for the next start. */
+const LOCALITY_CACHE_FILE = "localities-cache.json";
 
 /**
  * Node ends the process on a promise rejection nobody handled. Every one of the server's own is
@@ -34,6 +37,9 @@ async function main(): Promise<void> {
   // Before the first message arrives: reading the locality data takes a few hundred milliseconds (more
   // on a busy machine), done while the database opens on its own thread (a start after a crash is
   // that much sooner back; bench/README.md, "The embedded database on small disks").
+  keepLocalitiesIn(path.join(config.dataDir, LOCALITY_CACHE_FILE), (err) =>
+    logger.warn({ err }, "the locality cache could not be used; reading the bundled data instead"),
+  );
   const app = await buildApp(config, { logger, whileDatabaseOpens: () => addressLocalities() });
   await app.listen({ port: config.port, host: config.host });
   logger.info(

@@ -59,6 +59,9 @@ describe.skipIf(process.env.TURNOUT_TEST_DB === "postgres")(
       const postcodes = await fetch(`${server.base}/api/postcode/lookup/3550`);
       expect(postcodes.status).toBe(200);
       expect(JSON.stringify(await postcodes.json()).toUpperCase()).toContain("BENDIGO");
+      // The localities read from the 25 MB source at this first start, kept for the next one.
+      const kept = JSON.parse(readFileSync(path.join(dataDir, "localities-cache.json"), "utf8"));
+      expect(kept.localities.length).toBeGreaterThan(15_000);
     }, 90_000);
   },
 );

@@ -1,15 +1,24 @@
 import { buildLocalityIndex, type LocalityIndex } from "@turnout/domain";
-import { type Locality, loadLocalities } from "./localities.js";
+import { type Locality, loadLocalities, loadLocalitiesCached } from "./localities.js";
 
 let localities: Locality[] | undefined;
 let index: LocalityIndex | undefined;
+let cache: { file: string; onError: (err: unknown) => void } | undefined;
+
+/**
+ * Keeps the localities in `file` for the starts that follow (the server: in DATA_DIR), instead of
+ * parsing the 25 MB source at every start. Before the first read.
+ */
+export function keepLocalitiesIn(file: string, onError: (err: unknown) => void): void {
+  cache = { file, onError };
+}
 
 /**
  * The bundled locality data (suburb, state, postcode, coordinates), read on the first call and kept
- * for the life of the process: reading it parses a 25 MB file, once.
+ * for the life of the process: from the source (a 25 MB file) or the cache `keepLocalitiesIn` names.
  */
 export function bundledLocalities(): readonly Locality[] {
-  localities ??= loadLocalities();
+  localities ??= cache ? loadLocalitiesCached(cache.file, { onCacheError: cache.onError }) : loadLocalities();
   return localities;
 }
 

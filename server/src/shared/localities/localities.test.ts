@@ -1,5 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { selectLocalities, titleCaseLocality } from "./localities.js";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadLocalitiesCached, selectLocalities, titleCaseLocality } from "./localities.js";
 
 const record = (postcode: string, locality: string, state: string, type = "Delivery Area") => ({
   postcode,
@@ -85,5 +88,72 @@ describe("selectLocalities", () => {
       record("2602", "O'CONNOR", "ACT", ""),
     ]);
     expect(out.map((l) => l.suburb)).toEqual(["O'Connor"]);
+  });
+});
+
+describe("loadLocalitiesCached", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  /** A data file of two localities, and where its cache goes (in a folder not made yet). */
+  function fixture() {
+    const dir = mkdtempSync(path.join(tmpdir(), "turnout-localities-"));
+    dirs.push(dir);
+    const file = path.join(dir, "postcodes.json");
+    writeFileSync(file, JSON.stringify([record("3550", "BENDIGO", "VIC"), record("3551", "ASCOT", "VIC")]));
+    return { file, cacheFile: path.join(dir, "data", "localities-cache.json") };
+  }
+  const suburbs = (list: { suburb: string }[]) => list.map((l) => l.suburb);
+
+  it("reads the source once, then the localities it kept, for the same source", () => {
+    const { file, cacheFile } = fixture();
+    const errors: unknown[] = [];
+    const first = loadLocalitiesCached(cacheFile, { file, onCacheError: (e) => errors.push(e) });
+    expect(suburbs(first)).toEqual(["Bendigo", "Ascot"]);
+    // What the next start reads is the cache: a change made to it shows.
+    const kept = JSON.parse(readFileSync(cacheFile, "utf8"));
+    kept.localities[0][1] = "Bendigo (kept)";
+    writeFileSync(cacheFile, JSON.stringify(kept));
+    const second = loadLocalitiesCached(cacheFile, { file, onCacheError: (e) => errors.push(e) });
+    expect(second[0]).toEqual({ ...first[0], suburb: "Bendigo (kept)" });
+    expect(second.slice(1)).toEqual(first.slice(1));
+    expect(errors).toEqual([]);
+  });
+
+  it("reads the source again when it changed, and writes the cache anew", () => {
+    const { file, cacheFile } = fixture();
+    loadLocalitiesCached(cacheFile, { file });
+    writeFileSync(file, JSON.stringify([record("3352", "BALLARAT", "VIC")]));
+    expect(suburbs(loadLocalitiesCached(cacheFile, { file }))).toEqual(["Ballarat"]);
+    expect(JSON.parse(readFileSync(cacheFile, "utf8")).localities).toEqual([
+      ["3352", "Ballarat", "VIC", "-37.8", "144.9"],
+    ]);
+  });
+
+  it("reads the source when the cache is damaged, says so, and mends it", () => {
+    const { file, cacheFile } = fixture();
+    loadLocalitiesCached(cacheFile, { file });
+    for (const damage of ['{"stamp": "x", "localit', '{"stamp": 1, "localities": []}']) {
+      writeFileSync(cacheFile, damage);
+      const errors: unknown[] = [];
+      expect(suburbs(loadLocalitiesCached(cacheFile, { file, onCacheError: (e) => errors.push(e) }))).toEqual(
+        ["Bendigo", "Ascot"],
+      );
+      expect(errors).toHaveLength(1);
+      expect(JSON.parse(readFileSync(cacheFile, "utf8")).localities).toHaveLength(2);
+    }
+  });
+
+  it("still answers when the cache cannot be written, and says why", () => {
+    const { file } = fixture();
+    const errors: unknown[] = [];
+    // A cache "folder" that is a file: nothing can be written under it.
+    const cacheFile = path.join(file, "localities-cache.json");
+    expect(suburbs(loadLocalitiesCached(cacheFile, { file, onCacheError: (e) => errors.push(e) }))).toEqual([
+      "Bendigo",
+      "Ascot",
+    ]);
+    expect(errors).toHaveLength(1);
   });
 });
