@@ -101,6 +101,20 @@ describe("computeHealth", () => {
     });
   });
 
+  it("warns of errors people's apps reported in the last hour, and not when there were none", () => {
+    expect(computeHealth({ ...ok, appErrorsLastHour: 1 })).toMatchObject({
+      overall: "warning",
+      warnings: ["1 error in people's apps in the last hour (system log, category web)"],
+    });
+    expect(computeHealth({ ...ok, appErrorsLastHour: 12 }).warnings).toEqual([
+      "12 errors in people's apps in the last hour (system log, category web)",
+    ]);
+    expect(computeHealth({ ...ok, appErrorsLastHour: 0 })).toMatchObject({
+      overall: "healthy",
+      warnings: [],
+    });
+  });
+
   it("lists issues and warnings together, critical winning", () => {
     const result = computeHealth({
       memoryPercent: 95,

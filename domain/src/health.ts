@@ -51,6 +51,8 @@ export function computeHealth(m: {
   receivers?: { issues: readonly string[]; warnings: readonly string[] };
   /** Delivery-side alarms raised (SMS or push failures, rule-match backlog; issue 33): warnings. */
   deliveryAlarms?: readonly string[];
+  /** Errors members' and admins' apps reported in the last hour (POST /api/client-errors). */
+  appErrorsLastHour?: number;
 }): { overall: HealthStatus; issues: string[]; warnings: string[]; notes: string[] } {
   const issues: string[] = [];
   const warnings: string[] = [];
@@ -65,6 +67,7 @@ export function computeHealth(m: {
   if (m.videoConversionUnavailable) warnings.push(VIDEO_CONVERSION_UNAVAILABLE_TEXT);
   issues.push(...(m.receivers?.issues ?? []));
   warnings.push(...(m.receivers?.warnings ?? []), ...(m.deliveryAlarms ?? []));
+  if (m.appErrorsLastHour) warnings.push(appErrorsText(m.appErrorsLastHour));
   const memory = m.memoryPercent;
   if (typeof memory === "number" && Number.isFinite(memory)) {
     if (memory > 90) issues.push(`Memory usage is critical (${percent(memory)})`);
@@ -76,6 +79,11 @@ export function computeHealth(m: {
   }
   const overall: HealthStatus = issues.length > 0 ? "critical" : warnings.length > 0 ? "warning" : "healthy";
   return { overall, issues, warnings, notes };
+}
+
+/** The health card's warning for errors reported by people's apps in the last hour. */
+export function appErrorsText(count: number): string {
+  return `${count} ${count === 1 ? "error" : "errors"} in people's apps in the last hour (system log, category web)`;
 }
 
 /** Bar colour for CPU, cache memory and DB connections: error above 80, warning above 60. */

@@ -2,6 +2,8 @@ export * from "./abuse.js";
 export * from "./address.js";
 export * from "./alarm.js";
 export * from "./capcode.js";
+export * from "./client-errors.js";
+export * from "./client-errors-schema.js";
 export * from "./constants.js";
 export * from "./device.js";
 export * from "./errors.js";

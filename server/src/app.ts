@@ -23,6 +23,7 @@ import { WordBlockSealer } from "./modules/alerts/word-blocks.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { autoActivationRoutes } from "./modules/auto-activation/routes.js";
 import { capcodeRoutes } from "./modules/capcodes/routes.js";
+import { clientErrorRoutes } from "./modules/client-errors/routes.js";
 import { displayRoutes } from "./modules/displays/routes.js";
 import { feedbackMediaRoutes, feedbackRoutes } from "./modules/feedback/routes.js";
 import { openFeedbackRuntime } from "./modules/feedback/runtime.js";
@@ -323,6 +324,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(receiverRoutes, { prefix: "/api" });
   await app.register(mapRoutes, { prefix: "/api", readFeed: searchAlerts });
   await app.register(displayRoutes, { prefix: "/api" });
+  await app.register(clientErrorRoutes, { prefix: "/api" });
   await app.register(feedbackMediaRoutes);
   await app.register(webRoutes);
 

@@ -7,7 +7,16 @@ export const SYSTEM_LOG_LEVELS = ["critical", "error", "warn", "info"] as const;
 export type SystemLogLevel = (typeof SYSTEM_LOG_LEVELS)[number];
 
 /** What part of the system an entry is about. */
-export type SystemLogCategory = "server" | "security" | "admin" | "ingest" | "sms" | "receivers" | "delivery";
+export type SystemLogCategory =
+  | "server"
+  | "security"
+  | "admin"
+  | "ingest"
+  | "sms"
+  | "receivers"
+  | "delivery"
+  /** Errors in members' and admins' apps (POST /api/client-errors). */
+  | "web";
 
 export type SystemLogEntry = {
   level: SystemLogLevel;

@@ -1,15 +1,16 @@
 import { type ReceiverState, receiverHealth } from "@turnout/domain";
-import { inArray } from "drizzle-orm";
+import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Config } from "../config.js";
 import type { Database } from "../db/client.js";
-import { agencies } from "../db/schema.js";
+import { agencies, systemLogs } from "../db/schema.js";
 import { raisedDeliveryAlarms } from "./delivery-alarms.js";
 import { expectedAgencies, listReceiverRows } from "./receivers.js";
 
 /**
  * What the health card says about receivers and the delivery side (issue 33), from the states the
  * checker last stored (what admins were told): a down receiver that is the only one for an agency is
- * critical, other receiver problems and raised delivery alarms are warnings.
+ * critical, other receiver problems and raised delivery alarms are warnings, and so are errors people's
+ * apps reported in the last hour.
  */
 export async function monitorHealthInputs(db: Database, config: Config["monitor"]) {
   const rows = await listReceiverRows(db);
@@ -36,5 +37,21 @@ export async function monitorHealthInputs(db: Database, config: Config["monitor"
       (id) => names.get(id) ?? `agency ${id}`,
     ),
     deliveryAlarms: await raisedDeliveryAlarms(db, config),
+    appErrorsLastHour: await appErrorsLastHour(db),
   };
+}
+
+/** Errors people's apps reported in the last hour (POST /api/client-errors writes them). */
+async function appErrorsLastHour(db: Database): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(systemLogs)
+    .where(
+      and(
+        eq(systemLogs.level, "error"),
+        gt(systemLogs.timestamp, sql`now() - interval '1 hour'`),
+        eq(systemLogs.category, "web"),
+      ),
+    );
+  return Number(row?.n ?? 0);
 }

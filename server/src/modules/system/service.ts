@@ -129,6 +129,7 @@ export function monitorHealth(
     /** Receivers and delivery alarms (issue 33). */
     receivers?: { issues: readonly string[]; warnings: readonly string[] };
     deliveryAlarms?: readonly string[];
+    appErrorsLastHour?: number;
   } = {},
 ) {
   return {
@@ -137,6 +138,7 @@ export function monitorHealth(
       smsBudgetsReached: options.smsBudgetsReached,
       receivers: options.receivers,
       deliveryAlarms: options.deliveryAlarms,
+      appErrorsLastHour: options.appErrorsLastHour,
       memoryPercent: m.system.memory.usage_percent,
       cpuPercent: m.system.cpu_usage,
       databaseConnected: m.database.status === "connected",
