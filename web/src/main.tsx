@@ -6,6 +6,9 @@ import { App } from "./app/app";
 import { preloadFirstScreen } from "./app/app-routes";
 import { registerServiceWorker } from "./app/register-service-worker";
 import { startInstallPromptCapture } from "./features/install";
+import { reportUncaughtErrors } from "./ui/load-failure";
+
+reportUncaughtErrors();
 
 // The browser offers the install prompt once, possibly before the (lazily loaded) dashboard exists.
 startInstallPromptCapture();

@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { STORAGE_KEYS } from "@turnout/domain";
 import { lazy } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetReportedClientErrors } from "../api/client-errors";
 import { storage } from "../api/storage";
 import { LazyMount } from "./lazy-mount";
 import {
@@ -11,6 +12,7 @@ import {
   LOAD_FAILURE_RELOAD_GAP_MS,
   type ReloadEnvironment,
   reloadAfterLoadFailure,
+  reportUncaughtErrors,
 } from "./load-failure";
 
 // What each browser's failed `import()` says (Chromium, Firefox, Safari) and Vite's failed style preload.
@@ -78,6 +80,12 @@ describe("reloadAfterLoadFailure", () => {
   });
 });
 
+/** The server's answer to every error report; the tests read what was sent. */
+const reports = vi.fn((_url: string, _init?: RequestInit) =>
+  Promise.resolve(new Response(null, { status: 204 })),
+);
+const reported = () => reports.mock.calls.map(([, init]) => JSON.parse(String(init?.body)));
+
 function Broken(): never {
   throw new Error("Cannot read properties of undefined (reading 'map')");
 }
@@ -89,8 +97,14 @@ describe("a part of the app that fails", () => {
     storage.setLoadFailureReloadAt(Date.now());
     // React reports every caught error on the console.
     vi.spyOn(console, "error").mockImplementation(() => {});
+    resetReportedClientErrors();
+    vi.stubGlobal("fetch", reports);
+    reports.mockClear();
   });
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
 
   it("leaves the screen under a dialog that failed to load working, with a notice and Reload", async () => {
     const Dialog = lazy(() => Promise.reject(LOAD_FAILURES[0]));
@@ -124,5 +138,40 @@ describe("a part of the app that fails", () => {
       "Something went wrong on this screen. Reload Turnout to carry on.",
     );
     expect(screen.getByRole("button", { name: "Reload" })).toBeInTheDocument();
+    // And the server is told, so that an admin sees it.
+    expect(reported()).toEqual([
+      expect.objectContaining({
+        kind: "render",
+        message: "Cannot read properties of undefined (reading 'map')",
+      }),
+    ]);
+  });
+
+  it("does not report a part that failed to load: the screen says so, and it is the network's", async () => {
+    const Dialog = lazy(() => Promise.reject(LOAD_FAILURES[0]));
+    render(
+      <AppErrorBoundary>
+        <LazyMount when>
+          <Dialog />
+        </LazyMount>
+      </AppErrorBoundary>,
+    );
+    await screen.findByRole("alert");
+    expect(reports).not.toHaveBeenCalled();
+  });
+
+  it("reports errors and rejected promises nothing caught, but not a failed load", () => {
+    const target = new EventTarget() as Window;
+    reportUncaughtErrors(target);
+    target.dispatchEvent(new ErrorEvent("error", { error: new RangeError("Invalid time value") }));
+    target.dispatchEvent(new ErrorEvent("error", { message: "Script error." }));
+    const rejection = (reason: unknown) => Object.assign(new Event("unhandledrejection"), { reason });
+    target.dispatchEvent(rejection(new Error("socket closed")));
+    target.dispatchEvent(rejection(LOAD_FAILURES[0]));
+    expect(reported().map((r) => [r.kind, r.message])).toEqual([
+      ["error", "RangeError: Invalid time value"],
+      ["error", "Script error."],
+      ["unhandled_rejection", "socket closed"],
+    ]);
   });
 });

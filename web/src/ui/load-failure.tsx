@@ -5,6 +5,7 @@ import Typography from "@mui/material/Typography";
 import { PRODUCT_NAME } from "@turnout/domain";
 import { type ReactNode, useState } from "react";
 import { ErrorBoundary, type FallbackProps } from "react-error-boundary";
+import { reportClientError } from "../api/client-errors";
 import { storage } from "../api/storage";
 import { centredPageSx } from "./loading-screen";
 
@@ -55,8 +56,24 @@ export function reloadAfterLoadFailure(env: ReloadEnvironment = browserEnvironme
   return true;
 }
 
+/** A screen that failed: a part that did not load is reloaded; anything else is a bug, told to the server. */
 function handleError(error: unknown) {
   if (isLoadFailure(error)) reloadAfterLoadFailure();
+  else reportClientError(error, "render");
+}
+
+/**
+ * Tells the server of errors nothing caught (an event handler's, a promise's), except a part that did
+ * not load: that is the network's or a release's, and the screen that needed it says so.
+ */
+export function reportUncaughtErrors(target: Window = window): void {
+  target.addEventListener("error", (event) => {
+    const error: unknown = event.error ?? event.message;
+    if (!isLoadFailure(error)) reportClientError(error, "error");
+  });
+  target.addEventListener("unhandledrejection", (event) => {
+    if (!isLoadFailure(event.reason)) reportClientError(event.reason, "unhandled_rejection");
+  });
 }
 
 function failureText(error: unknown): string {
