@@ -34,12 +34,13 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   keepServingOnUnhandledRejections(logger);
-  // Before the first message arrives: reading the locality data takes a few hundred milliseconds (more
-  // on a busy machine), done while the database opens on its own thread (a start after a crash is
-  // that much sooner back; bench/README.md, "The embedded database on small disks").
   keepLocalitiesIn(path.join(config.dataDir, LOCALITY_CACHE_FILE), (err) =>
     logger.warn({ err }, "the locality cache could not be used; reading the bundled data instead"),
   );
+  // Before the first message arrives: reading the locality data takes a few hundred milliseconds on a
+  // first start (more on a busy machine; tens after, from the cache), done while the database opens on
+  // its own thread (a start after a crash is that much sooner back; bench/README.md, "The embedded
+  // database on small disks").
   const app = await buildApp(config, { logger, whileDatabaseOpens: () => addressLocalities() });
   await app.listen({ port: config.port, host: config.host });
   logger.info(
