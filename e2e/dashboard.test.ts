@@ -317,6 +317,32 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
     await card(page, "BACKLOG 060").waitFor();
   });
 
+  it("opens a job from its card as a history entry: Close and the browser's Back both return to the feed", async () => {
+    const { page } = browser;
+    const id = backlogIds.at(-1)!;
+    await openSignedIn(page, server, memberSession);
+    const openCard = () => page.getByRole("button", { name: `Open details of job ${id}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Job #${id}` });
+    const historyLength = () => page.evaluate(() => window.history.length);
+
+    await openCard();
+    await dialog.waitFor();
+    expect(new URL(page.url()).search).toBe(`?job=${id}`);
+    const opened = await historyLength();
+    await dialog.getByRole("button", { name: "Close" }).last().click();
+    await dialog.waitFor({ state: "detached" });
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/");
+
+    await openCard();
+    await dialog.waitFor();
+    await page.goBack();
+    await dialog.waitFor({ state: "detached" });
+    expect(new URL(page.url()).search).toBe("");
+    // Closing went back rather than adding an entry: the history is no longer than with the popup open.
+    expect(await historyLength()).toBe(opened);
+    await card(page, "BACKLOG 060").waitFor();
+  });
+
   it("opens the job popup from /j/{id} and shares the spec's text through the clipboard", async () => {
     const { page } = browser;
     const id = backlogIds.at(-1)!;

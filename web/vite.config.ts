@@ -138,7 +138,7 @@ export default defineConfig({
             {
               name: "react",
               tags: ["$initial"],
-              test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]/,
             },
             {
               name: "mui",

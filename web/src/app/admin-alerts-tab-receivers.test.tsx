@@ -1,6 +1,5 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter } from "react-router";
 import { feedPage, makeAlert, makeGroup } from "../features/alerts/alert-fixtures";
 import { RespondingProvider } from "../features/responding";
 import { type MockRoute, mockApi } from "../testing/mock-api";
@@ -23,11 +22,9 @@ function renderTab(routes: Record<string, MockRoute>) {
   const user = userEvent.setup();
   render(
     <AppProviders queryClient={createQueryClient()}>
-      <MemoryRouter>
-        <RespondingProvider userId={admin.id}>
-          <AlertsTab />
-        </RespondingProvider>
-      </MemoryRouter>
+      <RespondingProvider userId={admin.id}>
+        <AlertsTab />
+      </RespondingProvider>
     </AppProviders>,
   );
   return { server, user };

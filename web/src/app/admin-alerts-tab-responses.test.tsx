@@ -1,6 +1,5 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter } from "react-router";
 import { publishLiveEvent } from "../api/live-events";
 import { feedPage, makeAlert, makeGroup } from "../features/alerts/alert-fixtures";
 import { RespondingProvider } from "../features/responding";
@@ -50,11 +49,9 @@ function renderTab(routes: Record<string, MockRoute>) {
   const user = userEvent.setup();
   render(
     <AppProviders queryClient={createQueryClient()}>
-      <MemoryRouter>
-        <RespondingProvider userId={admin.id}>
-          <AlertsTab />
-        </RespondingProvider>
-      </MemoryRouter>
+      <RespondingProvider userId={admin.id}>
+        <AlertsTab />
+      </RespondingProvider>
     </AppProviders>,
   );
   return { server, user };

@@ -1,7 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MESSAGES } from "@turnout/domain";
-import { MemoryRouter } from "react-router";
 import { publishLiveEvent } from "../api/live-events";
 import { CAPCODE_ASSIGNED_POPUP_MS } from "../features/admin/agencies/capcode-assign-dialog";
 import { feedPage, makeAlert, makeGroup } from "../features/alerts/alert-fixtures";
@@ -70,9 +69,7 @@ function renderTab(routes: Record<string, MockRoute>, options: { fakeTimers?: bo
   const user = userEvent.setup(options.fakeTimers ? { advanceTimers: vi.advanceTimersByTime } : {});
   render(
     <AppProviders queryClient={createQueryClient()}>
-      <MemoryRouter>
-        <AlertsTab />
-      </MemoryRouter>
+      <AlertsTab />
     </AppProviders>,
   );
   return { server, user };

@@ -20,25 +20,25 @@ describe("routes", () => {
   it("rewrites /j/{digits} to /?job={digits}", async () => {
     renderApp("/j/123");
     await screen.findByRole("heading", { name: "Sign In" });
-    expect(currentLocation).toEqual({ pathname: "/", search: "?job=123" });
+    expect(currentLocation()).toEqual({ pathname: "/", search: "?job=123" });
   });
 
   it("does not rewrite a non-digit job id: it goes home without a job", async () => {
     renderApp("/j/abc");
     await screen.findByRole("heading", { name: "Sign In" });
-    expect(currentLocation).toEqual({ pathname: "/", search: "" });
+    expect(currentLocation()).toEqual({ pathname: "/", search: "" });
   });
 
   it("sends any other path to /", async () => {
     renderApp("/nowhere/at/all");
     await screen.findByRole("heading", { name: "Sign In" });
-    expect(currentLocation.pathname).toBe("/");
+    expect(currentLocation().pathname).toBe("/");
   });
 
   it("shows the login screen at /login", async () => {
     renderApp("/login");
     expect(await screen.findByRole("button", { name: "Send Code" })).toBeInTheDocument();
-    expect(currentLocation.pathname).toBe("/login");
+    expect(currentLocation().pathname).toBe("/login");
   });
 
   it("shows the keyboard debug page at /?debug=keyboard", async () => {
@@ -62,14 +62,14 @@ describe("routes", () => {
     expect(
       screen.getByRole("button", { name: "User menu for Sam Taylor", hidden: true }),
     ).toBeInTheDocument();
-    expect(currentLocation.search).toBe("?job=42");
+    expect(currentLocation().search).toBe("?job=42");
   });
 
   it("sends a signed-in visitor of /login home", async () => {
     storeSession();
     renderApp("/login");
     await screen.findByRole("heading", { name: "Alerts" });
-    expect(currentLocation.pathname).toBe("/");
+    expect(currentLocation().pathname).toBe("/");
   });
 
   it("accepts a stored session whose agency is null (a user without an agency)", async () => {

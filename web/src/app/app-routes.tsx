@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { Navigate, Route, Routes, useNavigate, useParams, useSearchParams } from "react-router";
+import { Redirect, Route, Switch, useLocation, useParams, useSearchParams } from "wouter";
 import { storage } from "../api/storage";
 import { fetchFirstFeedPageEarly } from "../features/alerts/feed-request";
 import { AuthProvider, useAuth } from "../features/auth/auth-provider";
@@ -42,9 +42,9 @@ const JOB_ID_PATTERN = /^\d+$/;
 
 /** /j/{digits} becomes /?job={digits} without a new history entry; anything else goes home. */
 function ShortJobRedirect() {
-  const { jobId = "" } = useParams();
-  if (!JOB_ID_PATTERN.test(jobId)) return <Navigate to="/" replace />;
-  return <Navigate to={`/?job=${jobId}`} replace />;
+  const { jobId = "" } = useParams<{ jobId: string }>();
+  if (!JOB_ID_PATTERN.test(jobId)) return <Redirect to="/" replace />;
+  return <Redirect to={`/?job=${jobId}`} replace />;
 }
 
 function SignedInOrAuthScreens() {
@@ -67,7 +67,7 @@ function SignedInOrAuthScreens() {
 /** `/`: debug pages by query parameter, else login, register, activation or the signed-in page. */
 function RootPage() {
   const [params] = useSearchParams();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const handleBackToLogin = () => navigate("/login");
   const debug = params.get("debug");
   if (debug === "keyboard") {
@@ -91,7 +91,7 @@ function RootPage() {
 function LoginPage() {
   const auth = useAuth();
   if (auth.isLoading) return <LoadingScreen />;
-  if (auth.isAuthenticated) return <Navigate to="/" replace />;
+  if (auth.isAuthenticated) return <Redirect to="/" replace />;
   return (
     <Suspense fallback={<LoadingScreen />}>
       <AuthScreens />
@@ -103,25 +103,34 @@ function LoginPage() {
 export function AppRoutes() {
   return (
     <AuthProvider>
-      <Routes>
-        <Route path="/" element={<RootPage />} />
-        {/* The admin console's tabs (/admin/system, /admin/users...): the same page as `/`, so the
-            dashboard, its feed and its live channel stay mounted when an admin goes in or out. */}
-        <Route path="/admin/:tab?" element={<RootPage />} />
-        {/* The map of jobs (issue 34): the same page, its view switched. */}
-        <Route path="/map" element={<RootPage />} />
-        <Route path="/login" element={<LoginPage />} />
-        <Route
-          path="/board"
-          element={
-            <Suspense fallback={<LoadingScreen label="Loading the station board" />}>
-              <BoardPage />
-            </Suspense>
-          }
-        />
-        <Route path="/j/:jobId" element={<ShortJobRedirect />} />
-        <Route path="*" element={<Navigate to="/" replace />} />
-      </Routes>
+      <Switch>
+        {/* The Switch renders one Route in the same place whichever matches: the admin console's tabs
+            (/admin/system, /admin/users...) and the map of jobs (issue 34) are the same page as `/`, so
+            the dashboard, its feed and its live channel stay mounted when an admin goes in or out. */}
+        <Route path="/">
+          <RootPage />
+        </Route>
+        <Route path="/admin/:tab?">
+          <RootPage />
+        </Route>
+        <Route path="/map">
+          <RootPage />
+        </Route>
+        <Route path="/login">
+          <LoginPage />
+        </Route>
+        <Route path="/board">
+          <Suspense fallback={<LoadingScreen label="Loading the station board" />}>
+            <BoardPage />
+          </Suspense>
+        </Route>
+        <Route path="/j/:jobId">
+          <ShortJobRedirect />
+        </Route>
+        <Route>
+          <Redirect to="/" replace />
+        </Route>
+      </Switch>
     </AuthProvider>
   );
 }

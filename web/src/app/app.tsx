@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { BrowserRouter } from "react-router";
 import { AppErrorBoundary } from "../ui/load-failure";
 import { AppRoutes } from "./app-routes";
 import { AppProviders, createQueryClient } from "./providers";
@@ -10,9 +9,8 @@ export function App() {
   return (
     <AppProviders queryClient={queryClient}>
       <AppErrorBoundary>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
+        {/* wouter's routes follow the browser's address unless a <Router> says otherwise. */}
+        <AppRoutes />
       </AppErrorBoundary>
     </AppProviders>
   );

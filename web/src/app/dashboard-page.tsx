@@ -7,7 +7,7 @@ import IconButton from "@mui/material/IconButton";
 import { useQueryClient } from "@tanstack/react-query";
 import { canOpenAdminConsole } from "@turnout/domain";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
-import { Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
+import { Redirect, useLocation, useSearchParams } from "wouter";
 import { alertCacheKeys } from "../api/alerts";
 import type { SessionUser } from "../api/types";
 import { ADMIN_BASE_PATH, adminTabPath, DEFAULT_ADMIN_TAB, prefetchSystemDashboard } from "../features/admin";
@@ -98,8 +98,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   usePushMessages();
   // Non-admins poll their own unread count; admins follow the console's Feedback tab badge (SPEC 6).
   const feedbackUnread = useFeedbackUnread(!user.is_admin);
-  const { pathname } = useLocation();
-  const navigate = useNavigate();
+  const [pathname, navigate] = useLocation();
   const queryClient = useQueryClient();
   const mayOpenConsole = canOpenAdminConsole(user, navigator.userAgent);
   const inConsole = isConsolePath(pathname);
@@ -175,8 +174,8 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
   );
 
   // A phone always gets the alerts view, admin or not (SPEC 2).
-  if (inConsole && user.is_admin && !mayOpenConsole) return <Navigate to="/" replace />;
-  if (landInConsole) return <Navigate to={adminTabPath(DEFAULT_ADMIN_TAB.slug)} replace />;
+  if (inConsole && user.is_admin && !mayOpenConsole) return <Redirect to="/" replace />;
+  if (landInConsole) return <Redirect to={adminTabPath(DEFAULT_ADMIN_TAB.slug)} replace />;
 
   return (
     <RespondingProvider userId={user.id}>

@@ -38,6 +38,9 @@ Object.defineProperty(window, "scrollTo", { writable: true, configurable: true, 
 
 afterEach(() => {
   cleanup();
+  // The app follows the page's address (wouter's browser location): each test starts at / with no
+  // history state left by the last one's navigation.
+  window.history.replaceState(null, "", "/");
   localStorage.clear();
   sessionStorage.clear();
   resetSessionEndNotice();

@@ -130,7 +130,7 @@ describe("job detail popup", { timeout: 15_000 }, () => {
     const dialog = await screen.findByRole("dialog", { name: "Job #4711" });
     await user.click(within(dialog).getAllByRole("button", { name: "Close" })[0]!);
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
-    expect(currentLocation).toEqual({ pathname: "/", search: "" });
+    expect(currentLocation()).toEqual({ pathname: "/", search: "" });
   });
 
   it("opens from the short path /j/{id}", async () => {
@@ -152,9 +152,9 @@ describe("job detail popup", { timeout: 15_000 }, () => {
     const before = server.callsTo("GET /alerts/4711").length;
     await user.click(card);
     const dialog = await screen.findByRole("dialog", { name: "Job #4711" });
-    expect(currentLocation.search).toBe("?job=4711");
+    expect(currentLocation().search).toBe("?job=4711");
     await user.click(within(dialog).getAllByRole("button", { name: "Close" })[0]!);
-    await waitFor(() => expect(currentLocation.search).toBe(""));
+    await waitFor(() => expect(currentLocation().search).toBe(""));
     expect(server.callsTo("GET /alerts/4711").length - before).toBe(1);
   });
 });

@@ -19,7 +19,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { useNavigate } from "react-router";
+import { useLocation } from "wouter";
 import { emitSessionNotice, onSessionNotice, type SessionNotice } from "../../api/session-events";
 import { type StoredSession, storage } from "../../api/storage";
 import type { SessionAgency, SessionUser } from "../../api/types";
@@ -92,7 +92,7 @@ function resetLayout(): void {
  * checks, the Session Ended dialog (once per page) and the general not-authorized dialog.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const [state, setState] = useState<AuthState>({ ...SIGNED_OUT, status: "loading" });
   const [endedNotice, setEndedNotice] = useState<SessionNotice | null>(null);

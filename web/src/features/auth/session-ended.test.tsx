@@ -47,9 +47,9 @@ describe("session ended", () => {
     expect(screen.getAllByRole("alertdialog")).toHaveLength(1);
 
     act(() => vi.advanceTimersByTime(SESSION_ENDED_REDIRECT_MS - 100));
-    expect(currentLocation.pathname).toBe("/");
+    expect(currentLocation().pathname).toBe("/");
     act(() => vi.advanceTimersByTime(100));
-    await waitFor(() => expect(currentLocation.pathname).toBe("/login"));
+    await waitFor(() => expect(currentLocation().pathname).toBe("/login"));
     expect(await screen.findByRole("heading", { name: "Sign In" })).toBeInTheDocument();
     expect(localStorage.getItem("turnout_token")).toBeNull();
     expect(localStorage.getItem("turnout_user")).toBeNull();
@@ -64,7 +64,7 @@ describe("session ended", () => {
     becomeVisible();
     const dialog = await screen.findByRole("alertdialog", { name: "Session Ended" });
     await user.click(within(dialog).getByRole("button", { name: "Go to Login" }));
-    await waitFor(() => expect(currentLocation.pathname).toBe("/login"));
+    await waitFor(() => expect(currentLocation().pathname).toBe("/login"));
     expect(localStorage.getItem("turnout_token")).toBeNull();
   });
 

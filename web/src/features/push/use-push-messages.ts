@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useNavigate } from "react-router";
+import { useLocation } from "wouter";
 import { pushApi } from "./push-api";
 import { subscriptionInput } from "./push-device";
 import { resyncDeviceSubscription } from "./queries";
@@ -14,7 +14,7 @@ type WorkerMessage =
  * device's subscription once at start.
  */
 export function usePushMessages(): void {
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   useEffect(() => {
     if (!("serviceWorker" in navigator)) return;
     resyncDeviceSubscription().catch(() => undefined);

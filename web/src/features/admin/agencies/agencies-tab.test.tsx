@@ -1,6 +1,5 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter } from "react-router";
 import { AppProviders, createQueryClient } from "../../../app/providers";
 import { type MockRoute, mockApi, type RecordedRequest } from "../../../testing/mock-api";
 import { storeSession, testUser } from "../../../testing/session-fixtures";
@@ -43,9 +42,7 @@ function renderTab(routes: Record<string, MockRoute> = {}) {
   const user = userEvent.setup();
   render(
     <AppProviders queryClient={createQueryClient()}>
-      <MemoryRouter>
-        <AgenciesTab />
-      </MemoryRouter>
+      <AgenciesTab />
     </AppProviders>,
   );
   return { server, user };

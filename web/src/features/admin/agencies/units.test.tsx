@@ -1,6 +1,5 @@
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter } from "react-router";
 import { AppProviders, createQueryClient } from "../../../app/providers";
 import { type MockRoute, mockApi } from "../../../testing/mock-api";
 import { storeSession, testUser } from "../../../testing/session-fixtures";
@@ -70,9 +69,7 @@ function renderTab(routes: Record<string, MockRoute> = {}) {
   const user = userEvent.setup({ delay: null });
   render(
     <AppProviders queryClient={createQueryClient()}>
-      <MemoryRouter>
-        <AgenciesTab />
-      </MemoryRouter>
+      <AgenciesTab />
     </AppProviders>,
   );
   return { server, user };

@@ -40,14 +40,14 @@ describe("admin console", { timeout: 20_000 }, () => {
     await user.click(within(menu).getByRole("menuitem", { name: "Admin" }));
 
     expect(await screen.findByRole("heading", { level: 1, name: "Admin Console" })).toBeInTheDocument();
-    expect(currentLocation.pathname).toBe("/admin/system");
+    expect(currentLocation().pathname).toBe("/admin/system");
     expect(screen.getByRole("tab", { name: "System Monitor" })).toHaveAttribute("aria-selected", "true");
     expect(await screen.findByRole("heading", { name: "System Health" })).toBeInTheDocument();
     expect(emittedEvents()).toEqual(["join-user-agencies", "join-admin"]);
 
     const consoleMenu = await openUserMenu(user);
     await user.click(within(consoleMenu).getByRole("menuitem", { name: "Back to Alerts" }));
-    expect(currentLocation.pathname).toBe("/");
+    expect(currentLocation().pathname).toBe("/");
     expect(screen.queryByRole("heading", { name: "Admin Console" })).not.toBeInTheDocument();
     expect(emittedEvents()).toEqual(["join-user-agencies", "join-admin", "leave-admin"]);
     // One connection throughout: the feed's channel carries the admin room too.
@@ -60,11 +60,11 @@ describe("admin console", { timeout: 20_000 }, () => {
     storeSession({ user: adminUser, agency: null });
     const { user } = renderApp("/");
     expect(await screen.findByRole("heading", { level: 1, name: "Admin Console" })).toBeInTheDocument();
-    expect(currentLocation.pathname).toBe("/admin/system");
+    expect(currentLocation().pathname).toBe("/admin/system");
     await user.click(screen.getByRole("button", { name: "Back to Alerts" }));
     expect(await screen.findByRole("heading", { name: "Alerts" })).toBeInTheDocument();
     // Back in the alerts, it stays there; the header's toggle reads 'Admin'.
-    expect(currentLocation.pathname).toBe("/");
+    expect(currentLocation().pathname).toBe("/");
     await user.click(screen.getByRole("button", { name: "Admin" }));
     expect(await screen.findByRole("heading", { level: 1, name: "Admin Console" })).toBeInTheDocument();
   });
@@ -75,13 +75,13 @@ describe("admin console", { timeout: 20_000 }, () => {
     storeSession({ user: adminUser, agency: null });
     renderApp("/?job=4711");
     await screen.findByRole("dialog", { name: /^(Job #4711|Unable to Load Message)$/ });
-    expect(currentLocation.pathname).toBe("/");
+    expect(currentLocation().pathname).toBe("/");
   });
 
   it("leaves the console with the header's 'Back to Alerts' button too", async () => {
     const { user } = signedIn("/admin/system");
     await user.click(await screen.findByRole("button", { name: "Back to Alerts" }));
-    expect(currentLocation.pathname).toBe("/");
+    expect(currentLocation().pathname).toBe("/");
     expect(await screen.findByRole("heading", { name: "Alerts" })).toBeInTheDocument();
   });
 
@@ -105,7 +105,7 @@ describe("admin console", { timeout: 20_000 }, () => {
 
   it("sends an admin on a phone from a console address to the alerts", async () => {
     signedIn("/admin/system", { userAgent: IPHONE_UA });
-    await waitFor(() => expect(currentLocation.pathname).toBe("/"));
+    await waitFor(() => expect(currentLocation().pathname).toBe("/"));
     expect(await screen.findByRole("heading", { name: "Alerts" })).toBeInTheDocument();
     expect(screen.queryByRole("heading", { name: "Admin Console" })).not.toBeInTheDocument();
   });
@@ -128,13 +128,13 @@ describe("admin console", { timeout: 20_000 }, () => {
     ]);
     for (const tab of ADMIN_TABS.slice(1)) {
       await user.click(screen.getByRole("tab", { name: tab.label }));
-      expect(currentLocation.pathname).toBe(`/admin/${tab.slug}`);
+      expect(currentLocation().pathname).toBe(`/admin/${tab.slug}`);
       expect(screen.getByRole("tab", { name: tab.label })).toHaveAttribute("aria-selected", "true");
       const panel = screen.getByRole("tabpanel");
       expect(await within(panel).findAllByRole("heading", { level: 2 })).not.toHaveLength(0);
     }
     await user.click(screen.getByRole("tab", { name: "System Monitor" }));
-    expect(currentLocation.pathname).toBe("/admin/system");
+    expect(currentLocation().pathname).toBe("/admin/system");
     expect(await screen.findByRole("heading", { name: "System Health" })).toBeInTheDocument();
     // Nine tabs drawn one after another: on a busy 2-core machine that takes longer than 20 s.
   }, 60_000);
@@ -144,7 +144,7 @@ describe("admin console", { timeout: 20_000 }, () => {
     async (slug, label) => {
       signedIn(`/admin/${slug}`);
       expect(await screen.findByRole("tab", { name: label })).toHaveAttribute("aria-selected", "true");
-      expect(currentLocation.pathname).toBe(`/admin/${slug}`);
+      expect(currentLocation().pathname).toBe(`/admin/${slug}`);
     },
   );
 
@@ -154,7 +154,7 @@ describe("admin console", { timeout: 20_000 }, () => {
       "aria-selected",
       "true",
     );
-    expect(currentLocation.pathname).toBe("/admin/system");
+    expect(currentLocation().pathname).toBe("/admin/system");
   });
 
   it.each([
@@ -230,7 +230,7 @@ describe("admin console", { timeout: 20_000 }, () => {
     await screen.findByRole("heading", { name: "Alerts" });
     const menu = await openUserMenu(user);
     await user.click(within(menu).getByRole("menuitem", { name: "Feedback" }));
-    await waitFor(() => expect(currentLocation.pathname).toBe("/admin/feedback"));
+    await waitFor(() => expect(currentLocation().pathname).toBe("/admin/feedback"));
     expect(await screen.findByRole("heading", { name: "Feedback" })).toBeInTheDocument();
   });
 

@@ -6,7 +6,7 @@ import Tabs from "@mui/material/Tabs";
 import Typography from "@mui/material/Typography";
 import { formatBadgeCount } from "@turnout/domain";
 import type { ReactNode } from "react";
-import { Link, Navigate, useParams } from "react-router";
+import { Link, Redirect, useParams } from "wouter";
 import { AgenciesTab } from "../agencies/agencies-tab";
 import { DisplaysTab } from "../displays/displays-tab";
 import { GroupingTab } from "../grouping/grouping-tab";
@@ -75,7 +75,7 @@ export function AdminConsole({
   /** The admins' unread feedback count, for the Feedback tab's badge. */
   feedbackUnread: number;
 }) {
-  const { tab: slug } = useParams();
+  const { tab: slug } = useParams<{ tab?: string }>();
   const tab = findAdminTab(slug);
   const pending = formatBadgeCount(usePendingRuleCount(isAdmin));
   const unread = formatBadgeCount(feedbackUnread);
@@ -91,7 +91,7 @@ export function AdminConsole({
       </Container>
     );
   }
-  if (!tab) return <Navigate to={adminTabPath(DEFAULT_ADMIN_TAB.slug)} replace />;
+  if (!tab) return <Redirect to={adminTabPath(DEFAULT_ADMIN_TAB.slug)} replace />;
 
   const counts: Record<string, { count: string; meaning: string }> = {
     users: { count: awaitingReview, meaning: "awaiting review" },
