@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { type Alert, alertSchema } from "../../api/alerts";
 import { sessionNoticeForReason } from "../../api/client";
 import { publishLiveEvent } from "../../api/live-events";
-import type { LiveChannel, LiveConnectionState } from "../../api/live-socket";
+import { type LiveChannel, type LiveConnectionState, openLiveChannel } from "../../api/live-socket";
 import { emitSessionNotice } from "../../api/session-events";
 import type { SessionUser } from "../../api/types";
 import { alertsApi } from "./alerts-api";
@@ -17,14 +17,6 @@ import { alertsApi } from "./alerts-api";
 export const REFRESH_SETTLE_MS = 2_000;
 export const REFRESH_JITTER_MS = 5_000;
 export const REFRESH_MAX_WAIT_MS = 30_000;
-
-/**
- * socket.io's client (15 KB gzip) loads while the feed renders its first cards rather than before: a
- * static import would hold the feed's code until it had arrived (issue 31). It is asked for as soon as
- * this module runs, so it has usually arrived by the time the first render opens the channel.
- */
-const loadLiveSocket = () => import("../../api/live-socket");
-loadLiveSocket().catch(() => undefined);
 
 function numberField(payload: unknown, field: string): number | null {
   if (typeof payload !== "object" || payload === null) return null;
@@ -123,7 +115,6 @@ export function useLiveChannel(
 
   useEffect(() => {
     let channel: LiveChannel | null = null;
-    let ended = false;
     // The pending read after a burst: when it fires, and the latest it may fire.
     let refreshTimer: number | undefined;
     let refreshDeadline = 0;
@@ -146,62 +137,53 @@ export function useLiveChannel(
       latest.current.onAlert(parsed.data);
       publishLiveEvent("new-alert", parsed.data);
     };
-    const open = ({ openLiveChannel }: Awaited<ReturnType<typeof loadLiveSocket>>) => {
-      if (ended) return;
-      channel = openLiveChannel(
-        { userId, isAdmin },
-        {
-          onState: (next, { recovered }) => {
-            setState(next);
-            if (next !== "connected") {
-              inAdminRoom.current = false;
-              joinedView.current = null;
-              return;
-            }
-            channel?.emit("join-user-agencies", { view: wantedView.current });
-            joinedView.current = wantedView.current;
-            if (wantsAdmin.current) {
-              channel?.emit("join-admin");
-              inAdminRoom.current = true;
-            }
-            if (recovered) {
-              latest.current.onReconnected();
-              publishLiveEvent("reconnected", null);
-            }
-          },
-          onNewAlert: showAlert,
-          onAlertsRefresh: (payload) => {
-            if (typeof payload === "object" && payload !== null)
-              showAlert((payload as { newest?: unknown }).newest);
-            if ((numberField(payload, "count") ?? 2) > 1) scheduleRefresh();
-          },
-          onJoinedUserAgencies: (payload) => {
-            setWarning(textField(payload, "warning"));
-            latest.current.onJoined?.(payload);
-            setJoinedAgencyIds(agencyIdsOf(payload));
-          },
-          onError: (payload) => setServerError(textField(payload, "message")),
-          onSessionEnded: (payload) => {
-            channel?.close();
-            channelRef.current = null;
-            setState("disconnected");
-            emitSessionNotice(sessionNoticeForReason(textField(payload, "reason")));
-          },
-          // The handshake was refused: let an ordinary call find out whether the session is over.
-          onRejected: () => {
-            alertsApi.checkSession().catch(() => undefined);
-          },
+    channel = openLiveChannel(
+      { userId, isAdmin },
+      {
+        onState: (next, { recovered }) => {
+          setState(next);
+          if (next !== "connected") {
+            inAdminRoom.current = false;
+            joinedView.current = null;
+            return;
+          }
+          channel?.emit("join-user-agencies", { view: wantedView.current });
+          joinedView.current = wantedView.current;
+          if (wantsAdmin.current) {
+            channel?.emit("join-admin");
+            inAdminRoom.current = true;
+          }
+          if (recovered) {
+            latest.current.onReconnected();
+            publishLiveEvent("reconnected", null);
+          }
         },
-      );
-      channelRef.current = channel;
-    };
-    // A client that cannot be fetched (offline after a release replaced it) is a channel that failed:
-    // the feed says live updates failed, and Retry reloads the page (a failed module is not fetched again).
-    loadLiveSocket().then(open, () => {
-      if (!ended) setState("failed");
-    });
+        onNewAlert: showAlert,
+        onAlertsRefresh: (payload) => {
+          if (typeof payload === "object" && payload !== null)
+            showAlert((payload as { newest?: unknown }).newest);
+          if ((numberField(payload, "count") ?? 2) > 1) scheduleRefresh();
+        },
+        onJoinedUserAgencies: (payload) => {
+          setWarning(textField(payload, "warning"));
+          latest.current.onJoined?.(payload);
+          setJoinedAgencyIds(agencyIdsOf(payload));
+        },
+        onError: (payload) => setServerError(textField(payload, "message")),
+        onSessionEnded: (payload) => {
+          channel?.close();
+          channelRef.current = null;
+          setState("disconnected");
+          emitSessionNotice(sessionNoticeForReason(textField(payload, "reason")));
+        },
+        // The handshake was refused: let an ordinary call find out whether the session is over.
+        onRejected: () => {
+          alertsApi.checkSession().catch(() => undefined);
+        },
+      },
+    );
+    channelRef.current = channel;
     return () => {
-      ended = true;
       window.clearTimeout(refreshTimer);
       channel?.close();
       if (channelRef.current === channel) channelRef.current = null;
@@ -231,10 +213,7 @@ export function useLiveChannel(
     return () => window.removeEventListener("online", handleOnline);
   }, []);
 
-  const reconnect = useCallback(() => {
-    if (channelRef.current) channelRef.current.reconnect();
-    else window.location.reload();
-  }, []);
+  const reconnect = useCallback(() => channelRef.current?.reconnect(), []);
   const rejoin = useCallback(
     () => channelRef.current?.emit("join-user-agencies", { view: wantedView.current }),
     [],
