@@ -60,10 +60,6 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
-/**
- * Resolves a token to its actor. Every call checks the session row, so a session ended by logout,
- * force-logout or an admin stops working at once. Throws a 401 AppError naming the reason.
- */
 /** The session and user a token names: every signed-in request's first query. */
 function prepareSessionLookup(db: Database) {
   return db
@@ -97,6 +93,10 @@ function sessionLookup(db: Database) {
   return lookup;
 }
 
+/**
+ * Resolves a token to its actor. Every call checks the session row, so a session ended by logout,
+ * force-logout or an admin stops working at once. Throws a 401 AppError naming the reason.
+ */
 export async function resolveActor(app: FastifyInstance, token: string): Promise<Actor> {
   const claims = await verifySessionToken(app.config.jwtSecret, token);
   if (claims === "expired") throw sessionEnded("expired");

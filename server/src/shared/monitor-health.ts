@@ -1,5 +1,5 @@
 import { type ReceiverState, receiverHealth } from "@turnout/domain";
-import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Config } from "../config.js";
 import type { Database } from "../db/client.js";
 import { agencies, systemLogs } from "../db/schema.js";
@@ -41,7 +41,10 @@ export async function monitorHealthInputs(db: Database, config: Config["monitor"
   };
 }
 
-/** Errors people's apps reported in the last hour (POST /api/client-errors writes them). */
+/**
+ * Errors signed-in people's apps reported in the last hour (POST /api/client-errors writes them): an
+ * anonymous report is logged but does not count, or anyone could put a warning on the health card.
+ */
 async function appErrorsLastHour(db: Database): Promise<number> {
   const [row] = await db
     .select({ n: count() })
@@ -51,6 +54,7 @@ async function appErrorsLastHour(db: Database): Promise<number> {
         eq(systemLogs.level, "error"),
         gt(systemLogs.timestamp, sql`now() - interval '1 hour'`),
         eq(systemLogs.category, "web"),
+        isNotNull(sql`${systemLogs.details}->>'user_id'`),
       ),
     );
   return Number(row?.n ?? 0);

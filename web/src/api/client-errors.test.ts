@@ -1,5 +1,6 @@
 import { CLIENT_ERRORS_PER_PAGE_LOAD } from "@turnout/domain";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { makeToken, storeSession } from "../testing/session-fixtures";
 import { reportClientError, resetReportedClientErrors } from "./client-errors";
 
 let fetchMock: ReturnType<typeof vi.fn>;
@@ -32,6 +33,18 @@ describe("reportClientError", () => {
       path: "/admin",
       release: expect.stringMatching(/^client-errors\.ts/),
     });
+  });
+
+  it("sends the session when there is one, and goes without it on the login screen", () => {
+    reportClientError(new Error("signed out"), "error");
+    const token = makeToken();
+    storeSession({ token });
+    reportClientError(new Error("signed in"), "error");
+    const headers = fetchMock.mock.calls.map(
+      ([, init]) => (init as RequestInit).headers as Record<string, string>,
+    );
+    expect(headers[0]).not.toHaveProperty("authorization");
+    expect(headers[1]).toMatchObject({ authorization: `Bearer ${token}` });
   });
 
   it("reports each message once, and a few at most per page load", () => {

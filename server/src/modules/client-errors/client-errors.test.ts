@@ -8,6 +8,7 @@ import { CLIENT_ERROR_ENTRIES_PER_HOUR } from "./routes.js";
 
 let app: TestApp;
 let adminToken: string;
+let adminId: number;
 
 const report = {
   kind: "render",
@@ -17,14 +18,27 @@ const report = {
   release: "index-BVruBOZs.js",
 };
 /** Each test its own address: the per-address limit is what one of them tests. */
-const send = (payload: unknown, remoteAddress: string) =>
+const send = (payload: unknown, remoteAddress: string, token?: string) =>
   app.inject({
     method: "POST",
     url: "/api/client-errors",
     payload: payload as object,
     remoteAddress,
-    headers: { "user-agent": "Mozilla/5.0 (Linux; Android 14) Chrome/131" },
+    headers: {
+      "user-agent": "Mozilla/5.0 (Linux; Android 14) Chrome/131",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
   });
+/** The health card's warning of app errors, or undefined. */
+async function appErrorsWarning(): Promise<string | undefined> {
+  const dashboard = await app.inject({
+    method: "GET",
+    url: "/api/admin/system/dashboard",
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  expect(dashboard.statusCode).toBe(200);
+  return (dashboard.json().data.health.warnings as string[]).find((w) => / in people's apps /.test(w));
+}
 const webLogs = () =>
   app.db.select().from(systemLogs).where(eq(systemLogs.category, "web")).orderBy(desc(systemLogs.id));
 /** Sends each payload from addresses of its own, a few per address (under the per-minute limit). */
@@ -37,13 +51,15 @@ async function sendMany(payloads: unknown[], network: string): Promise<number[]>
 
 beforeAll(async () => {
   app = await buildTestApp();
-  adminToken = await signIn(app, (await createUser(app, { isAdmin: true })).phone);
+  const admin = await createUser(app, { isAdmin: true });
+  adminId = admin.id;
+  adminToken = await signIn(app, admin.phone);
 });
 afterAll(() => app.cleanup());
 
 describe("POST /api/client-errors", () => {
-  it("writes an app's error to the system log, for anyone, with phone numbers masked", async () => {
-    const res = await send(report, "203.0.113.1");
+  it("writes a signed-in person's app error to the system log, masked, and warns of it on the health card", async () => {
+    const res = await send(report, "203.0.113.1", adminToken);
     expect(res.statusCode, res.body).toBe(204);
     const [entry] = await webLogs();
     expect(entry).toMatchObject({ level: "error", category: "web", ipAddress: "203.0.113.1" });
@@ -57,19 +73,29 @@ describe("POST /api/client-errors", () => {
       release: "index-BVruBOZs.js",
       stack: report.stack,
       user_agent: "Mozilla/5.0 (Linux; Android 14) Chrome/131",
+      user_id: adminId,
     });
 
     // The admin's System Monitor warns of it, and shows it among the logs.
-    const dashboard = await app.inject({
+    expect(await appErrorsWarning()).toMatch(/^1 error in people's apps in the last hour/);
+    const logs = await app.inject({
       method: "GET",
       url: "/api/admin/system/dashboard",
       headers: { authorization: `Bearer ${adminToken}` },
     });
-    expect(dashboard.statusCode).toBe(200);
-    expect(dashboard.json().data.health.warnings).toContainEqual(
-      expect.stringMatching(/^\d+ errors? in people's apps in the last hour/),
-    );
-    expect(dashboard.json().data.logs.data.map((l: { category: string }) => l.category)).toContain("web");
+    expect(logs.json().data.logs.data.map((l: { category: string }) => l.category)).toContain("web");
+  });
+
+  it("logs an error sent without a valid session, but a stranger's reports put nothing on the health card", async () => {
+    const before = await appErrorsWarning();
+    for (const [i, token] of [undefined, "not-a-token", `${adminToken}x`].entries()) {
+      const res = await send({ ...report, message: `stranger's error ${i}` }, "203.0.113.5", token);
+      expect(res.statusCode, res.body).toBe(204);
+      const [entry] = await webLogs();
+      expect(entry?.message).toContain(`stranger's error ${i}`);
+      expect(entry?.details).toMatchObject({ user_id: null });
+    }
+    expect(await appErrorsWarning()).toBe(before);
   });
 
   it("refuses what is not a report with 400 and the field, writing nothing", async () => {
@@ -106,15 +132,24 @@ describe("POST /api/client-errors", () => {
   });
 
   it("adds at most its hourly number of entries, from any number of addresses, and says so once", async () => {
-    const written = (await webLogs()).filter((e) => e.level === "error").length;
-    const left = CLIENT_ERROR_ENTRIES_PER_HOUR - written;
+    const anonymousErrors = (entries: Awaited<ReturnType<typeof webLogs>>) =>
+      entries.filter((e) => e.level === "error" && (e.details as { user_id: unknown }).user_id === null);
+    const left = CLIENT_ERROR_ENTRIES_PER_HOUR - anonymousErrors(await webLogs()).length;
     const distinct = Array.from({ length: left + 15 }, (_, i) => ({ ...report, message: `flood ${i}` }));
     expect(new Set(await sendMany(distinct, "192.0.2"))).toEqual(new Set([204]));
     const entries = await webLogs();
-    expect(entries.filter((e) => e.level === "error")).toHaveLength(CLIENT_ERROR_ENTRIES_PER_HOUR);
+    expect(anonymousErrors(entries)).toHaveLength(CLIENT_ERROR_ENTRIES_PER_HOUR);
     expect(entries.filter((e) => e.level === "warn").map((e) => e.message)).toEqual([
-      `More than ${CLIENT_ERROR_ENTRIES_PER_HOUR} different app errors reported this hour; the rest of the hour's are not logged`,
+      `More than ${CLIENT_ERROR_ENTRIES_PER_HOUR} different app errors reported this hour by people not signed in; the rest of the hour's are not logged`,
     ]);
+
+    // Strangers used up their entries, not the signed-in people's; nor does a stranger sending an
+    // error first keep a member's same error out of the log.
+    const member = { ...report, message: "flood 0" };
+    expect((await send(member, "192.0.2.200", adminToken)).statusCode).toBe(204);
+    const [entry] = await webLogs();
+    expect(entry).toMatchObject({ level: "error", details: expect.objectContaining({ user_id: adminId }) });
+    expect(entry?.message).toContain("flood 0");
   });
 
   it("takes a few reports a minute from one address, then answers 429 with when to try again", async () => {

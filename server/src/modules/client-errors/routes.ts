@@ -1,25 +1,41 @@
 import { createHash } from "node:crypto";
 import { CLIENT_ERROR_REPORTS_PER_MINUTE, clientErrorReportSchema } from "@turnout/domain";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { rateLimited } from "../../errors.js";
+import { bearerToken, resolveActor } from "../../shared/guard.js";
 import { writeSystemLog } from "../../system-log.js";
 
 /**
  * Entries the reports may add to the system log per hour, from every address together: many addresses
  * cannot fill the log (and the disk), and one broken release seen by every member is a few entries.
+ * Signed-in people's reports and anonymous ones have a budget each, so strangers cannot use up the
+ * members' (nor, by sending an error first, keep a member's from being written).
  */
 export const CLIENT_ERROR_ENTRIES_PER_HOUR = 100;
 /** A report is a few kilobytes at most (domain limits); nothing larger is read. */
 const REPORT_BODY_LIMIT_BYTES = 16 * 1024;
 const HOUR_SECONDS = 3_600;
 
+/** The signed-in user who sent a report, or null: a report with no valid session is still taken. */
+async function reporterOf(app: FastifyInstance, request: FastifyRequest): Promise<number | null> {
+  const token = bearerToken(request);
+  if (!token) return null;
+  try {
+    return (await resolveActor(app, token)).userId;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * POST /api/client-errors: an error in someone's app (a screen that failed to render, an uncaught
  * error), written to the system log as a `web` error so that an admin sees it. Public: the login
- * screen can fail too. Each distinct error (message and release) is written once an hour; phone
- * numbers in it are masked like every log entry's. Throttled per address; the log gets at most
- * CLIENT_ERROR_ENTRIES_PER_HOUR entries an hour, and says so once when more were dropped.
+ * screen can fail too; the app sends its session when it has one, and the entry names the user
+ * (`details.user_id`; only these reach the health card, which a stranger must not be able to raise).
+ * Each distinct error (message and release) is written once an hour; phone numbers in it are masked
+ * like every log entry's. Throttled per address; the log gets at most CLIENT_ERROR_ENTRIES_PER_HOUR
+ * entries an hour from signed-in people and as many from others, and says so once when more were dropped.
  */
 export async function clientErrorRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -43,9 +59,11 @@ export async function clientErrorRoutes(app: FastifyInstance): Promise<void> {
       const { kind, message, stack, path, release } = request.body;
       const onError = (err: unknown) =>
         request.log.error({ err }, "client error report not written to the system log");
+      const userId = await reporterOf(app, request);
+      const from = userId === null ? "anonymous" : "signed-in";
       const fingerprint = createHash("sha256").update(`${release}\n${message}`).digest("hex").slice(0, 32);
-      if ((await count(`seen:${fingerprint}`, HOUR_SECONDS)).count > 1) return reply.code(204).send();
-      const written = (await count("written", HOUR_SECONDS)).count;
+      if ((await count(`seen:${from}:${fingerprint}`, HOUR_SECONDS)).count > 1) return reply.code(204).send();
+      const written = (await count(`written:${from}`, HOUR_SECONDS)).count;
       if (written <= CLIENT_ERROR_ENTRIES_PER_HOUR) {
         await writeSystemLog(
           app.db,
@@ -59,6 +77,7 @@ export async function clientErrorRoutes(app: FastifyInstance): Promise<void> {
               release,
               stack: stack ?? null,
               user_agent: request.headers["user-agent"] ?? null,
+              user_id: userId,
             },
             ip: request.ip,
           },
@@ -70,7 +89,7 @@ export async function clientErrorRoutes(app: FastifyInstance): Promise<void> {
           {
             level: "warn",
             category: "web",
-            message: `More than ${CLIENT_ERROR_ENTRIES_PER_HOUR} different app errors reported this hour; the rest of the hour's are not logged`,
+            message: `More than ${CLIENT_ERROR_ENTRIES_PER_HOUR} different app errors reported this hour by ${from === "anonymous" ? "people not signed in" : "signed-in people"}; the rest of the hour's are not logged`,
             ip: request.ip,
           },
           onError,
