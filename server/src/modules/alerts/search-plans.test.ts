@@ -431,8 +431,14 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
     expect(performance.now() - started).toBeLessThan(2_000);
 
     // The word blocks declining start both the index's plan and the walk (the walk answers dense words).
+    // The walk answers only once the index's plan has started (or 5 s have passed): an attempt that has
+    // not begun when another wins is never run, so a quick walk would leave nothing to see.
     const declinedAt = performance.now();
     const startedAt: number[] = [];
+    let indexStarted!: () => void;
+    const indexRunning = new Promise<void>((resolve) => {
+      indexStarted = resolve;
+    });
     const declined = await raceTransactions(db, [
       {
         settings: {},
@@ -445,14 +451,16 @@ describe.skipIf(testEngine !== "postgres")("search plans on PostgreSQL", () => {
         delayMs: 10_000,
         run: (tx) => {
           startedAt.push(performance.now() - declinedAt);
+          indexStarted();
           return tx.execute(sql`SELECT pg_sleep(20) AS slow_index`);
         },
       },
       {
         settings: {},
         delayMs: 10_000,
-        run: (tx) => {
+        run: async (tx) => {
           startedAt.push(performance.now() - declinedAt);
+          await Promise.race([indexRunning, new Promise((r) => setTimeout(r, 5_000))]);
           return tx.execute(sql`SELECT 3 AS walk`);
         },
       },
