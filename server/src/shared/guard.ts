@@ -110,6 +110,15 @@ export async function resolveActor(app: FastifyInstance, token: string): Promise
   return { userId: row.userId, sessionId: claims.sessionId, isAdmin: row.isAdmin };
 }
 
+/**
+ * The actor a request's token names, or null when it names none that is valid (no token, a bad one, a
+ * session that ended): for public routes that treat a signed-in caller differently.
+ */
+export async function optionalActor(app: FastifyInstance, request: FastifyRequest): Promise<Actor | null> {
+  const token = bearerToken(request);
+  return token ? resolveActor(app, token).catch(() => null) : null;
+}
+
 /** The access a route gets: `/api/admin/` is always admin; other `/api` routes are signed-in unless declared. */
 export function routeAccess(route: Pick<RouteOptions, "url" | "config">): RouteAccess {
   if (/^\/api\/admin(\/|$)/.test(route.url)) return "admin";

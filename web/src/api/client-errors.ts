@@ -1,6 +1,6 @@
 import { CLIENT_ERRORS_PER_PAGE_LOAD, type ClientErrorKind, clientErrorReport } from "@turnout/domain";
 import { config } from "../config";
-import { storage } from "./storage";
+import { sessionAuthorization } from "./client";
 
 /** Which release of the app this is: the name of the script this module was built into (hashed). */
 const release = new URL(import.meta.url).pathname.split("/").pop() || "unknown";
@@ -26,12 +26,12 @@ export function reportClientError(error: unknown, kind: ClientErrorKind): void {
     if (reported.has(report.message) || reported.size >= CLIENT_ERRORS_PER_PAGE_LOAD) return;
     reported.add(report.message);
     // The session, when there is one: only signed-in people's reports reach the health card.
-    const token = storage.getToken();
+    const authorization = sessionAuthorization();
     // keepalive: the report still goes out when the person reloads straight away.
     fetch(`${config.apiBaseUrl}/client-errors`, {
       method: "POST",
       keepalive: true,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
       body: JSON.stringify(report),
     }).catch(() => {});
   } catch {

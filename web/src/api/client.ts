@@ -72,6 +72,12 @@ function asciiJson(value: unknown): string {
   );
 }
 
+/** The Authorization header's value for the stored session, or null when signed out. */
+export function sessionAuthorization(): string | null {
+  const token = storage.getToken();
+  return token ? `Bearer ${token}` : null;
+}
+
 /**
  * The headers every call carries: Accept, X-Device-ID, X-Device-Info, the bearer token when signed in,
  * and Content-Type for JSON bodies (FormData sets its own multipart boundary).
@@ -81,8 +87,8 @@ export async function buildHeaders(body: unknown): Promise<Headers> {
   const deviceId = await getDeviceId();
   headers.set("X-Device-ID", deviceId);
   headers.set("X-Device-Info", asciiJson(collectDeviceInfo(deviceId)));
-  const token = storage.getToken();
-  if (token) headers.set("Authorization", `Bearer ${token}`);
+  const authorization = sessionAuthorization();
+  if (authorization) headers.set("Authorization", authorization);
   if (body !== undefined && !(body instanceof FormData)) headers.set("Content-Type", "application/json");
   return headers;
 }

@@ -8,7 +8,7 @@ import {
   presentDeviceCredential,
   revokeDeviceCredentials,
 } from "../../shared/device-credentials.js";
-import { actorOf, bearerToken, resolveActor } from "../../shared/guard.js";
+import { actorOf, optionalActor } from "../../shared/guard.js";
 import { deviceMeta, requestMeta } from "../../shared/request-meta.js";
 import { recordSecurityEvent } from "../../shared/security/events.js";
 import { endSession } from "../../shared/sessions.js";
@@ -106,12 +106,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   // Best effort by design: a stale or missing token still gets 200, so signing out always works.
   r.post("/auth/logout", { config: PUBLIC }, async (request) => {
-    const token = bearerToken(request);
-    if (token) {
-      const actor = await resolveActor(app, token).catch(() => null);
-      if (actor && (await endSession(app.db, actor.sessionId, "logout"))) {
-        app.services.live.sessionsEnded([actor.sessionId], "terminated");
-      }
+    const actor = await optionalActor(app, request);
+    if (actor && (await endSession(app.db, actor.sessionId, "logout"))) {
+      app.services.live.sessionsEnded([actor.sessionId], "terminated");
     }
     return { success: true, message: "Signed out." };
   });

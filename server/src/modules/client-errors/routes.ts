@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { CLIENT_ERROR_REPORTS_PER_MINUTE, clientErrorReportSchema } from "@turnout/domain";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { rateLimited } from "../../errors.js";
-import { bearerToken, resolveActor } from "../../shared/guard.js";
+import { optionalActor } from "../../shared/guard.js";
 import { writeSystemLog } from "../../system-log.js";
 
 /**
@@ -16,17 +16,6 @@ export const CLIENT_ERROR_ENTRIES_PER_HOUR = 100;
 /** A report is a few kilobytes at most (domain limits); nothing larger is read. */
 const REPORT_BODY_LIMIT_BYTES = 16 * 1024;
 const HOUR_SECONDS = 3_600;
-
-/** The signed-in user who sent a report, or null: a report with no valid session is still taken. */
-async function reporterOf(app: FastifyInstance, request: FastifyRequest): Promise<number | null> {
-  const token = bearerToken(request);
-  if (!token) return null;
-  try {
-    return (await resolveActor(app, token)).userId;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * POST /api/client-errors: an error in someone's app (a screen that failed to render, an uncaught
@@ -59,7 +48,8 @@ export async function clientErrorRoutes(app: FastifyInstance): Promise<void> {
       const { kind, message, stack, path, release } = request.body;
       const onError = (err: unknown) =>
         request.log.error({ err }, "client error report not written to the system log");
-      const userId = await reporterOf(app, request);
+      // A report with no valid session is still taken, as anonymous.
+      const userId = (await optionalActor(app, request))?.userId ?? null;
       const from = userId === null ? "anonymous" : "signed-in";
       const fingerprint = createHash("sha256").update(`${release}\n${message}`).digest("hex").slice(0, 32);
       if ((await count(`seen:${from}:${fingerprint}`, HOUR_SECONDS)).count > 1) return reply.code(204).send();

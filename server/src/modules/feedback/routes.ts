@@ -15,7 +15,7 @@ import { z } from "zod";
 import { feedbackConversations, feedbackMedia, feedbackMessages } from "../../db/schema.js";
 import { badRequest, notFound } from "../../errors.js";
 import { idParamsSchema } from "../../request-schemas.js";
-import { type Actor, actorOf, bearerToken, resolveActor } from "../../shared/guard.js";
+import { type Actor, actorOf, optionalActor } from "../../shared/guard.js";
 import { describeUpload, type FilePart, fileTooLarge, type StoredFile, storeUpload } from "./media.js";
 import { presentConversation, presentMessage } from "./present.js";
 import {
@@ -317,8 +317,7 @@ export async function feedbackMediaRoutes(app: FastifyInstance): Promise<void> {
         .limit(1);
       if (!row) throw hidden();
       if (!store.verify(name, request.query.exp, request.query.sig)) {
-        const token = bearerToken(request);
-        const actor = token ? await resolveActor(app, token).catch(() => null) : null;
+        const actor = await optionalActor(app, request);
         if (!actor || (actor.userId !== row.ownerId && !actor.isAdmin)) throw hidden();
       }
       const type =
