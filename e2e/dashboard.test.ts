@@ -411,6 +411,32 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
     await page.locator('[data-connection="connected"]').waitFor({ timeout: 15_000 });
   });
 
+  it("shows a page sent after the feed was read but before the live channel joined, without a reload", async () => {
+    const { page } = browser;
+    // The live channel's requests wait until the page is sent: the feed is read, the channel not yet in.
+    let openChannel = () => {};
+    const channelHeld = new Promise<void>((resolve) => {
+      openChannel = resolve;
+    });
+    await page.route("**/socket.io/**", async (route) => {
+      await channelHeld;
+      await route.continue();
+    });
+    try {
+      await openSignedIn(page, server, memberSession);
+      await card(page, "BACKLOG 060").waitFor();
+      await ingest(server, INGEST_KEY, [
+        { capcode: CFA_CAPCODE, message: "@@ALERT PAGED WHILE JOINING SHED FIRE 4 MILL RD" },
+      ]);
+      openChannel();
+      await page.locator('[data-connection="connected"]').waitFor({ timeout: 15_000 });
+      await card(page, "PAGED WHILE JOINING").waitFor({ timeout: 10_000 });
+    } finally {
+      openChannel();
+      await page.unroute("**/socket.io/**");
+    }
+  });
+
   // Opt-in (TURNOUT_PERF=1): loading 200 pages through scrolling takes about a minute.
   it.skipIf(!process.env.TURNOUT_PERF)(
     "scrolls smoothly with 10,000 alerts loaded, keeping only the cards near the screen in the page",

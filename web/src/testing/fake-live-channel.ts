@@ -32,6 +32,14 @@ export class FakeLiveChannel implements LiveChannel {
     this.connects += 1;
   }
 
+  /**
+   * The server confirms the page's last join (`joined-user-agencies`); the default payload names no
+   * agencies or units, so the page learns nothing from it but that it is in its rooms.
+   */
+  acknowledgeJoin(payload: unknown = {}): void {
+    this.handlers.onJoinedUserAgencies?.(payload);
+  }
+
   /** The transport dropped; the client is trying again. */
   drop(): void {
     this.handlers.onState("reconnecting", { recovered: false });

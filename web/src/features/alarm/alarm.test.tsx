@@ -121,6 +121,7 @@ describe("the alarm while the app is open", { timeout: 20_000 }, () => {
     act(() => {
       channel.drop();
       channel.connect();
+      channel.acknowledgeJoin();
     });
     await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(1));
     expect(audio.started).toEqual([]);
@@ -130,6 +131,7 @@ describe("the alarm while the app is open", { timeout: 20_000 }, () => {
     act(() => {
       channel.drop();
       channel.connect();
+      channel.acknowledgeJoin();
     });
     await waitFor(() => expect(audio.started.map((s) => s.wave)).toEqual(["square"]));
   });

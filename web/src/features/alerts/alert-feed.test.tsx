@@ -328,10 +328,76 @@ describe("live alerts", { timeout: 15_000 }, () => {
       "Live updates: reconnecting",
     );
     act(() => channel.connect());
+    // Read once the server has joined the rooms again, not at the connect: a page sent between the two
+    // would otherwise be missed.
+    await waitFor(() =>
+      expect(screen.queryByText("Live updates lost. Reconnecting…")).not.toBeInTheDocument(),
+    );
+    expect(server.callsTo("GET /alerts/search")).toHaveLength(1);
+    act(() => channel.acknowledgeJoin());
     const cards = await cardsShown(2);
     expect(cards[0]).toHaveTextContent("Missed");
     expect(server.callsTo("GET /alerts/search")).toHaveLength(2);
-    expect(screen.queryByText("Live updates lost. Reconnecting…")).not.toBeInTheDocument();
+    expect(server.callsTo("GET /alerts/search")[1]!.query.get("limit")).toBe("50");
+  });
+
+  it("reads a short first page once the channel has joined, for what was paged in between", async () => {
+    let calls = 0;
+    const { server } = dashboard({
+      "GET /alerts/search": () => {
+        calls += 1;
+        const base = [makeGroup(makeAlert({ id: 1, message: "First" }))];
+        return calls === 1
+          ? feedPage(base)
+          : feedPage([makeGroup(makeAlert({ id: 9, message: "Paged while joining" })), ...base]);
+      },
+    });
+    await cardsShown(1);
+    const channel = await liveChannelOpened();
+    act(() => channel.connect());
+    expect(channel.emitted.map((e) => e.event)).toContain("join-user-agencies");
+    act(() => channel.acknowledgeJoin());
+    const cards = await cardsShown(2);
+    expect(cards[0]).toHaveTextContent("Paged while joining");
+    const reads = server.callsTo("GET /alerts/search");
+    expect(reads).toHaveLength(2);
+    expect(reads[1]!.query.get("limit")).toBe("10");
+
+    // The server's own notice (an admin changed the member's agencies) answers no join: nothing is read.
+    act(() => channel.acknowledgeJoin());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.callsTo("GET /alerts/search")).toHaveLength(2);
+  });
+
+  it("waits for the feed's first page before catching up on a join confirmed sooner", async () => {
+    let release!: () => void;
+    const firstPageHeld = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let calls = 0;
+    const { server } = dashboard({
+      "GET /alerts/search": async () => {
+        calls += 1;
+        if (calls === 1) {
+          await firstPageHeld;
+          return feedPage([makeGroup(makeAlert({ id: 1, message: "First" }))]);
+        }
+        return feedPage([
+          makeGroup(makeAlert({ id: 9, message: "Paged while joining" })),
+          makeGroup(makeAlert({ id: 1, message: "First" })),
+        ]);
+      },
+    });
+    const channel = await liveChannelOpened();
+    act(() => channel.connect());
+    act(() => channel.acknowledgeJoin());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The first page is still on its way: it is neither cancelled nor asked for twice.
+    expect(server.callsTo("GET /alerts/search")).toHaveLength(1);
+    release();
+    const cards = await cardsShown(2);
+    expect(cards[0]).toHaveTextContent("Paged while joining");
+    expect(server.callsTo("GET /alerts/search")).toHaveLength(2);
   });
 
   it("shows a burst's newest alert at once and reads the first page once the burst settles", async () => {

@@ -175,7 +175,7 @@ export function AlertFeed({
     user,
     {
       onAlert: feed.receiveLiveAlert,
-      onReconnected: feed.catchUp,
+      onRoomsJoined: ({ recovered }) => void feed.catchUp(recovered ? "reconnect" : "join"),
       onRefresh: () => void feed.catchUp("burst"),
       // An admin changed the member's units or agencies: the chips and the live check read them again.
       onJoined: (payload) => {

@@ -26,21 +26,25 @@ export const NO_FILTERS: FeedFilters = {
   showMachine: false,
 };
 
-/** How the feed is read: `adminContext` (admins) covers every agency, UNMAPPED included. */
+/**
+ * How the feed is read: `adminContext` (admins) covers every agency, UNMAPPED included; `limit`, cards
+ * per page (ALERT_PAGE_SIZE unless said).
+ */
 export interface FeedOptions {
   adminContext?: boolean;
+  limit?: number;
 }
 
 export const FEED_PAGE_PATH = "/alerts/search";
 
-/** The query of one feed page (GET /alerts/search?grouped=true), newest first, 50 cards. */
+/** The query of one feed page (GET /alerts/search?grouped=true), newest first, 50 cards unless said. */
 export function feedPageQuery(
   filters: FeedFilters,
   cursor: string | null,
   options: FeedOptions = {},
 ): Record<string, QueryValue> {
   return {
-    limit: ALERT_PAGE_SIZE,
+    limit: options.limit ?? ALERT_PAGE_SIZE,
     grouped: true,
     search: filters.search.trim() || undefined,
     type: filters.type ?? undefined,

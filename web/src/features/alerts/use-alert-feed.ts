@@ -22,6 +22,16 @@ export const LIVE_HIGHLIGHT_MS = 4_000;
 
 const NO_ITEMS: FeedItem[] = [];
 
+/**
+ * Cards read to catch up once the live channel has joined (on opening, after a change of view): only
+ * what was paged in the moment between reading the feed and joining can be missing, so a short page
+ * does, and every screen opening does not cost the server a second full page.
+ */
+const JOIN_CATCH_UP_CARDS = 10;
+
+/** Why the feed reads its first page again: the channel joined, rejoined after a reconnect, or a burst. */
+export type CatchUpCause = "join" | "reconnect" | "burst";
+
 /** The offline copy is written this long after the feed last changed. */
 const CACHE_WRITE_DELAY_MS = 500;
 
@@ -71,6 +81,8 @@ export function useAlertFeed(
   const [arrivals, setArrivals] = useState(0);
   const [lastFreshAt, setLastFreshAt] = useState<number | null>(null);
   const timers = useRef(new Set<number>());
+  // A catch-up asked for while the first page was on its way runs once it has come.
+  const catchUpWhenLoaded = useRef<CatchUpCause | null>(null);
 
   const liveItems = live.filtersKey === filtersKey ? live.items : NO_ITEMS;
   const pageItems = useMemo(
@@ -178,20 +190,26 @@ export function useAlertFeed(
   );
 
   /**
-   * After a reconnect, or a burst the server sent as one `alerts:refresh` (`cause` "burst"): fetch the
-   * first page again and add whatever arrived meanwhile. When none of that page was on screen, more
-   * may lie between it and the cards shown, so the feed is read again from the top instead.
+   * Reads the first page again and adds whatever is not on screen: after the live channel joined
+   * (`join`: what was paged between reading the feed and joining its rooms; `reconnect`: what was paged
+   * while the channel was down) or after a burst the server sent as one `alerts:refresh`. When none of
+   * that page was on screen, more may lie between it and the cards shown, so the feed is read again
+   * from the top instead. Before the feed's first page has come, the catch-up waits for it.
    */
   const catchUp = useCallback(
-    async (cause: "reconnect" | "burst" = "reconnect") => {
+    async (cause: CatchUpCause = "reconnect") => {
       const { filters: current, filtersKey: forKey, query: feed } = latest.current;
       if (!feed.data) {
-        void feed.refetch();
+        // A join's short read gives way to a reconnect's or a burst's whole page.
+        if (feed.isFetching)
+          catchUpWhenLoaded.current = cause === "join" ? (catchUpWhenLoaded.current ?? cause) : cause;
+        else void feed.refetch();
         return;
       }
       try {
         const page = await alertsApi.searchAlerts(current, null, undefined, {
           adminContext: latest.current.adminContext,
+          limit: cause === "join" ? JOIN_CATCH_UP_CARDS : undefined,
         });
         if (latest.current.filtersKey !== forKey) return;
         setLastFreshAt(Date.now());
@@ -222,6 +240,12 @@ export function useAlertFeed(
     },
     [addLiveCards, highlight],
   );
+  useEffect(() => {
+    const cause = catchUpWhenLoaded.current;
+    if (!query.data || cause === null) return;
+    catchUpWhenLoaded.current = null;
+    void catchUp(cause);
+  }, [query.data, catchUp]);
 
   /** Forget the cards that arrived live (the feed starts again from the server's first page). */
   const resetLive = useCallback(() => setLive({ filtersKey: latest.current.filtersKey, items: [] }), []);

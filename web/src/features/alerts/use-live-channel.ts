@@ -76,21 +76,24 @@ export interface LiveChannelState {
 
 /**
  * The page's one live channel for the signed-in user: joins their agencies on every connect, hands
- * each valid `new-alert` to `onAlert`, calls `onReconnected` after a reconnect so the feed can catch
- * up, and hands a session the server ended to the Session Ended flow. An `alerts:refresh` (a burst the
- * server did not send alert by alert) hands its newest alert to `onAlert` at once and calls `onRefresh`
- * (or `onReconnected`) once the burst has settled, so the feed reads its first page for the rest. While `joinAdmin` is true (an
- * admin in the admin console) it also joins the admin channel, on every connect, and leaves it when
- * `joinAdmin` turns false (SPEC 4: admins returning to alerts leave the admin channel). `view` (issue
- * 26) is the feed's view: the server sends the member's units' alerts, or their whole agencies'; a
- * change joins again. `onJoined` hears each `joined-user-agencies` (the member's agencies and units).
+ * each valid `new-alert` to `onAlert`, and hands a session the server ended to the Session Ended flow.
+ * `onRoomsJoined` is called each time the server confirms a join this page asked for (on the first
+ * connect, after a reconnect, after the view changed): a page sent before that moment reached rooms this
+ * page was not yet in, so the feed reads its first page once more (`recovered` after a reconnect). An
+ * `alerts:refresh` (a burst the server did not send alert by alert) hands its newest alert to `onAlert`
+ * at once and calls `onRefresh` once the burst has settled, so the feed reads its first page for the
+ * rest. While `joinAdmin` is true (an admin in the admin console) it also joins the admin channel, on
+ * every connect, and leaves it when `joinAdmin` turns false (SPEC 4: admins returning to alerts leave
+ * the admin channel). `view` (issue 26) is the feed's view: the server sends the member's units'
+ * alerts, or their whole agencies'; a change joins again. `onJoined` hears each `joined-user-agencies`
+ * (the member's agencies and units), the server's own after an admin changed them included.
  */
 export function useLiveChannel(
   user: SessionUser,
   callbacks: {
     onAlert: (alert: Alert) => void;
-    onReconnected: () => void;
-    onRefresh?: () => void;
+    onRoomsJoined: (detail: { recovered: boolean }) => void;
+    onRefresh: () => void;
     onJoined?: (payload: unknown) => void;
   },
   { joinAdmin = false, view = "units" }: { joinAdmin?: boolean; view?: FeedView } = {},
@@ -110,8 +113,19 @@ export function useLiveChannel(
   const joinedView = useRef<FeedView | null>(null);
   // Whether join-admin was sent on the current connection (a new connection starts outside the room).
   const inAdminRoom = useRef(false);
+  // Joins sent on the current connection that the server has not confirmed yet, and whether the
+  // connection is a reconnect whose first confirmation has not come yet.
+  const awaitedJoins = useRef(0);
+  const recovering = useRef(false);
   const userId = user.id;
   const isAdmin = user.is_admin;
+
+  /** Asks the server to join the user's rooms for `view`; its `joined-user-agencies` confirms it. */
+  const joinUserAgencies = useCallback((channel: LiveChannel, view: FeedView) => {
+    channel.emit("join-user-agencies", { view });
+    joinedView.current = view;
+    awaitedJoins.current += 1;
+  }, []);
 
   useEffect(() => {
     let channel: LiveChannel | null = null;
@@ -126,7 +140,7 @@ export function useLiveChannel(
       refreshTimer = window.setTimeout(
         () => {
           refreshTimer = undefined;
-          (latest.current.onRefresh ?? latest.current.onReconnected)();
+          latest.current.onRefresh();
         },
         Math.max(0, Math.min(wait, refreshDeadline - now)),
       );
@@ -147,15 +161,12 @@ export function useLiveChannel(
             joinedView.current = null;
             return;
           }
-          channel?.emit("join-user-agencies", { view: wantedView.current });
-          joinedView.current = wantedView.current;
+          awaitedJoins.current = 0;
+          recovering.current = recovered;
+          if (channel) joinUserAgencies(channel, wantedView.current);
           if (wantsAdmin.current) {
             channel?.emit("join-admin");
             inAdminRoom.current = true;
-          }
-          if (recovered) {
-            latest.current.onReconnected();
-            publishLiveEvent("reconnected", null);
           }
         },
         onNewAlert: showAlert,
@@ -168,6 +179,13 @@ export function useLiveChannel(
           setWarning(textField(payload, "warning"));
           latest.current.onJoined?.(payload);
           setJoinedAgencyIds(agencyIdsOf(payload));
+          // The server's own notice (an admin changed the member's agencies) answers no join of ours.
+          if (awaitedJoins.current === 0) return;
+          awaitedJoins.current -= 1;
+          const recovered = recovering.current;
+          recovering.current = false;
+          latest.current.onRoomsJoined({ recovered });
+          if (recovered) publishLiveEvent("reconnected", null);
         },
         onError: (payload) => setServerError(textField(payload, "message")),
         onSessionEnded: (payload) => {
@@ -188,7 +206,7 @@ export function useLiveChannel(
       channel?.close();
       if (channelRef.current === channel) channelRef.current = null;
     };
-  }, [userId, isAdmin]);
+  }, [userId, isAdmin, joinUserAgencies]);
 
   // Entering or leaving the admin console on an open connection; a closed one joins on connect.
   useEffect(() => {
@@ -202,9 +220,8 @@ export function useLiveChannel(
   useEffect(() => {
     const channel = channelRef.current;
     if (!channel || state !== "connected" || joinedView.current === view) return;
-    channel.emit("join-user-agencies", { view });
-    joinedView.current = view;
-  }, [view, state]);
+    joinUserAgencies(channel, view);
+  }, [view, state, joinUserAgencies]);
 
   // Back online after giving up: try again at once rather than waiting for a reload.
   useEffect(() => {
@@ -214,10 +231,9 @@ export function useLiveChannel(
   }, []);
 
   const reconnect = useCallback(() => channelRef.current?.reconnect(), []);
-  const rejoin = useCallback(
-    () => channelRef.current?.emit("join-user-agencies", { view: wantedView.current }),
-    [],
-  );
+  const rejoin = useCallback(() => {
+    if (channelRef.current) joinUserAgencies(channelRef.current, wantedView.current);
+  }, [joinUserAgencies]);
   const stop = useCallback(() => {
     channelRef.current?.close();
     channelRef.current = null;

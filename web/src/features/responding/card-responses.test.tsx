@@ -168,6 +168,8 @@ describe("who is responding on the cards", { timeout: 15_000 }, () => {
     responding = 2;
     act(() => channel.drop());
     act(() => channel.connect());
+    // Read again once the server has put the page back in its rooms, not at the connect.
+    act(() => channel.acknowledgeJoin());
     await expectCounts(card, "2 responding");
     await expectCounts(await cardOf(4712), "2 responding");
     expect(server.callsTo("GET /alerts/responses")).toHaveLength(2);
