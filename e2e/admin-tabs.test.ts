@@ -378,6 +378,29 @@ describe.skipIf(!chromiumPath)("the admin console's tabs in Chromium, against th
     }
     expect(errors).toEqual([]);
   });
+
+  it("shows a burst's pages in the Alerts tab, not only the newest the server sent live", async () => {
+    const { page, errors } = await adminOn("alerts");
+    // In the admins' room once a page comes live; the read that joining starts has then been asked.
+    const [before] = await ingest(server, INGEST_KEY, [
+      { capcode: "0556499", message: "@@ALERT F261100900 BEFORE THE BURST GRASS FIRE" },
+    ]);
+    await alertCard(page, before!).waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(1_000);
+    // One batch of 30: the admins' room gets the first 10 one by one, then one refresh for the rest
+    // naming only the newest (issue 14); the 29th comes only from reading the first page again.
+    const ids = await ingest(
+      server,
+      INGEST_KEY,
+      Array.from({ length: 30 }, (_, i) => ({
+        capcode: "0556499",
+        message: `@@ALERT F2611009${String(i + 1).padStart(2, "0")} BURST PAGE ${i + 1} OF 30 GRASS FIRE`,
+      })),
+    );
+    await alertCard(page, ids[29]!).waitFor({ timeout: 5_000 });
+    await alertCard(page, ids[28]!).waitFor({ timeout: 15_000 });
+    expect(errors).toEqual([]);
+  });
 });
 
 describe.skipIf(!chromiumPath)("the SMS tab in Chromium, against the MessageMedia stand-in", () => {

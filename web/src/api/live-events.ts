@@ -13,12 +13,20 @@ export const RELAYED_LIVE_EVENTS = [
   "alert:responses",
   // `{ receiver_ids }`: receivers' states changed, or a heartbeat ended a silence (issue 33; admins).
   "receivers:changed",
+  // The server has put the page in the admins' room (on entering the console, on every connect there).
+  "joined-admin",
 ] as const;
 /**
  * Relayed events: those above, each valid `new-alert` the page's feed received (the admin feed follows
- * it), and `reconnected` when the channel is back after a drop (events sent meanwhile were missed).
+ * it), `reconnected` when the channel is back after a drop and in its rooms again (events sent meanwhile
+ * were missed), and `burst-settled` when a burst the server sent as `alerts:refresh` has settled (the
+ * rest of it is read from the first page).
  */
-export type RelayedLiveEvent = (typeof RELAYED_LIVE_EVENTS)[number] | "new-alert" | "reconnected";
+export type RelayedLiveEvent =
+  | (typeof RELAYED_LIVE_EVENTS)[number]
+  | "new-alert"
+  | "reconnected"
+  | "burst-settled";
 
 type Listener = (payload: unknown) => void;
 

@@ -108,6 +108,26 @@ describe("admin alerts tab", { timeout: 15_000 }, () => {
     expect(screen.getByText(/NEW LIVE JOB/)).toBeInTheDocument();
   });
 
+  it.each([
+    ["the server has put the page in the admins' room", "joined-admin", "10"],
+    ["a burst the server folded into one refresh has settled", "burst-settled", "50"],
+  ] as const)("reads its first page again once %s, and adds what it missed", async (_, event, limit) => {
+    const { server } = renderTab({});
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(2));
+    const missed = makeAlert({ id: 503, capcode: "7654321", message: "@@ALERT F250000503 NOT SENT LIVE" });
+    server.on(
+      "GET /alerts/search",
+      feedPage([makeGroup(missed), makeGroup(unmappedAlert), makeGroup(mappedAlert)]),
+    );
+    act(() => publishLiveEvent(event, event === "joined-admin" ? { success: true } : null));
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(3));
+    expect(screen.getByText(/NOT SENT LIVE/)).toBeInTheDocument();
+    const reads = server.callsTo("GET /alerts/search");
+    expect(reads).toHaveLength(2);
+    expect(reads[1]?.query.get("admin_context")).toBe("true");
+    expect(reads[1]?.query.get("limit")).toBe(limit);
+  });
+
   it("searches in admin context from the search modal", async () => {
     const { server, user } = renderTab({});
     await user.click(await screen.findByRole("button", { name: "Search messages" }));

@@ -48,12 +48,21 @@ export function AdminAlertFeed({ slots }: { slots: AdminFeedSlots }) {
   const feed = useAlertFeed(ADMIN_FEED_KEY, filters, { adminContext: true });
   const { query } = feed;
   // The console keeps the page's one live channel in the admin room, so every agency's new alerts
-  // arrive there; the feed admits those its filters show.
-  const { receiveLiveAlert } = feed;
-  useEffect(
-    () => subscribeLiveEvent("new-alert", (payload) => receiveLiveAlert(payload as AlertItem)),
-    [receiveLiveAlert],
-  );
+  // arrive there; the feed admits those its filters show. It reads its first page again once the
+  // server has put the page in that room (a page sent before reached the room without it: on
+  // entering the console, and after a reconnect) and once a burst the server folded into
+  // `alerts:refresh` has settled (only its newest alert came live).
+  const { receiveLiveAlert, catchUp } = feed;
+  useEffect(() => {
+    const stops = [
+      subscribeLiveEvent("new-alert", (payload) => receiveLiveAlert(payload as AlertItem)),
+      subscribeLiveEvent("joined-admin", () => void catchUp("join")),
+      subscribeLiveEvent("burst-settled", () => void catchUp("burst")),
+    ];
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [receiveLiveAlert, catchUp]);
 
   const handlers = useMemo<AlertCardHandlers>(
     () => ({

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { MESSAGES, TYPE_PRESENTATION } from "@turnout/domain";
+import { subscribeLiveEvent } from "../../api/live-events";
 import { latestLiveChannel, liveChannelOpened } from "../../testing/fake-live-channel";
 import { type MockRoute, mockApi } from "../../testing/mock-api";
 import { renderApp } from "../../testing/render-app";
@@ -421,6 +422,10 @@ describe("live alerts", { timeout: 15_000 }, () => {
     await cardsShown(1);
     const channel = await liveChannelOpened();
     act(() => channel.connect());
+    let settled = 0;
+    const stopListening = subscribeLiveEvent("burst-settled", () => {
+      settled += 1;
+    });
 
     // No jitter: the page is read 2 s after the last refresh.
     const random = vi.spyOn(Math, "random").mockReturnValue(0);
@@ -445,8 +450,10 @@ describe("live alerts", { timeout: 15_000 }, () => {
     const cards = await cardsShown(4);
     expect(cards[0]).toHaveTextContent("ALERT NEWEST OF THE BURST");
     expect(cards.at(-1)).toHaveTextContent("Before the burst");
-    // Two refreshes, one read of the first page.
+    // Two refreshes, one read of the first page, and one word to the other feeds (the admin console's).
     expect(server.callsTo("GET /alerts/search")).toHaveLength(2);
+    expect(settled).toBe(1);
+    stopListening();
   });
 
   it("offers 'Reconnect' after the live channel failed", async () => {

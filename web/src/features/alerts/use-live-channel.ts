@@ -141,6 +141,7 @@ export function useLiveChannel(
         () => {
           refreshTimer = undefined;
           latest.current.onRefresh();
+          publishLiveEvent("burst-settled", null);
         },
         Math.max(0, Math.min(wait, refreshDeadline - now)),
       );
