@@ -160,8 +160,14 @@ describe.skipIf(!chromiumPath)("the admin console in Chromium", () => {
       lastName: "Added",
     });
     const memberSession = await signInByApi(server, member.phone, "e2e-member-added");
+    // Paged before the member reads SES: it appears once SES is theirs, without a reload.
+    await ingest(server, INGEST_KEY, [
+      { capcode: "0555321", message: "Hb S261123455 TREE DOWN 3 OAK ST KANGAROO FLAT" },
+    ]);
     const memberBrowser = await browser();
     await openSignedIn(memberBrowser.page, server, memberSession);
+    await memberBrowser.page.locator('[data-connection="connected"]').waitFor({ timeout: 15_000 });
+    expect(await memberBrowser.page.getByText(/TREE DOWN 3 OAK ST/).count()).toBe(0);
 
     const { page } = await adminOnUsersTab();
     await page.getByRole("button", { name: "Edit Robin Added" }).click();
@@ -178,6 +184,10 @@ describe.skipIf(!chromiumPath)("the admin console in Chromium", () => {
       { token: admin.token },
     );
     expect(agencies.data.map((a) => a.code).sort()).toEqual(["CFA", "SES"]);
+    await memberBrowser.page
+      .getByText(/TREE DOWN 3 OAK ST/)
+      .first()
+      .waitFor({ timeout: 5_000 });
 
     await ingest(server, INGEST_KEY, [
       { capcode: "0555321", message: "Hb S261123456 FLOOD ASSIST 22 UNDERWOOD ST GOLDEN SQUARE" },

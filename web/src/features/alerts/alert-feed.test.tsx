@@ -363,11 +363,29 @@ describe("live alerts", { timeout: 15_000 }, () => {
     const reads = server.callsTo("GET /alerts/search");
     expect(reads).toHaveLength(2);
     expect(reads[1]!.query.get("limit")).toBe("10");
+  });
 
-    // The server's own notice (an admin changed the member's agencies) answers no join: nothing is read.
+  it("reads the feed again from the top when the server says an admin changed the member's agencies", async () => {
+    const cfa = makeGroup(makeAlert({ id: 1, message: "Country fire job" }));
+    const ses = makeGroup(
+      makeAlert({ id: 2, message: "Storm job", agency_id: 7, agency_name: "SES", agency_code: "SES" }),
+    );
+    let taken = false;
+    const { server } = dashboard({ "GET /alerts/search": () => feedPage(taken ? [cfa] : [ses, cfa]) });
+    await cardsShown(2);
+    const channel = await liveChannelOpened();
+    act(() => channel.connect());
     act(() => channel.acknowledgeJoin());
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.callsTo("GET /alerts/search")).toHaveLength(2);
+    await waitFor(() => expect(server.callsTo("GET /alerts/search")).toHaveLength(2));
+
+    // SES taken away: the server's own notice answers no join of the page's.
+    taken = true;
+    act(() => channel.acknowledgeJoin());
+    await waitFor(() => expect(screen.queryByText("Storm job")).not.toBeInTheDocument());
+    expect(screen.getByText("Country fire job")).toBeInTheDocument();
+    const reads = server.callsTo("GET /alerts/search");
+    expect(reads).toHaveLength(3);
+    expect(reads[2]!.query.get("limit")).toBe("50");
   });
 
   it("waits for the feed's first page before catching up on a join confirmed sooner", async () => {

@@ -177,6 +177,12 @@ export function AlertFeed({
       onAlert: feed.receiveLiveAlert,
       onRoomsJoined: ({ recovered }) => void feed.catchUp(recovered ? "reconnect" : "join"),
       onRefresh: () => void feed.catchUp("burst"),
+      // An admin changed the member's agencies or units: the feed is read again from the top, so an
+      // agency taken away leaves the screen and one given shows its recent pages.
+      onAccessChanged: () => {
+        feed.resetLive();
+        void feed.query.refetch();
+      },
       // An admin changed the member's units or agencies: the chips and the live check read them again.
       onJoined: (payload) => {
         const view = joinedViewOf(payload);

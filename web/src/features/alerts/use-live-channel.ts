@@ -86,7 +86,8 @@ export interface LiveChannelState {
  * every connect, and leaves it when `joinAdmin` turns false (SPEC 4: admins returning to alerts leave
  * the admin channel). `view` (issue 26) is the feed's view: the server sends the member's units'
  * alerts, or their whole agencies'; a change joins again. `onJoined` hears each `joined-user-agencies`
- * (the member's agencies and units), the server's own after an admin changed them included.
+ * (the member's agencies and units), the server's own after an admin changed them included, which
+ * `onAccessChanged` hears alone.
  */
 export function useLiveChannel(
   user: SessionUser,
@@ -95,6 +96,7 @@ export function useLiveChannel(
     onRoomsJoined: (detail: { recovered: boolean }) => void;
     onRefresh: () => void;
     onJoined?: (payload: unknown) => void;
+    onAccessChanged?: () => void;
   },
   { joinAdmin = false, view = "units" }: { joinAdmin?: boolean; view?: FeedView } = {},
 ): LiveChannelState {
@@ -180,8 +182,12 @@ export function useLiveChannel(
           setWarning(textField(payload, "warning"));
           latest.current.onJoined?.(payload);
           setJoinedAgencyIds(agencyIdsOf(payload));
-          // The server's own notice (an admin changed the member's agencies) answers no join of ours.
-          if (awaitedJoins.current === 0) return;
+          // The server's own notice (an admin changed the member's agencies or units) answers no join
+          // of ours: what the member may read changed.
+          if (awaitedJoins.current === 0) {
+            latest.current.onAccessChanged?.();
+            return;
+          }
           awaitedJoins.current -= 1;
           const recovered = recovering.current;
           recovering.current = false;
