@@ -25,8 +25,9 @@ export function receiversQueryOptions() {
 }
 
 /**
- * Every receiver, read again when the admin channel says a receiver's state changed (or the channel
- * is back after a drop, when such news may have been missed), and every RECEIVERS_REFRESH_MS.
+ * Every receiver, read again when the admin channel says a receiver's state changed (or the page is
+ * in the admins' room again after a drop, when such news may have been missed), and every
+ * RECEIVERS_REFRESH_MS.
  */
 export function useReceivers() {
   const queryClient = useQueryClient();
@@ -34,7 +35,7 @@ export function useReceivers() {
     const refresh = () => void queryClient.invalidateQueries({ queryKey: receiverKeys.list() });
     const stops = [
       subscribeLiveEvent("receivers:changed", refresh),
-      subscribeLiveEvent("reconnected", refresh),
+      subscribeLiveEvent("joined-admin", refresh),
     ];
     return () => {
       for (const stop of stops) stop();

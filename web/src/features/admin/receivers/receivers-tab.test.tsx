@@ -260,9 +260,9 @@ describe("Receivers tab", () => {
     state = "down";
     act(() => publishLiveEvent("receivers:changed", { receiver_ids: [2] }));
     expect(await within(row).findByLabelText("State: Down")).toBeInTheDocument();
-    // The channel back after a drop: news may have been missed, so the list is read again.
+    // In the admins' room again after a drop: news may have been missed, so the list is read again.
     state = "ok";
-    act(() => publishLiveEvent("reconnected", {}));
+    act(() => publishLiveEvent("joined-admin", { success: true }));
     expect(await within(row).findByLabelText("State: OK")).toBeInTheDocument();
     expect(server.callsTo("GET /admin/receivers")).toHaveLength(3);
   });

@@ -40,22 +40,30 @@ export function useReviewRules(status: RuleStatus | null) {
 /**
  * How many rules wait for review (the User Alerts badge), 0 until known. Follows the admin channel's
  * `user-alerts:pending` event, so a member's new or edited rule shows at once; the review list is
- * refreshed with it.
+ * refreshed with it. Once the page is in the admins' room again after a drop (when such news may have
+ * been missed), both are read again.
  */
 export function usePendingRuleCount(enabled = true): number {
   const queryClient = useQueryClient();
   const { data } = useQuery({ ...pendingRuleCountQueryOptions(), enabled });
-  useEffect(
-    () =>
+  useEffect(() => {
+    if (!enabled) return;
+    const stops = [
       subscribeLiveEvent("user-alerts:pending", (payload) => {
-        if (!enabled) return;
         const pending = pendingCountFrom(payload);
         if (pending === null) return;
         queryClient.setQueryData(userAlertsAdminKeys.pendingCount(), pending);
         void queryClient.invalidateQueries({ queryKey: [...userAlertsAdminKeys.all, "list"] });
       }),
-    [queryClient, enabled],
-  );
+      subscribeLiveEvent("joined-admin", () => {
+        void queryClient.invalidateQueries({ queryKey: userAlertsAdminKeys.pendingCount() });
+        void queryClient.invalidateQueries({ queryKey: [...userAlertsAdminKeys.all, "list"] });
+      }),
+    ];
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [queryClient, enabled]);
   return data ?? 0;
 }
 

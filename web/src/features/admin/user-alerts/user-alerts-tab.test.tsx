@@ -263,4 +263,19 @@ describe("usePendingRuleCount", () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(result.current).toBe(12);
   });
+
+  it("reads the count again once the page is in the admins' room again (news of a drop may be missed)", async () => {
+    const server = fakeServer();
+    const { result } = renderHook(() => usePendingRuleCount(), { wrapper });
+    await waitFor(() => expect(result.current).toBe(1));
+    server.on("GET /admin/user-alerts/stats/overview", {
+      body: { success: true, data: { overview: { pending_alerts: 3 } } },
+    });
+    const channel = new FakeLiveChannel(
+      { userId: 1, isAdmin: true },
+      { onState: () => {}, onNewAlert: () => {} },
+    );
+    act(() => channel.serverEmit("joined-admin", { success: true }));
+    await waitFor(() => expect(result.current).toBe(3));
+  });
 });
