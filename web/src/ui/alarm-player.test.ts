@@ -1,5 +1,5 @@
 import { installFakeAudio } from "../testing/alarm/fake-audio";
-import { ALARM_SOUND_MS, AlarmPlayer, VIBRATION } from "./alarm-player";
+import { ALARM_SOUND_MS, AlarmPlayer, PREPARE_AUDIO_AFTER_MS, VIBRATION } from "./alarm-player";
 
 /** A Screen Wake Lock whose sentinels the test can see. */
 function fakeWakeLock() {
@@ -74,6 +74,35 @@ describe("the alarm player", () => {
     window.dispatchEvent(new Event("keydown"));
     expect(alarm.getState()).toMatchObject({ locked: false, blocked: false });
     alarm.dispose();
+  });
+
+  it("makes its audio context a while after it is made, off the first tap's and the first page's way", async () => {
+    vi.useFakeTimers();
+    try {
+      const audio = installFakeAudio();
+      const alarm = player();
+      vi.advanceTimersByTime(PREPARE_AUDIO_AFTER_MS - 1);
+      expect(audio.contexts).toHaveLength(0);
+      vi.advanceTimersByTime(1);
+      // jsdom has no requestIdleCallback: made at once; a browser waits for its next idle moment.
+      expect(audio.contexts).toHaveLength(1);
+      expect(audio.contexts[0]!.state).toBe("suspended");
+      // The tap resumes that context rather than making another, and the sound plays on it.
+      window.dispatchEvent(new Event("pointerdown"));
+      await vi.waitFor(() => expect(audio.contexts[0]!.state).toBe("running"));
+      expect(await alarm.ring("soft", 0)).toBe(true);
+      expect(audio.contexts).toHaveLength(1);
+      expect(audio.started).toEqual([{ wave: "sine", contextState: "running" }]);
+      alarm.dispose();
+
+      // A player gone sooner makes none.
+      const brief = player();
+      brief.dispose();
+      vi.advanceTimersByTime(PREPARE_AUDIO_AFTER_MS);
+      expect(audio.contexts).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps the screen awake for the chosen time, again after the page was hidden, then lets it go", async () => {

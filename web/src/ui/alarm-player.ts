@@ -16,6 +16,14 @@ export const VIBRATION: Record<AlarmTone, number[]> = {
 /** How long a sound may wait for a blocked audio context to start before it counts as blocked. */
 const RESUME_WAIT_MS = 400;
 
+/**
+ * The audio context is made this long after the player, when the page is next idle (or at the first
+ * tap or sound, if sooner): making one holds the main thread for 50 ms on a desktop and several times
+ * that on a phone, which is felt when it happens as the page loads, in the first tap, or as the first
+ * page arrives (issue 31). Made before a tap, it waits suspended until the tap resumes it.
+ */
+export const PREPARE_AUDIO_AFTER_MS = 10_000;
+
 /** The alarm's two beeps (Hz), alternating; far from common ringtones and notification chimes. */
 const ALARM_HIGH_HZ = 1_400;
 const ALARM_LOW_HZ = 1_050;
@@ -67,6 +75,8 @@ export class AlarmPlayer {
   private state: AlarmPlayerState;
   private readonly listeners = new Set<(state: AlarmPlayerState) => void>();
   private readonly env: AlarmPlayerEnvironment;
+  private prepareTimer: number | undefined;
+  private prepareIdle: number | undefined;
 
   constructor(env: AlarmPlayerEnvironment = defaultEnvironment()) {
     this.env = env;
@@ -75,10 +85,18 @@ export class AlarmPlayer {
     this.state = { locked: activation?.hasBeenActive !== true, blocked: false, sounding: null };
     for (const type of GESTURES) env.window.addEventListener(type, this.handleGesture, true);
     env.document.addEventListener("visibilitychange", this.handleVisibility);
+    this.prepareTimer = env.window.setTimeout(() => {
+      const idle = env.window as Window & Partial<Pick<Window, "requestIdleCallback">>;
+      if (idle.requestIdleCallback)
+        this.prepareIdle = idle.requestIdleCallback(() => this.ensureContext(), { timeout: 5_000 });
+      else this.ensureContext();
+    }, PREPARE_AUDIO_AFTER_MS);
   }
 
   /** Stops listening for gestures and page visibility, and ends any sound and wake lock. */
   dispose(): void {
+    this.env.window.clearTimeout(this.prepareTimer);
+    if (this.prepareIdle !== undefined) this.env.window.cancelIdleCallback?.(this.prepareIdle);
     for (const type of GESTURES) this.env.window.removeEventListener(type, this.handleGesture, true);
     this.env.document.removeEventListener("visibilitychange", this.handleVisibility);
     this.stop();

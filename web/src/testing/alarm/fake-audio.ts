@@ -21,7 +21,12 @@ function param() {
  */
 export function installFakeAudio({ refuseResume = false }: { refuseResume?: boolean } = {}) {
   const started: StartedSound[] = [];
+  /** Every context the page made, oldest first. */
+  const contexts: { state: string }[] = [];
   class FakeAudioContext {
+    constructor() {
+      contexts.push(this);
+    }
     state: "suspended" | "running" | "closed" = "suspended";
     currentTime = 0;
     destination = {};
@@ -50,5 +55,5 @@ export function installFakeAudio({ refuseResume = false }: { refuseResume?: bool
   vi.stubGlobal("AudioContext", FakeAudioContext);
   const vibrate = vi.fn(() => true);
   Object.defineProperty(navigator, "vibrate", { configurable: true, writable: true, value: vibrate });
-  return { started, vibrate };
+  return { started, contexts, vibrate };
 }
