@@ -18,9 +18,9 @@ const RESUME_WAIT_MS = 400;
 
 /**
  * The audio context is made this long after the player, when the page is next idle (or at the first
- * tap or sound, if sooner): making one holds the main thread for 50 ms on a desktop and several times
- * that on a phone, which is felt when it happens as the page loads, in the first tap, or as the first
- * page arrives (issue 31). Made before a tap, it waits suspended until the tap resumes it.
+ * tap or sound, if sooner): making one held the main thread 50-58 ms in Chromium under the phone
+ * profile (bench/web/feed.ts burst), a stall when it happens as the page loads, in the first tap, or as
+ * the first page arrives (issue 31). Made before a tap, it waits suspended until the tap resumes it.
  */
 export const PREPARE_AUDIO_AFTER_MS = 10_000;
 

@@ -309,17 +309,18 @@ describe("live alerts", { timeout: 15_000 }, () => {
     expect(screen.queryByText("Smoke only")).not.toBeInTheDocument();
   });
 
-  it("says when live updates are lost and catches up after reconnecting", async () => {
+  /** A feed of one card, "First", that has a newer one, `message`, from its second read on. */
+  function gainsOnSecondRead(message: string): MockRoute {
     let calls = 0;
-    const { server } = dashboard({
-      "GET /alerts/search": () => {
-        calls += 1;
-        const base = [makeGroup(makeAlert({ id: 1, message: "First" }))];
-        return calls === 1
-          ? feedPage(base)
-          : feedPage([makeGroup(makeAlert({ id: 9, message: "Missed" })), ...base]);
-      },
-    });
+    return () => {
+      calls += 1;
+      const base = [makeGroup(makeAlert({ id: 1, message: "First" }))];
+      return feedPage(calls === 1 ? base : [makeGroup(makeAlert({ id: 9, message })), ...base]);
+    };
+  }
+
+  it("says when live updates are lost and catches up after reconnecting", async () => {
+    const { server } = dashboard({ "GET /alerts/search": gainsOnSecondRead("Missed") });
     await cardsShown(1);
     const channel = await liveChannelOpened();
     act(() => channel.connect());
@@ -343,16 +344,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
   });
 
   it("reads a short first page once the channel has joined, for what was paged in between", async () => {
-    let calls = 0;
-    const { server } = dashboard({
-      "GET /alerts/search": () => {
-        calls += 1;
-        const base = [makeGroup(makeAlert({ id: 1, message: "First" }))];
-        return calls === 1
-          ? feedPage(base)
-          : feedPage([makeGroup(makeAlert({ id: 9, message: "Paged while joining" })), ...base]);
-      },
-    });
+    const { server } = dashboard({ "GET /alerts/search": gainsOnSecondRead("Paged while joining") });
     await cardsShown(1);
     const channel = await liveChannelOpened();
     act(() => channel.connect());
