@@ -192,6 +192,7 @@ export function useLiveChannel(
           const recovered = recovering.current;
           recovering.current = false;
           latest.current.onRoomsJoined({ recovered });
+          publishLiveEvent("rooms-joined", { recovered });
           if (recovered) publishLiveEvent("reconnected", null);
         },
         onError: (payload) => setServerError(textField(payload, "message")),

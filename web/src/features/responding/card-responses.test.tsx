@@ -155,7 +155,10 @@ describe("who is responding on the cards", { timeout: 15_000 }, () => {
     expect(server.callsTo("GET /alerts/responses")).toHaveLength(1);
   });
 
-  it("asks again for the counts on screen, in one request, when the live channel is back after a drop", async () => {
+  it.each([
+    ["the live channel is back after a drop", true],
+    ["the page is first in its rooms (answers given while it opened)", false],
+  ])("asks again for the counts on screen, in one request, when %s", async (_, drop) => {
     let responding = 0;
     const { server } = dashboard({
       "GET /alerts/responses": () =>
@@ -166,9 +169,12 @@ describe("who is responding on the cards", { timeout: 15_000 }, () => {
     const channel = await liveChannelOpened();
     act(() => channel.connect());
     responding = 2;
-    act(() => channel.drop());
-    act(() => channel.connect());
-    // Read again once the server has put the page back in its rooms, not at the connect.
+    if (drop) {
+      act(() => channel.drop());
+      act(() => channel.connect());
+    }
+    // Read again once the server has put the page in its rooms, not at the connect.
+    expect(server.callsTo("GET /alerts/responses")).toHaveLength(1);
     act(() => channel.acknowledgeJoin());
     await expectCounts(card, "2 responding");
     await expectCounts(await cardOf(4712), "2 responding");

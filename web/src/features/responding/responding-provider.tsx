@@ -95,13 +95,14 @@ export function RespondingProvider({ userId, children }: { userId: number | stri
       applyCounts(queryClient, counts);
       invalidatePeople(queryClient, counts.job_alert_id);
     });
-    // Count updates sent while the channel was down are lost: what is on screen asks again.
-    const stopReconnected = subscribeLiveEvent("reconnected", () => {
+    // Count updates sent before the page was in its rooms (while it opened, or while the channel was
+    // down) are lost: what is on screen asks again once it is.
+    const stopJoined = subscribeLiveEvent("rooms-joined", () => {
       void queryClient.invalidateQueries({ queryKey: respondingKeys.all });
     });
     return () => {
       stopCounts();
-      stopReconnected();
+      stopJoined();
     };
   }, [queryClient]);
 
