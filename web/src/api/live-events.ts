@@ -18,16 +18,15 @@ export const RELAYED_LIVE_EVENTS = [
 ] as const;
 /**
  * Relayed events: those above, each valid `new-alert` the page's feed received (the admin feed follows
- * it), `rooms-joined` each time the server confirms the page is in the member's rooms (on opening, after
- * a reconnect, after a change of view: what was sent to them before may have been missed), `reconnected`
- * when that follows a drop, and `burst-settled` when a burst the server sent as `alerts:refresh` has
- * settled (the rest of it is read from the first page).
+ * it), `rooms-joined` `{ recovered }` each time the server confirms the page is in the member's rooms
+ * (on opening, after a reconnect, after a change of view: what was sent to them before may have been
+ * missed), and `burst-settled` when a burst the server sent as `alerts:refresh` has settled (the rest of
+ * it is read from the first page).
  */
 export type RelayedLiveEvent =
   | (typeof RELAYED_LIVE_EVENTS)[number]
   | "new-alert"
   | "rooms-joined"
-  | "reconnected"
   | "burst-settled";
 
 type Listener = (payload: unknown) => void;

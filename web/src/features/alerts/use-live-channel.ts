@@ -193,7 +193,6 @@ export function useLiveChannel(
           recovering.current = false;
           latest.current.onRoomsJoined({ recovered });
           publishLiveEvent("rooms-joined", { recovered });
-          if (recovered) publishLiveEvent("reconnected", null);
         },
         onError: (payload) => setServerError(textField(payload, "message")),
         onSessionEnded: (payload) => {

@@ -52,10 +52,11 @@ export function MapView({
     refetchInterval: REFRESH_MS,
   });
 
-  // Live: a new page (or the channel back after a drop) reads the jobs again.
+  // Live: a new page, or the page in its rooms (on opening, after a drop: pages may have been missed),
+  // reads the jobs again.
   useEffect(() => {
     const refresh = () => void queryClient.invalidateQueries({ queryKey: mapKeys.all });
-    const stops = [subscribeLiveEvent("new-alert", refresh), subscribeLiveEvent("reconnected", refresh)];
+    const stops = [subscribeLiveEvent("new-alert", refresh), subscribeLiveEvent("rooms-joined", refresh)];
     return () => {
       for (const stop of stops) stop();
     };
