@@ -397,7 +397,7 @@ describe.skipIf(!chromiumPath)("the admin console's tabs in Chromium, against th
         message: `@@ALERT F2611009${String(i + 1).padStart(2, "0")} BURST PAGE ${i + 1} OF 30 GRASS FIRE`,
       })),
     );
-    await alertCard(page, ids[29]!).waitFor({ timeout: 5_000 });
+    await alertCard(page, ids[29]!).waitFor({ timeout: 15_000 });
     await alertCard(page, ids[28]!).waitFor({ timeout: 15_000 });
     expect(errors).toEqual([]);
   });

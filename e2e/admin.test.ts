@@ -187,7 +187,7 @@ describe.skipIf(!chromiumPath)("the admin console in Chromium", () => {
     await memberBrowser.page
       .getByText(/TREE DOWN 3 OAK ST/)
       .first()
-      .waitFor({ timeout: 5_000 });
+      .waitFor({ timeout: 10_000 });
 
     await ingest(server, INGEST_KEY, [
       { capcode: "0555321", message: "Hb S261123456 FLOOD ASSIST 22 UNDERWOOD ST GOLDEN SQUARE" },
