@@ -8,6 +8,16 @@ import { storeSession } from "../../testing/session-fixtures";
 import { feedPage, makeAlert, makeGroup } from "./alert-fixtures";
 import type { AlertGroup } from "./alerts-api";
 
+/** A feed of one card, "First", that has a newer one, `message`, from its `read`th read on. */
+function gainsOnRead(read: number, message: string): MockRoute {
+  let calls = 0;
+  return () => {
+    calls += 1;
+    const base = [makeGroup(makeAlert({ id: 1, message: "First" }))];
+    return feedPage(calls < read ? base : [makeGroup(makeAlert({ id: 9, message })), ...base]);
+  };
+}
+
 function dashboard(routes: Record<string, MockRoute>, path = "/") {
   const server = mockApi({ "GET /health": { body: { status: "ok" } }, ...routes });
   storeSession();
@@ -309,18 +319,8 @@ describe("live alerts", { timeout: 15_000 }, () => {
     expect(screen.queryByText("Smoke only")).not.toBeInTheDocument();
   });
 
-  /** A feed of one card, "First", that has a newer one, `message`, from its second read on. */
-  function gainsOnSecondRead(message: string): MockRoute {
-    let calls = 0;
-    return () => {
-      calls += 1;
-      const base = [makeGroup(makeAlert({ id: 1, message: "First" }))];
-      return feedPage(calls === 1 ? base : [makeGroup(makeAlert({ id: 9, message })), ...base]);
-    };
-  }
-
   it("says when live updates are lost and catches up after reconnecting", async () => {
-    const { server } = dashboard({ "GET /alerts/search": gainsOnSecondRead("Missed") });
+    const { server } = dashboard({ "GET /alerts/search": gainsOnRead(2, "Missed") });
     await cardsShown(1);
     const channel = await liveChannelOpened();
     act(() => channel.connect());
@@ -344,7 +344,7 @@ describe("live alerts", { timeout: 15_000 }, () => {
   });
 
   it("reads a short first page once the channel has joined, for what was paged in between", async () => {
-    const { server } = dashboard({ "GET /alerts/search": gainsOnSecondRead("Paged while joining") });
+    const { server } = dashboard({ "GET /alerts/search": gainsOnRead(2, "Paged while joining") });
     await cardsShown(1);
     const channel = await liveChannelOpened();
     act(() => channel.connect());
@@ -549,6 +549,44 @@ describe("offline", { timeout: 15_000 }, () => {
       window.dispatchEvent(new Event("offline"));
     });
   }
+
+  function goOnline() {
+    Object.defineProperty(navigator, "onLine", { configurable: true, get: () => true });
+    act(() => {
+      window.dispatchEvent(new Event("online"));
+    });
+  }
+
+  it("catches up when the network returns while the live channel stayed up", async () => {
+    const { server } = dashboard({ "GET /alerts/search": gainsOnRead(3, "Paged while offline") });
+    await screen.findByText("First");
+    const channel = await liveChannelOpened();
+    act(() => channel.connect());
+    act(() => channel.acknowledgeJoin());
+    await waitFor(() => expect(server.callsTo("GET /alerts/search")).toHaveLength(2));
+    goOffline();
+    goOnline();
+    expect(await screen.findByText("Paged while offline")).toBeInTheDocument();
+    expect(server.callsTo("GET /alerts/search")).toHaveLength(3);
+  });
+
+  it("reads once when the network returns after the live channel dropped: when it has joined again", async () => {
+    const { server } = dashboard({ "GET /alerts/search": gainsOnRead(3, "Paged while offline") });
+    await screen.findByText("First");
+    const channel = await liveChannelOpened();
+    act(() => channel.connect());
+    act(() => channel.acknowledgeJoin());
+    await waitFor(() => expect(server.callsTo("GET /alerts/search")).toHaveLength(2));
+    goOffline();
+    act(() => channel.drop());
+    goOnline();
+    await waitFor(() => expect(channel.reconnectRequests).toBe(1));
+    act(() => channel.connect());
+    act(() => channel.acknowledgeJoin());
+    expect(await screen.findByText("Paged while offline")).toBeInTheDocument();
+    // The join's read alone: coming back online read nothing of its own.
+    expect(server.callsTo("GET /alerts/search")).toHaveLength(3);
+  });
 
   it("keeps the loaded alerts on screen with an offline notice", async () => {
     dashboard({ "GET /alerts/search": feedPage([makeGroup(makeAlert({ message: "Still here" }))]) });

@@ -217,10 +217,13 @@ export function AlertFeed({
   // A reader further down the list does not see a card arrive on top: offer a way up to it.
   const { unseenArrivals, handleShowNewest } = useUnseenArrivals(feed.arrivals);
 
-  // Back online: catch up on what arrived meanwhile (the channel reconnects by itself).
+  // Back online with the live channel still up (it never noticed the network go): catch up on what
+  // arrived meanwhile. A channel that dropped reads the same page once it has joined its rooms again.
   const wasOnline = useRef(online);
+  const liveState = useRef(live.state);
+  liveState.current = live.state;
   useEffect(() => {
-    if (online && !wasOnline.current) void feed.catchUp();
+    if (online && !wasOnline.current && liveState.current === "connected") void feed.catchUp();
     wasOnline.current = online;
   }, [online, feed.catchUp]);
 

@@ -21,6 +21,10 @@ export function feedQueryOptions(userId: number | string, filters: FeedFilters, 
     queryFn: ({ pageParam, signal }) => alertsApi.searchAlerts(filters, pageParam, signal, options),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => (page.pagination.has_more ? (page.pagination.next_cursor ?? null) : null),
+    // Not every loaded page again each time the network returns (ten requests for a member ten pages
+    // down, on a network that comes and goes): the feed catches up on its first page itself, at once
+    // when its live channel stayed up, else once the channel has joined its rooms again.
+    refetchOnReconnect: false,
   });
 }
 
