@@ -13,6 +13,16 @@ const sources = ["server/src", "server/package.json", "domain/src", "domain/pack
 /** How Node runs the compiled server (`npm start`, and the benchmarks that measure what it runs). */
 export const SERVER_COMMAND = ["--enable-source-maps", "server/dist/main.js"];
 
+/**
+ * The environment the compiled server starts with (`npm start`, the systemd unit, the benchmarks), under
+ * what the user sets. glibc's malloc keeps its default threshold for blocks of their own (128 KB) fixed
+ * instead of raising it each time such a block is freed: raised, the large blocks that starting the
+ * embedded database allocates and frees on V8's threads (compiling its WebAssembly) come from the
+ * threads' arenas and stay resident there (20-50 MB idle on PGlite, bench/results/pglite-memory.md).
+ * Other C libraries ignore the name.
+ */
+export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: "131072" };
+
 /** True when server/dist must be (re)built. */
 export function serverBuildIsStale() {
   return isStale(root, outFile, sources);

@@ -2,7 +2,7 @@
 // JavaScript (migrations and seeding happen on start).
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { ensureServerBuilt, SERVER_COMMAND } from "./server-build.mjs";
+import { ensureServerBuilt, SERVER_COMMAND, SERVER_ENV } from "./server-build.mjs";
 import { ensureWebBuilt } from "./web-build.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -16,6 +16,7 @@ try {
 
 const child = spawn(process.execPath, SERVER_COMMAND, {
   cwd: root,
+  env: { ...SERVER_ENV, ...process.env },
   stdio: "inherit",
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));

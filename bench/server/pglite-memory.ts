@@ -25,6 +25,8 @@ import { rowsOf } from "../../server/src/db/rows.js";
 import { signSessionToken } from "../../server/src/shared/tokens.js";
 import { machineLine } from "../support/machine.js";
 import {
+  envOfWords,
+  isEnvWord,
   log,
   ms,
   onExit,
@@ -47,8 +49,10 @@ const FIRE_S = Number(process.env.BENCH_FIRE_S ?? 30);
 const KEPT_DIR = process.env.BENCH_PGLITE_DIR ? path.resolve(repoRoot, process.env.BENCH_PGLITE_DIR) : null;
 const JWT_SECRET = "bench-pglite-memory-secret-0123456789abcdef";
 /**
- * BENCH_NODE_ARGS="|--wasm-lazy-compilation": variants of the server's node arguments, separated by
- * "|" (an empty one: as `npm start` runs it), measured in turn on the same data.
+ * BENCH_NODE_ARGS="|--wasm-lazy-compilation": variants of how the server starts, separated by "|" (an
+ * empty one: as `npm start` runs it), measured in turn on the same data. A word NAME=value sets an
+ * environment variable (NAME= leaves out one `npm start` sets, e.g. "MALLOC_MMAP_THRESHOLD_=");
+ * the other words are node arguments.
  */
 const VARIANTS = (process.env.BENCH_NODE_ARGS ?? "").split("|").map((v) => v.split(" ").filter(Boolean));
 
@@ -215,8 +219,12 @@ runMain(async () => {
   const results = VARIANTS.map(() => [] as (Idle & { fire: Fire })[]);
   for (let round = 0; round < ROUNDS; round++)
     for (const [v, args] of VARIANTS.entries()) {
-      const env = { INGEST_API_KEY: KEY, DATA_DIR: dataDir, JWT_SECRET };
-      const server = await startServer(null, env, args);
+      const env = { INGEST_API_KEY: KEY, DATA_DIR: dataDir, JWT_SECRET, ...envOfWords(args) };
+      const server = await startServer(
+        null,
+        env,
+        args.filter((word) => !isEnvWord(word)),
+      );
       const pid = server.child.pid!;
       log(`round ${round + 1}: restarted with [${args.join(" ")}] (pid ${pid}); settling ${SETTLE_S} s`);
       await sleep(SETTLE_S * 1000);
@@ -251,7 +259,7 @@ runMain(async () => {
       `Idle RSS, MB (median of 10 samples after ${SETTLE_S} s), each restart on the same data, variants in turn:`,
       "",
       table(
-        ["node arguments", "idle RSS per round", "anonymous / file-backed (last round)"],
+        ["variant", "idle RSS per round", "anonymous / file-backed (last round)"],
         VARIANTS.map((args, v) => [
           args.length ? `\`${args.join(" ")}\`` : "as `npm start` runs it",
           results[v]!.map((r) => mb(r.rss)).join(", "),
@@ -262,7 +270,7 @@ runMain(async () => {
       `Answering an admin's FIRE (first page and up to 9 more by cursor, one request at a time) for ${FIRE_S} s after that, per round:`,
       "",
       table(
-        ["node arguments", "peak RSS, MB", "median RSS, MB", "requests", "p50 / p95 ms"],
+        ["variant", "peak RSS, MB", "median RSS, MB", "requests", "p50 / p95 ms"],
         VARIANTS.flatMap((args, v) =>
           results[v]!.map((r) => [
             args.length ? `\`${args.join(" ")}\`` : "as `npm start` runs it",

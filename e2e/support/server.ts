@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SERVER_COMMAND } from "../../scripts/server-build.mjs";
+import { SERVER_COMMAND, SERVER_ENV } from "../../scripts/server-build.mjs";
 import { createScratchDatabase } from "../../server/test/scratch-database.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -42,6 +42,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      ...SERVER_ENV,
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
       ...(process.env.REDIS_URL
         ? { REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `turnout-e2e:${randomBytes(4).toString("hex")}:` }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { SERVER_COMMAND } from "../../scripts/server-build.mjs";
+import { SERVER_COMMAND, SERVER_ENV } from "../../scripts/server-build.mjs";
 import { freePort, stopChild } from "./server.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -33,6 +33,7 @@ export async function startSupervised(dir: string, env: Record<string, string>):
       HOME: process.env.HOME ?? "",
       PORT: String(port),
       HOST: "127.0.0.1",
+      ...SERVER_ENV,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { SERVER_COMMAND, SERVER_ENV } from "../../scripts/server-build.mjs";
 import { freePort, type ServerProcess, spawnServer } from "./server-process.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -63,5 +64,15 @@ describe.skipIf(process.env.TURNOUT_TEST_DB === "postgres")(
       const kept = JSON.parse(readFileSync(path.join(dataDir, "localities-cache.json"), "utf8"));
       expect(kept.localities.length).toBeGreaterThan(15_000);
     }, 90_000);
+
+    it("is started by the systemd unit as npm start starts it: the same command and environment", () => {
+      const lines = readFileSync(path.join(repoRoot, "deploy/systemd/turnout@.service"), "utf8").split("\n");
+      expect(lines).toContain(`ExecStart=/usr/bin/node ${SERVER_COMMAND.join(" ")}`);
+      const environment = lines
+        .filter((line) => line.startsWith("Environment="))
+        .flatMap((line) => line.slice("Environment=".length).split(" "));
+      for (const [name, value] of Object.entries(SERVER_ENV))
+        expect(environment).toContain(`${name}=${value}`);
+    });
   },
 );

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
+import { SERVER_COMMAND, SERVER_ENV } from "../../scripts/server-build.mjs";
 
 const serverDir = path.resolve(import.meta.dirname, "..");
 
@@ -18,8 +19,9 @@ export function freePort(): Promise<number> {
 export type ServerProcess = { child: ChildProcess; output: () => string; base: string };
 
 /**
- * Spawns `src/main.ts` under tsx (or, with `compiled`, the build `npm start` runs: `dist/main.js`) on
- * `port` with only PATH, PORT, HOST and `env` set (no developer settings leak in). It does not wait for
+ * Spawns `src/main.ts` under tsx (or, with `compiled`, the build as `npm start` runs it: `dist/main.js`,
+ * with its command and environment) on `port` with only PATH, PORT, HOST and `env` set (no developer
+ * settings leak in). It does not wait for
  * the server to answer.
  */
 export function spawnServer(
@@ -27,10 +29,16 @@ export function spawnServer(
   env: Record<string, string>,
   { compiled = false }: { compiled?: boolean } = {},
 ): ServerProcess {
-  const args = compiled ? ["--enable-source-maps", "dist/main.js"] : ["--import", "tsx", "src/main.ts"];
+  const args = compiled ? SERVER_COMMAND : ["--import", "tsx", "src/main.ts"];
   const child = spawn(process.execPath, args, {
-    cwd: serverDir,
-    env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", ...env },
+    cwd: compiled ? path.dirname(serverDir) : serverDir,
+    env: {
+      PATH: process.env.PATH ?? "",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ...(compiled ? SERVER_ENV : {}),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -4,7 +4,7 @@ import os, { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { freePort, stopChild } from "../../../e2e/support/server.js";
-import { SERVER_COMMAND } from "../../../scripts/server-build.mjs";
+import { SERVER_COMMAND, SERVER_ENV } from "../../../scripts/server-build.mjs";
 import { createScratchDatabase } from "../../../server/test/scratch-database.js";
 
 // One implementation with the browser tests.
@@ -91,12 +91,34 @@ export type RunningServer = { url: string; dataDir: string; child: ChildProcess;
 /** How the server runs: compiled JavaScript as `npm start` runs it, or TypeScript under tsx. */
 export type ServerMode = "compiled" | "tsx";
 
+/** An environment without the names set to "" (how a caller leaves out one the server is given by default). */
+function withoutEmpty(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+}
+
+/** True for a word NAME=value (an environment variable) among node arguments. */
+export const isEnvWord = (word: string) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
+
+/** The environment in words "NAME=value NAME2=" (NAME2= leaves out one the server is given by default). */
+export function envOfWords(words: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    words.filter(isEnvWord).map((word) => {
+      const at = word.indexOf("=");
+      return [word.slice(0, at), word.slice(at + 1)];
+    }),
+  );
+}
+
+/** BENCH_SERVER_ENV="MALLOC_MMAP_THRESHOLD_=": the environment every benchmark's server gets on top. */
+const BENCH_SERVER_ENV = envOfWords((process.env.BENCH_SERVER_ENV ?? "").split(" "));
+
 /**
  * Starts the real server as a child process on a free 127.0.0.1 port, against `databaseUrl` (null:
  * the embedded database in a fresh DATA_DIR). By default it runs as `npm start` does: the compiled
  * server (server/dist/main.js, built first if stale); with BENCH_SERVER_ROOT (another checkout, e.g. an
  * older commit) or mode "tsx", from TypeScript under tsx; BENCH_SERVER_MODE=compiled|tsx says which
- * whatever the checkout. Extra node flags come from `nodeArgs`.
+ * whatever the checkout. Extra node flags come from `nodeArgs`; the compiled server gets the environment
+ * `npm start` gives it (SERVER_ENV), then BENCH_SERVER_ENV's and `env`; a name set to "" is left out.
  */
 export async function startServer(
   databaseUrl: string | null,
@@ -113,16 +135,18 @@ export async function startServer(
   const entry = mode === "compiled" ? SERVER_COMMAND : ["--import", "tsx", "server/src/main.ts"];
   const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd,
-    env: {
+    env: withoutEmpty({
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      ...(mode === "compiled" ? SERVER_ENV : {}),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...BENCH_SERVER_ENV,
       ...env,
-    },
+    }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let logs = "";
