@@ -56,6 +56,7 @@ import { countSentSms } from "./shared/security/sms-budget.js";
 import { type ConfiguredSms, createSmsProvider } from "./sms/select-provider.js";
 import { SmsWorker } from "./sms/worker.js";
 import { subscribeModules } from "./subscriptions.js";
+import { pruneSystemLog } from "./system-log.js";
 import { webRoutes } from "./web.js";
 
 declare module "fastify" {
@@ -193,7 +194,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // PGlite's searches never read the word blocks (pageRows): nothing to fill there.
   const wordBlockSealer =
     database.kind === "postgres" ? new WordBlockSealer({ db: database.db, logger }) : null;
-  const upkeep = new DatabaseUpkeep({ db: database.db, kind: database.kind, logger });
+  const upkeep = new DatabaseUpkeep({
+    db: database.db,
+    kind: database.kind,
+    logger,
+    prune: () => pruneSystemLog(database.db),
+  });
   const live = await createLiveGateway(app);
   app.decorate("io", live.io);
   const monitorChecker = new MonitorChecker({

@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import type { Database } from "./db/client.js";
+import { rowsOf } from "./db/rows.js";
 import { systemLogs } from "./db/schema.js";
 import { maskDataInText } from "./logger.js";
 
@@ -63,4 +65,50 @@ function maskStrings(value: unknown, depth: number): unknown {
   if (depth >= MAX_DEPTH) return "[nested]";
   if (Array.isArray(value)) return value.slice(0, 50).map((v) => maskStrings(v, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskStrings(v, depth + 1)]));
+}
+
+/**
+ * How long the system log keeps an entry, and how many it keeps at most (the newest): without a bound
+ * an attack (every refused code is a warning) or a receiver sending bad pages for weeks fills a small
+ * disk with entries nobody reads. 90 days as the security data (POST /admin/security/cleanup).
+ */
+export const SYSTEM_LOG_RETENTION = { days: 90, entries: 100_000 } as const;
+
+/** Entries removed per statement, so that on the embedded database other work gets the connection between. */
+const PRUNE_BATCH = 5_000;
+/** Statements per round at most: a large backlog is cleared over several rounds. */
+const PRUNE_BATCHES = 20;
+
+/**
+ * Removes the system log's entries older than `retention.days` and those beyond the newest
+ * `retention.entries`, oldest first, in batches; resolves to how many it removed.
+ */
+export async function pruneSystemLog(
+  db: Database,
+  retention: { days: number; entries: number } = SYSTEM_LOG_RETENTION,
+  now = new Date(),
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - retention.days * 86_400_000).toISOString();
+  // The newest entry past the cap (ids grow with time): it and every older one go.
+  const [beyond] = rowsOf<{ id: string }>(
+    await db.execute(sql`SELECT id FROM ${systemLogs} ORDER BY id DESC OFFSET ${retention.entries} LIMIT 1`),
+  );
+  const lastBeyondCap = beyond ? Number(beyond.id) : 0;
+  let removed = 0;
+  for (let batch = 0; batch < PRUNE_BATCHES; batch++) {
+    const [row] = rowsOf<{ n: number }>(
+      await db.execute(sql`
+        WITH d AS (
+          DELETE FROM ${systemLogs} WHERE id IN (
+            SELECT id FROM ${systemLogs}
+             WHERE timestamp < ${cutoff}::timestamptz OR id <= ${lastBeyondCap}
+             ORDER BY id LIMIT ${PRUNE_BATCH})
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM d`),
+    );
+    const n = Number(row?.n ?? 0);
+    removed += n;
+    if (n < PRUNE_BATCH) break;
+  }
+  return removed;
 }

@@ -132,7 +132,10 @@ export async function runUpkeep(db: Database): Promise<(UpkeepWork & { ms: numbe
 /** How often the tables are looked at; the first look is one interval after the start. */
 export const UPKEEP_POLL_MS = 5 * 60_000;
 
-/** Runs runUpkeep every UPKEEP_POLL_MS in the background, logging each table it analyzed or vacuumed. */
+/**
+ * Runs `prune` and then runUpkeep every UPKEEP_POLL_MS in the background, logging what each removed,
+ * analyzed or vacuumed.
+ */
 export class DatabaseUpkeep {
   private readonly loop: PollingLoop;
   private firstTimer: NodeJS.Timeout | undefined;
@@ -143,6 +146,11 @@ export class DatabaseUpkeep {
       kind: DatabaseHandle["kind"];
       logger: Logger;
       pollMs?: number;
+      /**
+       * Removes what the application keeps no longer (the system log's retention), on every engine,
+       * before the tables are looked at; resolves to how many rows it removed.
+       */
+      prune?: () => Promise<number>;
     },
   ) {
     this.loop = new PollingLoop({
@@ -150,6 +158,8 @@ export class DatabaseUpkeep {
       logger: options.logger,
       failureMessage: "database upkeep failed",
       cycle: async () => {
+        const pruned = (await options.prune?.()) ?? 0;
+        if (pruned > 0) options.logger.info({ rows: pruned }, "database upkeep: rows past retention removed");
         if (await autovacuumRuns(options.db, options.kind)) return;
         for (const work of await runUpkeep(options.db)) {
           options.logger.info(work, "database upkeep");
