@@ -89,11 +89,15 @@ export async function pruneSystemLog(
   now = new Date(),
 ): Promise<number> {
   const cutoff = new Date(now.getTime() - retention.days * 86_400_000).toISOString();
-  // The newest entry past the cap (ids grow with time): it and every older one go.
-  const [beyond] = rowsOf<{ id: string }>(
-    await db.execute(sql`SELECT id FROM ${systemLogs} ORDER BY id DESC OFFSET ${retention.entries} LIMIT 1`),
+  // The newest entry past the cap (ids grow with time): it and every older one go. Whether any entry
+  // is past its days (the time index): most rounds find nothing to do and read no more.
+  const [due] = rowsOf<{ beyond: string | null; old: boolean }>(
+    await db.execute(sql`
+      SELECT (SELECT id FROM ${systemLogs} ORDER BY id DESC OFFSET ${retention.entries} LIMIT 1) AS beyond,
+             EXISTS (SELECT 1 FROM ${systemLogs} WHERE timestamp < ${cutoff}::timestamptz) AS old`),
   );
-  const lastBeyondCap = beyond ? Number(beyond.id) : 0;
+  const lastBeyondCap = due?.beyond ? Number(due.beyond) : 0;
+  if (lastBeyondCap === 0 && !due?.old) return 0;
   let removed = 0;
   for (let batch = 0; batch < PRUNE_BATCHES; batch++) {
     const [row] = rowsOf<{ n: number }>(
