@@ -392,11 +392,13 @@ describe.skipIf(!chromiumPath)("the alerts dashboard in Chromium", () => {
           timeout: 30_000,
         })
         .not.toBe("connected");
-      const cached = await page.evaluate(
-        (id) => localStorage.getItem(`turnout_alerts_cache_${id}`),
-        memberSession.user.id,
-      );
-      expect(cached).toContain("BACKLOG 060");
+      // The offline copy is written once the feed has been still for a moment (500 ms), which the
+      // channel noticing the network can beat: wait for it rather than for an earlier test's copy.
+      await expect
+        .poll(() =>
+          page.evaluate((id) => localStorage.getItem(`turnout_alerts_cache_${id}`), memberSession.user.id),
+        )
+        .toContain("BACKLOG 060");
       // Paged while this device was away: it must turn up once the connection is back.
       await ingest(server, INGEST_KEY, [
         { capcode: CFA_CAPCODE, message: "@@ALERT MISSED WHILE OFFLINE CAR FIRE" },
