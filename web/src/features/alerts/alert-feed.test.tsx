@@ -557,13 +557,19 @@ describe("offline", { timeout: 15_000 }, () => {
     });
   }
 
-  it("catches up when the network returns while the live channel stayed up", async () => {
+  /** A feed read, its live channel in its rooms (the join's short read done); its third read gains a page. */
+  async function feedInRooms() {
     const { server } = dashboard({ "GET /alerts/search": gainsOnRead(3, "Paged while offline") });
     await screen.findByText("First");
     const channel = await liveChannelOpened();
     act(() => channel.connect());
     act(() => channel.acknowledgeJoin());
     await waitFor(() => expect(server.callsTo("GET /alerts/search")).toHaveLength(2));
+    return { server, channel };
+  }
+
+  it("catches up when the network returns while the live channel stayed up", async () => {
+    const { server } = await feedInRooms();
     goOffline();
     goOnline();
     expect(await screen.findByText("Paged while offline")).toBeInTheDocument();
@@ -571,12 +577,7 @@ describe("offline", { timeout: 15_000 }, () => {
   });
 
   it("reads once when the network returns after the live channel dropped: when it has joined again", async () => {
-    const { server } = dashboard({ "GET /alerts/search": gainsOnRead(3, "Paged while offline") });
-    await screen.findByText("First");
-    const channel = await liveChannelOpened();
-    act(() => channel.connect());
-    act(() => channel.acknowledgeJoin());
-    await waitFor(() => expect(server.callsTo("GET /alerts/search")).toHaveLength(2));
+    const { server, channel } = await feedInRooms();
     goOffline();
     act(() => channel.drop());
     goOnline();
