@@ -46,6 +46,17 @@ export function subscribeLiveEvent(event: RelayedLiveEvent, listener: Listener):
   };
 }
 
+/** Listen to several relayed live events with one handler; returns the unsubscribe function. */
+export function subscribeLiveEvents(
+  events: readonly RelayedLiveEvent[],
+  listener: (event: RelayedLiveEvent, payload: unknown) => void,
+): () => void {
+  const stops = events.map((event) => subscribeLiveEvent(event, (payload) => listener(event, payload)));
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
 /** Hand an event the server sent to every listener; used by the live channel (and its test fake). */
 export function publishLiveEvent(event: RelayedLiveEvent, payload: unknown): void {
   for (const listener of listeners.get(event) ?? []) listener(payload);

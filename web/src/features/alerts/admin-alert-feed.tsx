@@ -5,7 +5,7 @@ import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import type { Alert as AlertItem } from "../../api/alerts";
-import { subscribeLiveEvent } from "../../api/live-events";
+import { subscribeLiveEvents } from "../../api/live-events";
 import { useNow } from "../../ui/use-now";
 import type { AlertCardHandlers, CardPanel } from "./alert-card";
 import { AlertList } from "./alert-list";
@@ -53,16 +53,14 @@ export function AdminAlertFeed({ slots }: { slots: AdminFeedSlots }) {
   // entering the console, and after a reconnect) and once a burst the server folded into
   // `alerts:refresh` has settled (only its newest alert came live).
   const { receiveLiveAlert, catchUp } = feed;
-  useEffect(() => {
-    const stops = [
-      subscribeLiveEvent("new-alert", (payload) => receiveLiveAlert(payload as AlertItem)),
-      subscribeLiveEvent("joined-admin", () => void catchUp("join")),
-      subscribeLiveEvent("burst-settled", () => void catchUp("burst")),
-    ];
-    return () => {
-      for (const stop of stops) stop();
-    };
-  }, [receiveLiveAlert, catchUp]);
+  useEffect(
+    () =>
+      subscribeLiveEvents(["new-alert", "joined-admin", "burst-settled"], (event, payload) => {
+        if (event === "new-alert") receiveLiveAlert(payload as AlertItem);
+        else void catchUp(event === "joined-admin" ? "join" : "burst");
+      }),
+    [receiveLiveAlert, catchUp],
+  );
 
   const handlers = useMemo<AlertCardHandlers>(
     () => ({

@@ -24,12 +24,13 @@ import {
 } from "@turnout/domain";
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from "react";
 import { isApiError } from "../../api/errors";
+import { subscribeLiveEvents } from "../../api/live-events";
 import { AttachmentField, UploadProgress } from "./attachment-field";
 import { memberName } from "./conversation-list";
 import type { Conversation, FeedbackMessageItem, MediaAttachment } from "./feedback-api";
 import { FeedbackStatusChip } from "./feedback-status";
 import { conversationIdOf, useMarkRead, useSendMessage, useThread } from "./queries";
-import { type FeedbackSide, feedbackKeys, subscribeLiveEvents } from "./unread";
+import { type FeedbackSide, feedbackKeys } from "./unread";
 import { uploadErrorMessage, useAttachmentUpload } from "./use-upload";
 // English messages for the zod issues this form shows.
 import "../../app/zod-messages";

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { BADGE_REFRESH_DELAY_MS, type FeedbackStatus, type NewFeedback } from "@turnout/domain";
 import { useEffect } from "react";
+import { subscribeLiveEvents } from "../../api/live-events";
 import { type FeedbackThread, feedbackApi } from "./feedback-api";
-import { type FeedbackSide, feedbackKeys, subscribeLiveEvents, unreadKey } from "./unread";
+import { type FeedbackSide, feedbackKeys, unreadKey } from "./unread";
 
 /** While a video converts, the thread asks again this often in case the live event was missed. */
 const CONVERSION_RECHECK_MS = 15_000;

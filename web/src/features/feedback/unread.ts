@@ -5,7 +5,7 @@ import { FEEDBACK_UNREAD_POLL_MS, type FeedbackStatus } from "@turnout/domain";
 import { useEffect } from "react";
 import { z } from "zod/mini";
 import { api } from "../../api/client";
-import { type RelayedLiveEvent, subscribeLiveEvent } from "../../api/live-events";
+import { type RelayedLiveEvent, subscribeLiveEvents } from "../../api/live-events";
 import { orElse } from "../../api/schema-helpers";
 
 /** Whose side of the conversations the screen shows: the member's own, or the admins'. */
@@ -44,17 +44,6 @@ const UNREAD_PATHS: Record<FeedbackSide, string> = {
 async function fetchUnreadCount(side: FeedbackSide, signal?: AbortSignal): Promise<number> {
   const reply = await api.get<{ data: unknown }>(UNREAD_PATHS[side], { signal });
   return unreadSchema.parse(reply.data).unread_count;
-}
-
-/** Listen to several relayed live events with one handler; returns the unsubscribe function. */
-export function subscribeLiveEvents(
-  events: readonly RelayedLiveEvent[],
-  listener: (event: RelayedLiveEvent, payload: unknown) => void,
-): () => void {
-  const stops = events.map((event) => subscribeLiveEvent(event, (payload) => listener(event, payload)));
-  return () => {
-    for (const stop of stops) stop();
-  };
 }
 
 /** The live events that change a side's count. */

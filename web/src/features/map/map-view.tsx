@@ -14,7 +14,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FeedView, typePresentation } from "@turnout/domain";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { alertTime } from "../../api/alerts";
-import { subscribeLiveEvent } from "../../api/live-events";
+import { subscribeLiveEvents } from "../../api/live-events";
 import { JobMap, type MapMarker } from "../../ui/job-map";
 import { relativeTimeLabel } from "../../ui/time-labels";
 import { useNow } from "../../ui/use-now";
@@ -54,13 +54,13 @@ export function MapView({
 
   // Live: a new page, or the page in its rooms (on opening, after a drop: pages may have been missed),
   // reads the jobs again.
-  useEffect(() => {
-    const refresh = () => void queryClient.invalidateQueries({ queryKey: mapKeys.all });
-    const stops = [subscribeLiveEvent("new-alert", refresh), subscribeLiveEvent("rooms-joined", refresh)];
-    return () => {
-      for (const stop of stops) stop();
-    };
-  }, [queryClient]);
+  useEffect(
+    () =>
+      subscribeLiveEvents(["new-alert", "rooms-joined"], () => {
+        void queryClient.invalidateQueries({ queryKey: mapKeys.all });
+      }),
+    [queryClient],
+  );
 
   const list = jobs.data?.jobs ?? [];
   const newestId = list[0]?.alert.id ?? null;

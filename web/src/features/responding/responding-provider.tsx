@@ -1,7 +1,7 @@
 import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useSyncExternalStore } from "react";
 import { isApiError } from "../../api/errors";
-import { subscribeLiveEvent } from "../../api/live-events";
+import { subscribeLiveEvents } from "../../api/live-events";
 import { useOnlineStatus } from "../../ui/use-online-status";
 import { PendingAnswers, refOf } from "./pending-answers";
 import { applyCounts, applyJobResponses, invalidatePeople, markClosed, respondingKeys } from "./queries";
@@ -88,23 +88,22 @@ export function RespondingProvider({ userId, children }: { userId: number | stri
     value.pending.list().some((answer) => !answer.refused),
   );
 
-  useEffect(() => {
-    const stopCounts = subscribeLiveEvent("alert:responses", (payload) => {
-      const counts = readCounts(payload);
-      if (!counts) return;
-      applyCounts(queryClient, counts);
-      invalidatePeople(queryClient, counts.job_alert_id);
-    });
-    // Count updates sent before the page was in its rooms (while it opened, or while the channel was
-    // down) are lost: what is on screen asks again once it is.
-    const stopJoined = subscribeLiveEvent("rooms-joined", () => {
-      void queryClient.invalidateQueries({ queryKey: respondingKeys.all });
-    });
-    return () => {
-      stopCounts();
-      stopJoined();
-    };
-  }, [queryClient]);
+  useEffect(
+    () =>
+      subscribeLiveEvents(["alert:responses", "rooms-joined"], (event, payload) => {
+        // Count updates sent before the page was in its rooms (while it opened, or while the channel
+        // was down) are lost: what is on screen asks again once it is.
+        if (event === "rooms-joined") {
+          void queryClient.invalidateQueries({ queryKey: respondingKeys.all });
+          return;
+        }
+        const counts = readCounts(payload);
+        if (!counts) return;
+        applyCounts(queryClient, counts);
+        invalidatePeople(queryClient, counts.job_alert_id);
+      }),
+    [queryClient],
+  );
 
   // Back online: counts may have moved meanwhile (events are not replayed), and kept answers go out.
   useEffect(() => {

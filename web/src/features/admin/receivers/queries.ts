@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { subscribeLiveEvent } from "../../../api/live-events";
+import { subscribeLiveEvents } from "../../../api/live-events";
 import { type ReceiverInput, receiversApi } from "./receivers-api";
 
 export const receiverKeys = {
@@ -31,16 +31,13 @@ export function receiversQueryOptions() {
  */
 export function useReceivers() {
   const queryClient = useQueryClient();
-  useEffect(() => {
-    const refresh = () => void queryClient.invalidateQueries({ queryKey: receiverKeys.list() });
-    const stops = [
-      subscribeLiveEvent("receivers:changed", refresh),
-      subscribeLiveEvent("joined-admin", refresh),
-    ];
-    return () => {
-      for (const stop of stops) stop();
-    };
-  }, [queryClient]);
+  useEffect(
+    () =>
+      subscribeLiveEvents(["receivers:changed", "joined-admin"], () => {
+        void queryClient.invalidateQueries({ queryKey: receiverKeys.list() });
+      }),
+    [queryClient],
+  );
   return useQuery(receiversQueryOptions());
 }
 

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { RuleStatus } from "@turnout/domain";
 import { useEffect } from "react";
-import { subscribeLiveEvent } from "../../../api/live-events";
+import { subscribeLiveEvents } from "../../../api/live-events";
 import { pendingCountFrom, type ReviewRule, type RuleDecision, userAlertsAdminApi } from "./user-alerts-api";
 
 /** The badges refresh once a minute besides the live event, in case an event was missed offline. */
@@ -48,21 +48,16 @@ export function usePendingRuleCount(enabled = true): number {
   const { data } = useQuery({ ...pendingRuleCountQueryOptions(), enabled });
   useEffect(() => {
     if (!enabled) return;
-    const stops = [
-      subscribeLiveEvent("user-alerts:pending", (payload) => {
+    return subscribeLiveEvents(["user-alerts:pending", "joined-admin"], (event, payload) => {
+      if (event === "joined-admin") {
+        void queryClient.invalidateQueries({ queryKey: userAlertsAdminKeys.pendingCount() });
+      } else {
         const pending = pendingCountFrom(payload);
         if (pending === null) return;
         queryClient.setQueryData(userAlertsAdminKeys.pendingCount(), pending);
-        void queryClient.invalidateQueries({ queryKey: [...userAlertsAdminKeys.all, "list"] });
-      }),
-      subscribeLiveEvent("joined-admin", () => {
-        void queryClient.invalidateQueries({ queryKey: userAlertsAdminKeys.pendingCount() });
-        void queryClient.invalidateQueries({ queryKey: [...userAlertsAdminKeys.all, "list"] });
-      }),
-    ];
-    return () => {
-      for (const stop of stops) stop();
-    };
+      }
+      void queryClient.invalidateQueries({ queryKey: [...userAlertsAdminKeys.all, "list"] });
+    });
   }, [queryClient, enabled]);
   return data ?? 0;
 }
