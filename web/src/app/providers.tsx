@@ -1,9 +1,6 @@
-import { ThemeProvider } from "@mui/material/styles";
-import useMediaQuery from "@mui/material/useMediaQuery";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, useInsertionEffect } from "react";
+import type { ReactNode } from "react";
 import { isApiError } from "../api/errors";
-import { themeCssVariables, themeFor } from "./theme";
 import "./baseline.css";
 
 /** One query client per app: no retry on 4xx answers (they will not change by asking again). */
@@ -22,20 +19,11 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** Server state and theme (light and dark following the system), whose colours baseline.css reads. */
+/**
+ * Server state. The colours (light and dark following the system) are baseline.css's custom properties;
+ * MUI's theme comes with the screens built with MUI (`lazyWithTheme`, app/mui-theme.tsx), so none of MUI
+ * is on the signed-in feed's path (issue 31).
+ */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
-  // Read at the first render (no server rendering here), so a phone set to dark never shows a
-  // light frame; a change of the system setting re-renders with the other theme.
-  const prefersDark = useMediaQuery("(prefers-color-scheme: dark)", { noSsr: true });
-  const theme = themeFor(prefersDark ? "dark" : "light");
-  // The static stylesheets' colours, on the root element before anything styled paints.
-  useInsertionEffect(() => {
-    const root = document.documentElement.style;
-    for (const [name, value] of Object.entries(themeCssVariables(theme))) root.setProperty(name, value);
-  }, [theme]);
-  return (
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={theme}>{children}</ThemeProvider>
-    </QueryClientProvider>
-  );
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }

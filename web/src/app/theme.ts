@@ -1,4 +1,4 @@
-import { alpha, createTheme, type Theme, type ThemeOptions } from "@mui/material/styles";
+import { alpha, createTheme, darken, lighten, type Theme, type ThemeOptions } from "@mui/material/styles";
 
 /** Minimum size of anything a gloved or hurried finger has to hit. */
 const TOUCH_TARGET_PX = 44;
@@ -93,7 +93,39 @@ export function themeCssVariables(theme: Theme): Record<string, string> {
     "--app-shadow-raised-hover": theme.shadows[4],
     "--app-shadow-raised-focus": theme.shadows[6],
     "--app-shadow-raised-pressed": theme.shadows[8],
+    "--app-primary": palette.primary.main,
+    "--app-on-primary": palette.primary.contrastText,
+    "--app-secondary": palette.secondary.main,
+    "--app-on-secondary": palette.secondary.contrastText,
+    "--app-error": palette.error.main,
+    "--app-on-error": palette.error.contrastText,
+    "--app-info": palette.info.main,
+    // MUI's AppBar in the primary colour; on the dark theme a raised paper (elevation 4's overlay).
+    "--app-header": light ? palette.primary.main : palette.background.paper,
+    "--app-header-overlay": light
+      ? "none"
+      : "linear-gradient(rgba(255, 255, 255, 0.08), rgba(255, 255, 255, 0.08))",
+    "--app-on-header": light ? palette.primary.contrastText : palette.text.primary,
+    ...severityVariables(theme),
   };
+}
+
+const SEVERITIES = ["error", "warning", "info", "success"] as const;
+
+/** MUI's Alert colours per severity: the standard (tinted) box, and the filled one. */
+function severityVariables({ palette }: Theme): Record<string, string> {
+  const light = palette.mode === "light";
+  const text = light ? darken : lighten;
+  const background = light ? lighten : darken;
+  const out: Record<string, string> = {};
+  for (const severity of SEVERITIES) {
+    const colour = palette[severity];
+    out[`--app-${severity}-notice-text`] = text(colour.light, 0.6);
+    out[`--app-${severity}-notice-bg`] = background(colour.light, 0.9);
+    out[`--app-${severity}-filled`] = light ? colour.main : colour.dark;
+    out[`--app-on-${severity}-filled`] = palette.getContrastText(colour.main);
+  }
+  return out;
 }
 
 const themes: Partial<Record<ColorMode, Theme>> = {};
@@ -106,4 +138,33 @@ const themes: Partial<Record<ColorMode, Theme>> = {};
 export function themeFor(mode: ColorMode): Theme {
   themes[mode] ??= createAppTheme(mode);
   return themes[mode];
+}
+
+/** Between these lines, app/baseline.css holds themeStylesheet() (scripts/theme-css.ts writes it). */
+export const THEME_CSS_START = "/* theme: written by web/scripts/theme-css.ts from app/theme.ts */";
+export const THEME_CSS_END = "/* end of theme */";
+
+/**
+ * Both themes' colours as custom properties on the root element, light unless the system asks for
+ * dark: a static stylesheet, so the first paint has them without MUI (issue 31). A test checks that
+ * baseline.css holds exactly this.
+ */
+export function themeStylesheet(): string {
+  const block = (mode: ColorMode, indent: string) =>
+    Object.entries(themeCssVariables(themeFor(mode)))
+      .map(([name, value]) => `${indent}${name}: ${value};`)
+      .join("\n");
+  return [
+    THEME_CSS_START,
+    ":root {",
+    block("light", "  "),
+    "}",
+    "",
+    "@media (prefers-color-scheme: dark) {",
+    "  :root {",
+    block("dark", "    "),
+    "  }",
+    "}",
+    THEME_CSS_END,
+  ].join("\n");
 }
