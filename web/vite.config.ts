@@ -140,10 +140,12 @@ export default defineConfig({
               tags: ["$initial"],
               test: /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]/,
             },
+            // MUI's styling engine and theme, for every screen built with MUI (all load when first
+            // opened: the signed-in feed and its shell are plain elements, issue 31). Its components
+            // split by the screens that use them.
             {
               name: "mui",
-              tags: ["$initial"],
-              test: /node_modules[\\/](@mui|@emotion|@popperjs|stylis)[\\/]/,
+              test: /node_modules[\\/](@mui[\\/](system|styled-engine|private-theming|utils|material[\\/](styles|colors))|@emotion|stylis)[\\/]/,
             },
             {
               name: "query",

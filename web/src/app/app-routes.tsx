@@ -3,6 +3,7 @@ import { Redirect, Route, Switch, useLocation, useParams, useSearchParams } from
 import { storage } from "../api/storage";
 import { fetchFirstFeedPageEarly } from "../features/alerts/feed-request";
 import { AuthProvider, useAuth } from "../features/auth/auth-provider";
+import { lazyWithTheme } from "../ui/lazy-with-theme";
 import { LoadingScreen } from "../ui/loading-screen";
 
 // The first download holds neither the signed-in page nor the signed-out screens: a member's feed
@@ -10,7 +11,9 @@ import { LoadingScreen } from "../ui/loading-screen";
 const loadDashboard = () => import("./dashboard-page");
 const Dashboard = lazy(() => loadDashboard().then((module) => ({ default: module.Dashboard })));
 const loadAuthScreens = () => import("../features/auth/auth-screens");
-const AuthScreens = lazy(() => loadAuthScreens().then((module) => ({ default: module.AuthScreens })));
+// The signed-out screens are built with MUI: its theme comes with them.
+const AuthScreens = lazyWithTheme(() => loadAuthScreens().then((module) => module.AuthScreens));
+const preloadAuthScreens = () => Promise.all([loadAuthScreens(), import("./mui-theme")]);
 
 /**
  * The first screen's code is fetched at once, while React starts, rather than once the first render
@@ -19,7 +22,7 @@ const AuthScreens = lazy(() => loadAuthScreens().then((module) => ({ default: mo
  */
 export function preloadFirstScreen(): void {
   const signedIn = storage.getToken() !== null;
-  const load = signedIn ? loadDashboard : loadAuthScreens;
+  const load = signedIn ? loadDashboard : preloadAuthScreens;
   void load().catch(() => undefined);
   if (
     signedIn &&
@@ -28,13 +31,14 @@ export function preloadFirstScreen(): void {
   )
     fetchFirstFeedPageEarly();
 }
-const KeyboardDebugPage = lazy(() =>
-  import("../features/debug/keyboard-debug-page").then((module) => ({ default: module.KeyboardDebugPage })),
+const KeyboardDebugPage = lazyWithTheme(() =>
+  import("../features/debug/keyboard-debug-page").then((module) => module.KeyboardDebugPage),
 );
-// The station turnout board (issue 34): a screen signed in as a display, not as a member.
+// The station turnout board (issue 34): a screen signed in as a display, not as a member, with a theme
+// of its own.
 const BoardPage = lazy(() => import("../features/board/board-page"));
-const PwaDebugPage = lazy(() =>
-  import("../features/debug/pwa-debug-page").then((module) => ({ default: module.PwaDebugPage })),
+const PwaDebugPage = lazyWithTheme(() =>
+  import("../features/debug/pwa-debug-page").then((module) => module.PwaDebugPage),
 );
 
 /** A job id in the short path must be digits only (SPEC 5). */

@@ -1,12 +1,6 @@
-import AdminPanelSettingsIcon from "@mui/icons-material/AdminPanelSettings";
-import ArrowBackIcon from "@mui/icons-material/ArrowBack";
-import MapIcon from "@mui/icons-material/Map";
-import ViewListIcon from "@mui/icons-material/ViewList";
-import Button from "@mui/material/Button";
-import IconButton from "@mui/material/IconButton";
 import { useQueryClient } from "@tanstack/react-query";
 import { canOpenAdminConsole } from "@turnout/domain";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { Redirect, useLocation, useSearchParams } from "wouter";
 import { alertCacheKeys } from "../api/alerts";
 import type { SessionUser } from "../api/types";
@@ -22,40 +16,42 @@ import { useFeedbackUnread } from "../features/feedback";
 import { InstallBanner } from "../features/install";
 import { usePushMessages } from "../features/push";
 import { CardAnswersToggle, CardResponses, RespondingProvider } from "../features/responding";
+import { adminPanelSettingsPath, arrowBackPath, Icon, mapPath, viewListPath } from "../ui/kit/icons";
+import { Button, IconButton } from "../ui/kit/kit";
 import { LazyMount } from "../ui/lazy-mount";
+import { lazyWithTheme } from "../ui/lazy-with-theme";
 import { LoadingScreen } from "../ui/loading-screen";
 
-// The menu's dialogs load when first opened: none is on the feed's first paint (issue 31).
-const MyAlertsDialog = lazy(() =>
-  import("../features/rules/my-alerts-dialog").then((module) => ({ default: module.MyAlertsDialog })),
+// The menu's dialogs load when first opened: none is on the feed's first paint (issue 31). They, the
+// job's responses, the console and the map are built with MUI, so each comes with MUI's theme.
+const MyAlertsDialog = lazyWithTheme(() =>
+  import("../features/rules/my-alerts-dialog").then((module) => module.MyAlertsDialog),
 );
 // Who is responding to a job shows in the job's dialog, itself loaded when a job is opened.
-const JobResponses = lazy(() =>
-  import("../features/responding/job-responses").then((module) => ({ default: module.JobResponses })),
+const JobResponses = lazyWithTheme(() =>
+  import("../features/responding/job-responses").then((module) => module.JobResponses),
 );
-const MyFeedbackDialog = lazy(() =>
-  import("../features/feedback/my-feedback-dialog").then((module) => ({ default: module.MyFeedbackDialog })),
+const MyFeedbackDialog = lazyWithTheme(() =>
+  import("../features/feedback/my-feedback-dialog").then((module) => module.MyFeedbackDialog),
 );
-const PushDialog = lazy(() =>
-  import("../features/push/push-dialog").then((module) => ({ default: module.PushDialog })),
+const PushDialog = lazyWithTheme(() =>
+  import("../features/push/push-dialog").then((module) => module.PushDialog),
 );
-const MyDevicesDialog = lazy(() =>
-  import("../features/devices/my-devices-dialog").then((module) => ({ default: module.MyDevicesDialog })),
+const MyDevicesDialog = lazyWithTheme(() =>
+  import("../features/devices/my-devices-dialog").then((module) => module.MyDevicesDialog),
 );
-const MyUnitsDialog = lazy(() =>
-  import("../features/units/my-units-dialog").then((module) => ({ default: module.MyUnitsDialog })),
+const MyUnitsDialog = lazyWithTheme(() =>
+  import("../features/units/my-units-dialog").then((module) => module.MyUnitsDialog),
 );
-const AlarmSettingsDialog = lazy(() =>
-  import("../features/alarm/alarm-settings-dialog").then((module) => ({
-    default: module.AlarmSettingsDialog,
-  })),
+const AlarmSettingsDialog = lazyWithTheme(() =>
+  import("../features/alarm/alarm-settings-dialog").then((module) => module.AlarmSettingsDialog),
 );
 /** The admin console, loaded on first use so neither the login screen nor the alerts view carry it. */
-const AdminConsole = lazy(() =>
-  import("./admin-console-page").then((module) => ({ default: module.AdminConsolePage })),
+const AdminConsole = lazyWithTheme(() =>
+  import("./admin-console-page").then((module) => module.AdminConsolePage),
 );
 /** The map of jobs (issue 34), at /map: Leaflet loads only when it is opened. */
-const MapView = lazy(() => import("./map-page"));
+const MapView = lazyWithTheme(() => import("./map-page").then((module) => module.default));
 export const MAP_PATH = "/map";
 
 function isConsolePath(pathname: string): boolean {
@@ -122,19 +118,19 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
 
   // The header's parts are the same elements from one render to the next unless what they show
   // changes: the page renders several times while the feed opens, and React skips an element it
-  // rendered before (each is a few MUI elements whose styles emotion works out on every render; issue 31).
+  // rendered before (issue 31).
   const handleBackToAlerts = useCallback(() => navigate("/"), [navigate]);
   // SPEC 2's admin toggle in the header: to the console from the alerts, and back.
   const adminToggle = useMemo(
     () =>
       inConsole ? (
-        <Button color="inherit" startIcon={<ArrowBackIcon aria-hidden="true" />} onClick={handleBackToAlerts}>
+        <Button color="inherit" startIcon={<Icon path={arrowBackPath} />} onClick={handleBackToAlerts}>
           Back to Alerts
         </Button>
       ) : mayOpenConsole ? (
         <Button
           color="inherit"
-          startIcon={<AdminPanelSettingsIcon aria-hidden="true" />}
+          startIcon={<Icon path={adminPanelSettingsPath} />}
           onClick={() => navigate(adminTabPath(DEFAULT_ADMIN_TAB.slug))}
         >
           Admin
@@ -152,7 +148,7 @@ export function Dashboard({ user, onSignOut }: { user: SessionUser; onSignOut: (
           aria-label={inMap ? "Show the list of jobs" : "Show the map of jobs"}
           onClick={() => navigate(inMap ? "/" : MAP_PATH)}
         >
-          {inMap ? <ViewListIcon /> : <MapIcon />}
+          <Icon path={inMap ? viewListPath : mapPath} />
         </IconButton>
       ),
     [inConsole, inMap, navigate],

@@ -1,13 +1,10 @@
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Paper from "@mui/material/Paper";
-import Typography from "@mui/material/Typography";
 import { PRODUCT_NAME } from "@turnout/domain";
 import { type ReactNode, useState } from "react";
 import { ErrorBoundary, type FallbackProps } from "react-error-boundary";
 import { reportClientError } from "../api/client-errors";
 import { storage } from "../api/storage";
-import { centredPageSx } from "./loading-screen";
+import { Button } from "./kit/kit";
+import "./screens.css";
 
 /** A tab reloads itself at most once in this long to recover from a part of the app that failed to load. */
 export const LOAD_FAILURE_RELOAD_GAP_MS = 60_000;
@@ -92,12 +89,10 @@ function ReloadButton() {
 
 function AppFailure({ error }: FallbackProps) {
   return (
-    <Box role="alert" sx={{ ...centredPageSx, p: 3, textAlign: "center" }}>
-      <Typography component="h1" variant="h6">
-        {failureText(error)}
-      </Typography>
+    <div role="alert" className="centred-page centred-page--failure">
+      <h1 className="kit-text-h6">{failureText(error)}</h1>
       <ReloadButton />
-    </Box>
+    </div>
   );
 }
 
@@ -123,24 +118,11 @@ function PartFailure({ error }: FallbackProps) {
   if (!isLoadFailure(error)) throw error;
   if (dismissed) return null;
   return (
-    <Paper
-      role="alert"
-      elevation={6}
-      sx={{
-        position: "fixed",
-        insetInline: 16,
-        bottom: 16,
-        zIndex: (theme) => theme.zIndex.snackbar,
-        p: 2,
-        display: "flex",
-        alignItems: "center",
-        gap: 2,
-      }}
-    >
-      <Typography sx={{ flex: 1 }}>{failureText(error)}</Typography>
+    <div role="alert" className="part-failure">
+      <p className="kit-text-body1">{failureText(error)}</p>
       <Button onClick={() => setDismissed(true)}>Dismiss</Button>
       <ReloadButton />
-    </Paper>
+    </div>
   );
 }
 

@@ -1,69 +1,58 @@
-import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
-import NotificationsOffIcon from "@mui/icons-material/NotificationsOff";
-import VolumeOffIcon from "@mui/icons-material/VolumeOff";
-import Alert from "@mui/material/Alert";
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import IconButton from "@mui/material/IconButton";
 import { formatDateTime } from "@turnout/domain";
+import { Icon, notificationsActivePath, notificationsOffPath, volumeOffPath } from "../../ui/kit/icons";
+import { Button, IconButton, Notice } from "../../ui/kit/kit";
 import type { AlarmControls } from "./use-alarm";
+import "./alarm-notices.css";
 
 /**
  * What the alarm says at the foot of the screen: while it sounds, a Silence button; while the browser
  * has not allowed sound yet (no tap since the page loaded, or a sound it blocked), that one tap
- * anywhere turns it on. Said once: the first tap unlocks the sound and the notice goes.
+ * anywhere turns it on. Said once: the first tap unlocks the sound and the notice goes. Plain elements
+ * styled by alarm-notices.css and the kit (issue 31): it is part of the feed's first paint.
  */
 export function AlarmNotices({ alarm }: { alarm: AlarmControls }) {
   const { player, muted } = alarm;
   let notice = null;
   if (player.sounding === "alarm") {
     notice = (
-      <Alert
+      <Notice
         severity="error"
         variant="filled"
-        icon={<NotificationsActiveIcon />}
-        sx={{ pointerEvents: "auto" }}
+        icon={<Icon path={notificationsActivePath} />}
+        className="alarm-notices__sounding"
         action={
-          <Button color="inherit" variant="outlined" onClick={alarm.silence} sx={{ fontWeight: 700 }}>
+          <Button
+            color="inherit"
+            variant="outlined"
+            onClick={alarm.silence}
+            className="alarm-notices__silence"
+          >
             Silence
           </Button>
         }
       >
         Emergency page
-      </Alert>
+      </Notice>
     );
   } else if (player.locked && !muted) {
     notice = (
-      <Alert
+      <Notice
         severity="info"
         variant="filled"
-        icon={<VolumeOffIcon />}
+        icon={<Icon path={volumeOffPath} />}
         data-alarm-locked={player.blocked}
-        // White on the light theme's info blue is 3.85:1; its dark shade passes AA (Lighthouse, issue 31).
-        sx={(theme) => (theme.palette.mode === "light" ? { bgcolor: theme.palette.info.dark } : {})}
+        className="alarm-notices__locked"
       >
         {player.blocked
           ? "A page could not sound: the browser blocked it. Tap anywhere to turn the alarm sound on."
           : "Tap anywhere to turn the alarm sound on."}
-      </Alert>
+      </Notice>
     );
   }
   return (
-    <Box
-      role="status"
-      sx={{
-        position: "fixed",
-        bottom: 12,
-        left: "50%",
-        transform: "translateX(-50%)",
-        width: "min(560px, calc(100% - 16px))",
-        zIndex: (theme) => theme.zIndex.snackbar,
-        // A tap on the notice reaches what lies under it (and, being a tap, unlocks the sound).
-        pointerEvents: "none",
-      }}
-    >
+    <div role="status" className="alarm-notices">
       {notice}
-    </Box>
+    </div>
   );
 }
 
@@ -73,7 +62,7 @@ export function AlarmMutedButton({ alarm, onOpen }: { alarm: AlarmControls; onOp
   const label = `Alarm muted until ${formatDateTime(alarm.settings.mutedUntil)}`;
   return (
     <IconButton color="inherit" title={label} aria-label={label} onClick={onOpen}>
-      <NotificationsOffIcon />
+      <Icon path={notificationsOffPath} />
     </IconButton>
   );
 }

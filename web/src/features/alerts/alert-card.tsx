@@ -1,6 +1,3 @@
-import PlaceIcon from "@mui/icons-material/Place";
-import SettingsInputAntennaIcon from "@mui/icons-material/SettingsInputAntenna";
-import Button from "@mui/material/Button";
 import {
   type AlertType,
   displayText,
@@ -10,6 +7,8 @@ import {
 } from "@turnout/domain";
 import { type CSSProperties, memo, type ReactNode, useCallback, useId, useMemo, useState } from "react";
 import { type Alert, alertTime } from "../../api/alerts";
+import { Icon, placePath, settingsInputAntennaPath } from "../../ui/kit/icons";
+import { Button } from "../../ui/kit/kit";
 import { safeLogoPath } from "../../ui/safe-logo-path";
 import { absoluteTimeLabel, clockTimeLabel, relativeTimeLabel } from "../../ui/time-labels";
 import type { FeedItem } from "./feed-items";
@@ -184,7 +183,7 @@ const AlertCardContent = memo(function AlertCardContent({
             onClick={() => onFilterArea(area)}
             aria-label={`Show only alerts in ${area}`}
           >
-            <PlaceIcon aria-hidden="true" className="card-chip__icon" />
+            <Icon path={placePath} className="card-chip__icon" />
             <span className="card-chip__label">{area}</span>
           </button>
         ) : null}
@@ -195,12 +194,17 @@ const AlertCardContent = memo(function AlertCardContent({
             className="card-chip card-chip--capcode"
             aria-label={`Capcode ${capcode}`}
           >
-            <SettingsInputAntennaIcon aria-hidden="true" className="card-chip__icon" />
+            <Icon path={settingsInputAntennaPath} className="card-chip__icon" />
             <span className="card-chip__label">{capcode}</span>
           </span>
         ))}
         {onAssignCapcode && unmapped ? (
-          <Button size="small" variant="contained" color="warning" onClick={() => onAssignCapcode(primary)}>
+          <Button
+            size="small"
+            variant="contained"
+            className="alert-card__assign"
+            onClick={() => onAssignCapcode(primary)}
+          >
             {`Assign capcode ${primary.capcode}`}
           </Button>
         ) : null}

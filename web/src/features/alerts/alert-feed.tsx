@@ -1,7 +1,3 @@
-import Alert from "@mui/material/Alert";
-import Box from "@mui/material/Box";
-import Container from "@mui/material/Container";
-import Typography from "@mui/material/Typography";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   type AlertType,
@@ -11,21 +7,14 @@ import {
   hidesEveryAgency,
   unitViewScope,
 } from "@turnout/domain";
-import {
-  lazy,
-  type ReactNode,
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from "react";
+import { type ReactNode, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import type { Alert as AlertData } from "../../api/alerts";
 import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
+import { Notice } from "../../ui/kit/kit";
 import { LazyMount } from "../../ui/lazy-mount";
+import { lazyWithTheme } from "../../ui/lazy-with-theme";
 import { useNow } from "../../ui/use-now";
 import { useOnlineStatus } from "../../ui/use-online-status";
 import type { AlertCardHandlers, CardPanel } from "./alert-card";
@@ -49,45 +38,28 @@ import { useAlertFeed } from "./use-alert-feed";
 import { useJobParam } from "./use-job-param";
 import { type JoinedView, joinedViewOf, useLiveChannel } from "./use-live-channel";
 import { useUnseenArrivals } from "./use-unseen-arrivals";
+import "./feed.css";
 
-// The dialogs load when first opened (issue 31: the feed's first paint needs none of them); the job
-// popup at once when the page opens with ?job=.
-const SearchDialog = lazy(() =>
-  import("./search-dialog").then((module) => ({ default: module.SearchDialog })),
+// The dialogs (built with MUI) load with MUI's theme when first opened (issue 31: the feed's first paint
+// needs none of them); the job popup at once when the page opens with ?job=.
+const SearchDialog = lazyWithTheme(() => import("./search-dialog").then((module) => module.SearchDialog));
+const FilterSettingsDialog = lazyWithTheme(() =>
+  import("./filter-settings-dialog").then((module) => module.FilterSettingsDialog),
 );
-const FilterSettingsDialog = lazy(() =>
-  import("./filter-settings-dialog").then((module) => ({ default: module.FilterSettingsDialog })),
+const GroupedAlertDialog = lazyWithTheme(() =>
+  import("./grouped-alert-dialog").then((module) => module.GroupedAlertDialog),
 );
-const GroupedAlertDialog = lazy(() =>
-  import("./grouped-alert-dialog").then((module) => ({ default: module.GroupedAlertDialog })),
-);
-const JobDetailDialog = lazy(() =>
-  import("./job-detail-dialog").then((module) => ({ default: module.JobDetailDialog })),
+const JobDetailDialog = lazyWithTheme(() =>
+  import("./job-detail-dialog").then((module) => module.JobDetailDialog),
 );
 // The feed's two notices (a saved filter, a server error) are rare: MUI's Snackbar loads with the first.
-const Snackbar = lazy(() => import("@mui/material/Snackbar"));
+const Snackbar = lazyWithTheme(() => import("@mui/material/Snackbar").then((module) => module.default));
 
 /** Relative times on the cards move on once a minute. */
 const CLOCK_TICK_MS = 60_000;
 
-const visuallyHidden = {
-  position: "absolute",
-  width: 1,
-  height: 1,
-  margin: -1,
-  padding: 0,
-  overflow: "hidden",
-  clip: "rect(0 0 0 0)",
-  whiteSpace: "nowrap",
-  border: 0,
-} as const;
-
 /** The page's heading for screen readers, one element for every render (React skips it). */
-const HEADING = (
-  <Typography component="h1" sx={visuallyHidden}>
-    Alerts
-  </Typography>
-);
+const HEADING = <h1 className="kit-visually-hidden">Alerts</h1>;
 
 /** What other features add to the feed's cards and its job popup (composed by the dashboard). */
 export interface FeedSlots {
@@ -350,18 +322,18 @@ export function AlertFeed({
 
   if (view) {
     return (
-      <Box sx={{ minHeight: "100dvh", display: "flex", flexDirection: "column" }}>
+      <div className="feed-page">
         {renderHeader({ actions: null, connection: live.state, signOut })}
         {view}
         {serverErrorNotice}
-      </Box>
+      </div>
     );
   }
 
   return (
-    <Box sx={{ minHeight: "100dvh", display: "flex", flexDirection: "column" }}>
+    <div className="feed-page">
       {renderHeader({ actions, connection: live.state, signOut })}
-      <Container component="main" maxWidth="md" sx={{ py: 2, px: { xs: 1, sm: 2 } }}>
+      <main className="feed-main">
         {HEADING}
         {!online ? <OfflineNotice loadedAt={loadedAt} /> : null}
         {online || live.state === "connected" ? (
@@ -375,9 +347,9 @@ export function AlertFeed({
           />
         ) : null}
         {showCached && online ? (
-          <Alert severity="warning" sx={{ mb: 2 }}>
+          <Notice severity="warning" className="feed-notice">
             {`Showing alerts loaded at ${formatDateTime(loadedAt ?? 0)}.`}
-          </Alert>
+          </Notice>
         ) : null}
         <FeedViewChips view={filters.view} member={memberView.data} onChange={handleViewChange} />
         <FilterChipsBar
@@ -386,11 +358,11 @@ export function AlertFeed({
           onClearAll={() => setFilters((current) => ({ ...NO_FILTERS, view: current.view }))}
         />
         {content}
-      </Container>
+      </main>
       {unseenArrivals > 0 ? <NewAlertsButton count={unseenArrivals} onClick={handleShowNewest} /> : null}
-      <Box aria-live="polite" aria-atomic="true" sx={visuallyHidden}>
+      <div aria-live="polite" aria-atomic="true" className="kit-visually-hidden">
         {feed.announcement}
-      </Box>
+      </div>
       <LazyMount when={searchOpen}>
         <SearchDialog
           open={searchOpen}
@@ -429,6 +401,6 @@ export function AlertFeed({
         />
       </LazyMount>
       {serverErrorNotice}
-    </Box>
+    </div>
   );
 }

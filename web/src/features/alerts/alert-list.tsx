@@ -1,13 +1,10 @@
-import Alert from "@mui/material/Alert";
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import Typography from "@mui/material/Typography";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { INFINITE_SCROLL_DEBOUNCE_MS, INFINITE_SCROLL_THRESHOLD_PX } from "@turnout/domain";
 import { startTransition, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Button, Notice, Spinner } from "../../ui/kit/kit";
 import { AlertCard, type AlertCardHandlers } from "./alert-card";
 import type { FeedItem } from "./feed-items";
+import "./feed.css";
 
 /** A first guess of a card's height; each card is measured once it renders. */
 const ESTIMATED_CARD_PX = 160;
@@ -154,14 +151,14 @@ export function AlertList({
           );
         })}
       </div>
-      <Box sx={{ display: "flex", justifyContent: "center", py: 2, minHeight: 76 }}>
+      <div className="feed-list-end">
         {more.isFetchingNextPage ? (
-          <Box role="status" sx={{ display: "flex", alignItems: "center", gap: 1.5 }}>
-            <CircularProgress size={24} aria-hidden="true" />
-            <Typography>Loading more alerts…</Typography>
-          </Box>
+          <div role="status" className="feed-progress">
+            <Spinner size={24} />
+            <p className="kit-text-body1">Loading more alerts…</p>
+          </div>
         ) : more.failed ? (
-          <Alert
+          <Notice
             severity="error"
             action={
               <Button color="inherit" onClick={more.fetchNextPage}>
@@ -170,15 +167,15 @@ export function AlertList({
             }
           >
             Failed to load more alerts
-          </Alert>
+          </Notice>
         ) : more.hasNextPage ? (
           <Button variant="outlined" onClick={more.fetchNextPage}>
             Load more alerts
           </Button>
         ) : items.length > 0 ? (
-          <Typography color="text.secondary">No older alerts</Typography>
+          <p className="kit-text-body1 kit-text-secondary">No older alerts</p>
         ) : null}
-      </Box>
+      </div>
     </>
   );
 }

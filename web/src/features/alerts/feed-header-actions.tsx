@@ -1,7 +1,6 @@
-import FilterListIcon from "@mui/icons-material/FilterList";
-import SearchIcon from "@mui/icons-material/Search";
-import Badge from "@mui/material/Badge";
-import IconButton from "@mui/material/IconButton";
+import { filterListPath, Icon, searchPath } from "../../ui/kit/icons";
+import { IconButton } from "../../ui/kit/kit";
+import "./feed.css";
 
 /** The feed's buttons in the page header: search (dotted while a search is on) and filter settings. */
 export function FeedHeaderActions({
@@ -16,9 +15,10 @@ export function FeedHeaderActions({
   return (
     <>
       <IconButton color="inherit" title="Search messages" aria-label="Search messages" onClick={onOpenSearch}>
-        <Badge color="secondary" variant="dot" invisible={!searchActive}>
-          <SearchIcon />
-        </Badge>
+        <span className="feed-search-icon">
+          <Icon path={searchPath} />
+          {searchActive ? <span className="feed-search-icon__dot" /> : null}
+        </span>
       </IconButton>
       <IconButton
         color="inherit"
@@ -26,7 +26,7 @@ export function FeedHeaderActions({
         aria-label="Alert filter settings"
         onClick={onOpenSettings}
       >
-        <FilterListIcon />
+        <Icon path={filterListPath} />
       </IconButton>
     </>
   );

@@ -1,52 +1,41 @@
-import CloudOffIcon from "@mui/icons-material/CloudOff";
-import Alert from "@mui/material/Alert";
-import AlertTitle from "@mui/material/AlertTitle";
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import CircularProgress from "@mui/material/CircularProgress";
-import Typography from "@mui/material/Typography";
 import { formatDateTime, MESSAGES } from "@turnout/domain";
 import { useEffect, useState } from "react";
 import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
+import { cloudOffPath, Icon } from "../../ui/kit/icons";
+import { Button, Notice, Spinner } from "../../ui/kit/kit";
+import "./feed.css";
 
 /** The feed's first page is on its way. */
 export function FeedLoading() {
   return (
-    <Box
-      role="status"
-      sx={{ display: "flex", alignItems: "center", justifyContent: "center", gap: 1.5, py: 6 }}
-    >
-      <CircularProgress size={28} aria-hidden="true" />
-      <Typography>Loading alerts…</Typography>
-    </Box>
+    <div role="status" className="feed-progress feed-progress--first">
+      <Spinner size={28} />
+      <p className="kit-text-body1">Loading alerts…</p>
+    </div>
   );
 }
 
 /** The feed could not load (SPEC 8): the server's message, else 'Failed to load alerts', with Retry. */
 export function FeedLoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
-    <Alert
+    <Notice
       severity="error"
+      title="Could not load alerts"
       action={
         <Button color="inherit" onClick={onRetry}>
           Retry
         </Button>
       }
     >
-      <AlertTitle>Could not load alerts</AlertTitle>
       {(isApiError(error) && error.serverMessage) || MESSAGES.ALERTS_LOAD_FAILED}
-    </Alert>
+    </Notice>
   );
 }
 
 /** The feed holds nothing to show: 'No alerts found' (SPEC 2). */
 export function NoAlertsNotice() {
-  return (
-    <Typography component="p" variant="h6" sx={{ textAlign: "center", py: 6, color: "text.secondary" }}>
-      {MESSAGES.NO_ALERTS}
-    </Typography>
-  );
+  return <p className="kit-text-h6 kit-text-secondary feed-no-alerts">{MESSAGES.NO_ALERTS}</p>;
 }
 
 /** What each live connection state means to the user, in words (the avatar's colour says it too). */
@@ -87,10 +76,10 @@ export function LiveStatusNotice({
   if (state === "connected" || (state === "connecting" && !connectingLong)) return null;
   const canRetry = online && (state === "failed" || state === "disconnected");
   return (
-    <Alert
+    <Notice
       severity={state === "connecting" ? "info" : state === "reconnecting" ? "warning" : "error"}
       data-live-state={state}
-      sx={{ mb: 2 }}
+      className="feed-notice"
       action={
         canRetry ? (
           <Button color="inherit" onClick={onReconnect}>
@@ -100,18 +89,18 @@ export function LiveStatusNotice({
       }
     >
       {LIVE_STATE_TEXT[state]}
-    </Alert>
+    </Notice>
   );
 }
 
 /** 'You are offline. Showing alerts loaded at <time>.' (or that nothing could be kept). */
 export function OfflineNotice({ loadedAt }: { loadedAt: number | null }) {
   return (
-    <Alert severity="warning" icon={<CloudOffIcon />} sx={{ mb: 2 }} role="status">
+    <Notice severity="warning" icon={<Icon path={cloudOffPath} />} className="feed-notice" role="status">
       {loadedAt === null
         ? "You are offline. Alerts will load when the connection returns."
         : `You are offline. Showing alerts loaded at ${formatDateTime(loadedAt)}.`}
-    </Alert>
+    </Notice>
   );
 }
 
@@ -130,15 +119,15 @@ export function NoAgencyNotice({
 }) {
   if (!filtersHideAll) {
     return (
-      <Alert severity="info" sx={{ mb: 2 }}>
+      <Notice severity="info" className="feed-notice">
         {serverWarning}
-      </Alert>
+      </Notice>
     );
   }
   return (
-    <Alert
+    <Notice
       severity="info"
-      sx={{ mb: 2 }}
+      className="feed-notice"
       action={
         <Button color="inherit" onClick={onOpenSettings}>
           Open filter settings
@@ -147,6 +136,6 @@ export function NoAgencyNotice({
     >
       Your alert filters hide every agency you belong to, so no alerts will show or arrive. Open the filter
       settings to show one again.
-    </Alert>
+    </Notice>
   );
 }

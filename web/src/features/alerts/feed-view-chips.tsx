@@ -1,10 +1,8 @@
-import GroupsIcon from "@mui/icons-material/Groups";
-import PublicIcon from "@mui/icons-material/Public";
-import Box from "@mui/material/Box";
-import Chip from "@mui/material/Chip";
 import { type FeedView, feedViewLabel } from "@turnout/domain";
+import { groupsPath, Icon, publicPath } from "../../ui/kit/icons";
+import { Chip } from "../../ui/kit/kit";
 import type { MemberView } from "./alerts-api";
-import { touchTarget } from "./touch-target";
+import "./feed.css";
 
 /**
  * Which view the feed is in (issue 26), for a member who chose units: their units' jobs (the default)
@@ -21,35 +19,27 @@ export function FeedViewChips({
   onChange: (view: FeedView) => void;
 }) {
   if (!member || member.units.length === 0) return null;
-  const options: { value: FeedView; label: string; icon: React.ReactElement }[] = [
-    { value: "units", label: feedViewLabel("units", member.units, member.agencies), icon: <GroupsIcon /> },
-    {
-      value: "agencies",
-      label: feedViewLabel("agencies", member.units, member.agencies),
-      icon: <PublicIcon />,
-    },
+  const options: { value: FeedView; label: string; icon: string }[] = [
+    { value: "units", label: feedViewLabel("units", member.units, member.agencies), icon: groupsPath },
+    { value: "agencies", label: feedViewLabel("agencies", member.units, member.agencies), icon: publicPath },
   ];
   return (
-    <Box
-      role="group"
-      aria-label="Which jobs to show"
-      sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, mb: 1.5 }}
-    >
+    <fieldset aria-label="Which jobs to show" className="feed-chips feed-chips--view">
       {options.map((option) => {
         const on = option.value === view;
         return (
           <Chip
             key={option.value}
-            icon={option.icon}
+            icon={<Icon path={option.icon} />}
             label={option.label}
             color="primary"
             variant={on ? "filled" : "outlined"}
+            className={on ? "feed-view-chip--on" : undefined}
             aria-pressed={on}
             onClick={() => onChange(option.value)}
-            sx={{ ...touchTarget, maxWidth: "100%", fontWeight: on ? 600 : 400 }}
           />
         );
       })}
-    </Box>
+    </fieldset>
   );
 }

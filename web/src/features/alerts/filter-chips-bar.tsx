@@ -1,11 +1,9 @@
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Chip from "@mui/material/Chip";
 import { typePresentation } from "@turnout/domain";
 import type { ReactElement } from "react";
+import { Button, Chip } from "../../ui/kit/kit";
 import type { FeedFilters } from "./alerts-api";
-import { touchTarget } from "./touch-target";
 import { TypeIcon } from "./type-badge";
+import "./feed.css";
 
 type FilterName = Exclude<keyof FeedFilters, "view">;
 
@@ -38,11 +36,7 @@ export function FilterChipsBar({
   if (chips.length === 0) return null;
 
   return (
-    <Box
-      component="section"
-      aria-label="Active filters"
-      sx={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: 1, mb: 2 }}
-    >
+    <section aria-label="Active filters" className="feed-chips feed-chips--filters">
       {chips.map((chip) => (
         <Chip
           key={chip.name}
@@ -50,15 +44,18 @@ export function FilterChipsBar({
           icon={chip.icon}
           color="secondary"
           variant="outlined"
+          removable
           onClick={() => onRemove(chip.name)}
-          onDelete={() => onRemove(chip.name)}
+          // Backspace and Delete remove a focused chip too, as they did MUI's removable chip.
+          onKeyUp={(event) => {
+            if (event.key === "Backspace" || event.key === "Delete") onRemove(chip.name);
+          }}
           aria-label={`Remove filter ${chip.label}`}
-          sx={{ ...touchTarget, maxWidth: "100%" }}
         />
       ))}
-      <Button size="small" onClick={onClearAll} sx={{ minHeight: 44 }}>
+      <Button size="small" className="feed-chips__clear" onClick={onClearAll}>
         Clear All
       </Button>
-    </Box>
+    </section>
   );
 }

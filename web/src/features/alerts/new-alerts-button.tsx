@@ -1,5 +1,6 @@
-import ArrowUpwardIcon from "@mui/icons-material/ArrowUpward";
-import Button from "@mui/material/Button";
+import { arrowUpwardPath, Icon } from "../../ui/kit/icons";
+import { Button } from "../../ui/kit/kit";
+import "./feed.css";
 
 /** "3 new alerts", floating under the header while new cards arrived above a reader scrolled down. */
 export function NewAlertsButton({ count, onClick }: { count: number; onClick: () => void }) {
@@ -7,17 +8,9 @@ export function NewAlertsButton({ count, onClick }: { count: number; onClick: ()
     <Button
       variant="contained"
       color="secondary"
-      startIcon={<ArrowUpwardIcon aria-hidden="true" />}
+      className="feed-new-alerts"
+      startIcon={<Icon path={arrowUpwardPath} />}
       onClick={onClick}
-      sx={{
-        position: "fixed",
-        top: 72,
-        left: "50%",
-        transform: "translateX(-50%)",
-        zIndex: (theme) => theme.zIndex.appBar + 1,
-        borderRadius: 6,
-        boxShadow: 6,
-      }}
     >
       {count === 1 ? "1 new alert" : `${count} new alerts`}
     </Button>

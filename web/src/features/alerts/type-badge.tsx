@@ -1,24 +1,29 @@
-import EmergencyIcon from "@mui/icons-material/Emergency";
-import InfoIcon from "@mui/icons-material/Info";
-import NotificationImportantIcon from "@mui/icons-material/NotificationImportant";
-import NotificationsIcon from "@mui/icons-material/Notifications";
-import Chip from "@mui/material/Chip";
-import type { SvgIconProps } from "@mui/material/SvgIcon";
 import { type TypePresentation, typePresentation } from "@turnout/domain";
-import type { ComponentType } from "react";
-import { touchTarget } from "./touch-target";
+import type { CSSProperties } from "react";
+import {
+  emergencyPath,
+  Icon,
+  type IconProps,
+  infoPath,
+  notificationImportantPath,
+  notificationsPath,
+} from "../../ui/kit/icons";
+import { Chip } from "../../ui/kit/kit";
+import "./feed.css";
 
-/** The Material icon for each of the domain's icon names (TYPE_PRESENTATION). */
-const ICONS: Record<string, ComponentType<SvgIconProps>> = {
-  Emergency: EmergencyIcon,
-  NotificationImportant: NotificationImportantIcon,
-  Info: InfoIcon,
-  Notifications: NotificationsIcon,
+/** The Material icon (its path) for each of the domain's icon names (TYPE_PRESENTATION). */
+const ICONS: Record<string, string> = {
+  Emergency: emergencyPath,
+  NotificationImportant: notificationImportantPath,
+  Info: infoPath,
+  Notifications: notificationsPath,
 };
 
-export function TypeIcon({ presentation, ...props }: { presentation: TypePresentation } & SvgIconProps) {
-  const Icon = ICONS[presentation.icon] ?? NotificationsIcon;
-  return <Icon aria-hidden="true" {...props} />;
+export function TypeIcon({
+  presentation,
+  ...props
+}: { presentation: TypePresentation } & Omit<IconProps, "path">) {
+  return <Icon path={ICONS[presentation.icon] ?? notificationsPath} {...props} />;
 }
 
 /**
@@ -38,19 +43,12 @@ export function TypeBadge({
   return (
     <Chip
       size={size}
+      className="type-badge"
+      style={{ "--type-color": presentation.color } as CSSProperties}
       icon={<TypeIcon presentation={presentation} />}
       label={presentation.label.toUpperCase()}
       onClick={onClick}
       aria-label={onClick ? `Show only ${presentation.label} alerts` : undefined}
-      sx={{
-        bgcolor: presentation.color,
-        color: "#fff",
-        fontWeight: 700,
-        letterSpacing: 0.4,
-        "& .MuiChip-icon": { color: "#fff" },
-        "&.MuiChip-clickable:hover, &.MuiChip-clickable:focus-visible": { bgcolor: presentation.color },
-        ...(onClick ? touchTarget : {}),
-      }}
     />
   );
 }

@@ -9,7 +9,6 @@ import {
 } from "@turnout/domain";
 import {
   createContext,
-  lazy,
   type ReactNode,
   startTransition,
   useCallback,
@@ -24,16 +23,17 @@ import { emitSessionNotice, onSessionNotice, type SessionNotice } from "../../ap
 import { type StoredSession, storage } from "../../api/storage";
 import type { SessionAgency, SessionUser } from "../../api/types";
 import { LazyMount } from "../../ui/lazy-mount";
+import { lazyWithTheme } from "../../ui/lazy-with-theme";
 import { pageNavigation } from "../../ui/page-navigation";
 import { authApi, type SignInData } from "./auth-api";
 
 // Both dialogs load when first shown: MUI's Dialog (its modal, focus trap and transitions) is on no
 // other screen's first paint (issue 31).
-const SessionEndedDialog = lazy(() =>
-  import("./session-ended-dialog").then((module) => ({ default: module.SessionEndedDialog })),
+const SessionEndedDialog = lazyWithTheme(() =>
+  import("./session-ended-dialog").then((module) => module.SessionEndedDialog),
 );
-const NotAuthorizedDialog = lazy(() =>
-  import("./not-authorized-dialog").then((module) => ({ default: module.NotAuthorizedDialog })),
+const NotAuthorizedDialog = lazyWithTheme(() =>
+  import("./not-authorized-dialog").then((module) => module.NotAuthorizedDialog),
 );
 
 type AuthStatus = "loading" | "signed-out" | "signed-in";

@@ -5,13 +5,21 @@ import { createTheme, ThemeProvider } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AlarmPlayer } from "../../ui/alarm-player";
-import { centredPageSx } from "../../ui/loading-screen";
 import { type Board, BoardError, boardApi, DISPLAY_TOKEN_KEY, secondsSince } from "./board-api";
 import { CurrentJob, IdleClock, PreviousJobs } from "./board-job";
 import { useBoard, useNowEverySecond, usePolling, useWakeLock } from "./use-board";
 
 /** A new emergency page younger than this sounds the alarm (an old one found after a restart does not). */
 const ALARM_FRESH_MS = 120_000;
+
+/** A page-high column with its content centred both ways. */
+const centredPageSx = {
+  minHeight: "100dvh",
+  display: "flex",
+  flexDirection: "column",
+  alignItems: "center",
+  justifyContent: "center",
+} as const;
 
 const theme = createTheme({
   palette: { mode: "dark", background: { default: "#0b0f14", paper: "#141a22" } },

@@ -1,22 +1,21 @@
-import CheckCircleIcon from "@mui/icons-material/CheckCircle";
-import SyncIcon from "@mui/icons-material/Sync";
-import SyncProblemIcon from "@mui/icons-material/SyncProblem";
-import Avatar from "@mui/material/Avatar";
-import Badge from "@mui/material/Badge";
-import Box from "@mui/material/Box";
-import IconButton from "@mui/material/IconButton";
-import Typography from "@mui/material/Typography";
 import { canOpenAdminConsole, formatBadgeCount } from "@turnout/domain";
-import { lazy, memo, useId, useState } from "react";
+import { memo, useId, useState } from "react";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
+import { checkCirclePath, Icon, syncPath, syncProblemPath } from "../../ui/kit/icons";
+import { IconButton } from "../../ui/kit/kit";
 import { LazyMount } from "../../ui/lazy-mount";
+import { lazyWithTheme } from "../../ui/lazy-with-theme";
+import "./dashboard.css";
 
-const loadUserMenuList = () => import("./user-menu-list");
-const UserMenuList = lazy(loadUserMenuList);
-/** Starts loading the open menu's code before the click; a failure shows when the menu opens. */
+const loadUserMenuList = () => import("./user-menu-list").then((module) => module.default);
+const UserMenuList = lazyWithTheme(loadUserMenuList);
+/**
+ * Starts loading the open menu's code and MUI's theme (the menu is built with MUI) before the click;
+ * a failure shows when the menu opens.
+ */
 const preloadUserMenuList = () => {
-  loadUserMenuList().catch(() => {});
+  Promise.all([loadUserMenuList(), import("../../app/mui-theme")]).catch(() => {});
 };
 
 /** The live state in words, for the avatar's tooltip and screen readers (colour is never the only cue). */
@@ -28,18 +27,6 @@ export const CONNECTION_LABEL: Record<LiveConnectionState, string> = {
   failed: "Live updates: failed",
 };
 
-/** Green when live, red otherwise; both carry white initials at AA contrast. */
-const CONNECTED_COLOUR = "#2e7d32";
-const NOT_CONNECTED_COLOUR = "#c62828";
-
-/**
- * The 'not live' pill: amber with black text, at 5:1 against the light theme's red header and 10:1
- * against the dark theme's grey one (WCAG 1.4.11 asks 3:1; e2e measures it), so a dropped connection
- * shows in the header, where the red avatar alone melted into the red header.
- */
-const NOT_LIVE_BACKGROUND = "#ffd54f";
-const NOT_LIVE_TEXT = "#000";
-
 /** The pill's word for each state that is not live. */
 const NOT_LIVE_WORD: Record<Exclude<LiveConnectionState, "connected">, string> = {
   connecting: "Connecting",
@@ -49,12 +36,12 @@ const NOT_LIVE_WORD: Record<Exclude<LiveConnectionState, "connected">, string> =
 };
 
 /** A shape per state, so the state reads without colour: a tick, turning arrows, arrows with a '!'. */
-const CONNECTION_ICON: Record<LiveConnectionState, typeof CheckCircleIcon> = {
-  connected: CheckCircleIcon,
-  connecting: SyncIcon,
-  reconnecting: SyncIcon,
-  disconnected: SyncProblemIcon,
-  failed: SyncProblemIcon,
+const CONNECTION_ICON: Record<LiveConnectionState, string> = {
+  connected: checkCirclePath,
+  connecting: syncPath,
+  reconnecting: syncPath,
+  disconnected: syncProblemPath,
+  failed: syncProblemPath,
 };
 
 function initialsOf(user: SessionUser): string {
@@ -84,8 +71,9 @@ export interface UserMenuSlots {
  * for those who cannot tell the colours apart, and while not live an amber pill beside it that
  * stands out from the header in both themes (issue 26); name and phone;
  * 'My Alerts', 'My units', 'My devices', 'Push notifications', 'Alarm', 'Feedback', 'Admin' (admins
- * on non-mobile devices) and 'Sign out'. Memoised: the feed's page renders several times while it
- * opens, and the menu's button is a dozen MUI elements whose styles emotion works out on each render.
+ * on non-mobile devices) and 'Sign out'. The button and pill are plain elements styled by dashboard.css
+ * (issue 31); the opened menu is MUI's, loaded on demand. Memoised: the feed's page renders several
+ * times while it opens, and none of those renders changes what the button shows.
  */
 export const UserMenu = memo(function UserMenu({
   user,
@@ -104,7 +92,7 @@ export const UserMenu = memo(function UserMenu({
   const statusId = useId();
   const fullName = `${user.first_name} ${user.last_name}`.trim();
   const connected = connection === "connected";
-  const StateIcon = CONNECTION_ICON[connection];
+  const stateIcon = CONNECTION_ICON[connection];
   const showAdmin = canOpenAdminConsole(user, navigator.userAgent);
   const unread = user.is_admin ? "" : formatBadgeCount(slots.feedbackUnread ?? 0);
 
@@ -123,40 +111,17 @@ export const UserMenu = memo(function UserMenu({
   return (
     <>
       {connection === "connected" ? null : (
-        <Box
-          aria-hidden="true"
-          data-not-live={connection}
-          sx={{
-            display: "inline-flex",
-            alignItems: "center",
-            gap: 0.5,
-            flexShrink: 0,
-            height: 28,
-            minWidth: 28,
-            px: { xs: 0.5, sm: 1 },
-            mr: 0.5,
-            borderRadius: 14,
-            bgcolor: NOT_LIVE_BACKGROUND,
-            color: NOT_LIVE_TEXT,
-            fontSize: "0.8125rem",
-            fontWeight: 700,
-            lineHeight: 1,
-          }}
-        >
-          <StateIcon sx={{ fontSize: 18 }} />
-          <Box component="span" sx={{ display: { xs: "none", sm: "inline" } }}>
-            {NOT_LIVE_WORD[connection]}
-          </Box>
-        </Box>
+        <div aria-hidden="true" data-not-live={connection} className="dashboard-not-live">
+          <Icon path={stateIcon} fontSize={18} />
+          <span className="kit-from-sm">{NOT_LIVE_WORD[connection]}</span>
+        </div>
       )}
-      <Box sx={{ textAlign: "right", display: { xs: "none", sm: "block" }, mr: 0.5 }}>
-        <Typography variant="body2" component="p" sx={{ fontWeight: 600 }}>
-          {fullName}
-        </Typography>
-        <Typography variant="caption" component="p" aria-hidden="true">
+      <div className="kit-from-sm dashboard-user">
+        <p className="dashboard-user__name">{fullName}</p>
+        <p className="kit-text-caption" aria-hidden="true">
           {connected ? "Live" : CONNECTION_LABEL[connection].replace("Live updates: ", "Live: ")}
-        </Typography>
-      </Box>
+        </p>
+      </div>
       <IconButton
         title={CONNECTION_LABEL[connection]}
         aria-label={`User menu for ${fullName}`}
@@ -176,58 +141,24 @@ export const UserMenu = memo(function UserMenu({
             on the light theme's red header and on the dark theme's grey one, so the red avatar
             never melts into a red header (WCAG non-text contrast 3:1; e2e measures it).
           */}
-        <Badge
-          overlap="circular"
-          anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+        <span
           data-connection-ring=""
-          sx={{ borderRadius: "50%", boxShadow: "0 0 0 3px currentColor" }}
-          badgeContent={
-            <StateIcon
-              aria-hidden="true"
-              data-connection-icon={connection}
-              sx={{
-                fontSize: 18,
-                color: connected ? CONNECTED_COLOUR : NOT_CONNECTED_COLOUR,
-                bgcolor: "#fff",
-                borderRadius: "50%",
-              }}
-            />
+          className={
+            connected ? "dashboard-avatar dashboard-avatar--live" : "dashboard-avatar dashboard-avatar--down"
           }
         >
-          <Avatar
-            sx={{
-              width: 36,
-              height: 36,
-              fontWeight: 700,
-              color: "#fff",
-              bgcolor: connected ? CONNECTED_COLOUR : NOT_CONNECTED_COLOUR,
-            }}
-          >
-            {initialsOf(user)}
-          </Avatar>
-        </Badge>
+          <span className="dashboard-avatar__initials">{initialsOf(user)}</span>
+          <Icon
+            path={stateIcon}
+            fontSize={18}
+            className="dashboard-avatar__state"
+            data-connection-icon={connection}
+          />
+        </span>
         {unread ? (
-          <Box
-            component="span"
-            aria-hidden="true"
-            sx={{
-              position: "absolute",
-              top: 2,
-              right: 2,
-              minWidth: 18,
-              height: 18,
-              px: 0.5,
-              borderRadius: 9,
-              bgcolor: "#b71c1c",
-              color: "#fff",
-              border: "1px solid #fff",
-              fontSize: 11,
-              fontWeight: 700,
-              lineHeight: "16px",
-            }}
-          >
+          <span aria-hidden="true" className="dashboard-unread">
             {unread}
-          </Box>
+          </span>
         ) : null}
         <span id={statusId} hidden>
           {CONNECTION_LABEL[connection]}
@@ -236,8 +167,8 @@ export const UserMenu = memo(function UserMenu({
       </IconButton>
       {/*
           Mounted from its first opening (closed, MUI's Menu still renders its popover's hooks), and its
-          code (MUI's Menu, the entries' icons) loaded then, or when the pointer or focus reaches the
-          button: nothing the feed does not show on first paint in its critical path (issue 31).
+          code (MUI's Menu, the entries' icons, MUI's theme) loaded then, or when the pointer or focus
+          reaches the button: nothing the feed does not show on first paint in its critical path (issue 31).
         */}
       <LazyMount when={anchor !== null}>
         <UserMenuList

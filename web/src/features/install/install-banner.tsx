@@ -1,14 +1,10 @@
-import CloseIcon from "@mui/icons-material/Close";
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import IconButton from "@mui/material/IconButton";
-import Paper from "@mui/material/Paper";
-import Stack from "@mui/material/Stack";
-import Typography from "@mui/material/Typography";
 import { PRODUCT_NAME } from "@turnout/domain";
 import { useId } from "react";
 import type { SessionUser } from "../../api/types";
+import { closePath, Icon } from "../../ui/kit/icons";
+import { Button, IconButton } from "../../ui/kit/kit";
 import { type InstallHelp, useInstallBanner } from "./use-install-banner";
+import "./install-banner.css";
 
 const HELP_TEXT: Record<Exclude<InstallHelp, null>, string> = {
   ios: "To install on iPhone or iPad: tap the Share button, then 'Add to Home Screen'.",
@@ -20,6 +16,7 @@ const HELP_TEXT: Record<Exclude<InstallHelp, null>, string> = {
  * 'Install Turnout App' with 'Remind Later', 'Install' and a never-remind dismiss (SPEC 2 and 4).
  * Renders nothing for a signed-out visitor, inside the installed app, after never-remind or
  * installing, within 48 h of Remind Later, and after a dismissal earlier in this browser session.
+ * Plain elements styled by install-banner.css (issue 31): it shows above the feed on first paint.
  */
 export function InstallBanner({ user }: { user: SessionUser | null | undefined }) {
   const banner = useInstallBanner(Boolean(user));
@@ -27,43 +24,30 @@ export function InstallBanner({ user }: { user: SessionUser | null | undefined }
   if (!banner.visible) return null;
 
   return (
-    <Paper
-      component="section"
-      aria-labelledby={titleId}
-      variant="outlined"
-      sx={{
-        p: 1.5,
-        display: "flex",
-        flexWrap: "wrap",
-        alignItems: "center",
-        columnGap: 1.5,
-        rowGap: 1,
-        borderColor: "primary.main",
-      }}
-    >
-      <Box component="img" src="/icon.svg" alt="" width={40} height={40} sx={{ flexShrink: 0 }} />
-      <Box sx={{ flex: "1 1 12rem", minWidth: 0 }}>
-        <Typography id={titleId} component="p" variant="subtitle1" sx={{ fontWeight: 700 }}>
+    <section aria-labelledby={titleId} className="install-banner">
+      <img className="install-banner__icon" src="/icon.svg" alt="" width={40} height={40} />
+      <div className="install-banner__text">
+        <p id={titleId} className="install-banner__title">
           Install {PRODUCT_NAME} App
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
+        </p>
+        <p className="kit-text-body2 kit-text-secondary">
           Open alerts straight from your home screen, even with a poor connection.
-        </Typography>
+        </p>
         {banner.help && (
-          <Typography variant="body2" role="status" sx={{ mt: 0.5 }}>
+          <p className="kit-text-body2 install-banner__help" role="status">
             {HELP_TEXT[banner.help]}
-          </Typography>
+          </p>
         )}
-      </Box>
-      <Stack direction="row" spacing={1} sx={{ alignItems: "center", ml: "auto" }}>
+      </div>
+      <div className="install-banner__actions">
         <Button onClick={banner.remindLater}>Remind Later</Button>
         <Button variant="contained" onClick={() => void banner.install()}>
           Install
         </Button>
         <IconButton aria-label="Don't remind me again" onClick={banner.neverRemind}>
-          <CloseIcon />
+          <Icon path={closePath} />
         </IconButton>
-      </Stack>
-    </Paper>
+      </div>
+    </section>
   );
 }

@@ -1,13 +1,10 @@
-import CheckCircleIcon from "@mui/icons-material/CheckCircle";
-import CloudOffIcon from "@mui/icons-material/CloudOff";
-import DoNotDisturbOnIcon from "@mui/icons-material/DoNotDisturbOn";
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Typography from "@mui/material/Typography";
 import type { ResponseEta, ResponseStatus } from "@turnout/domain";
 import type { ReactNode } from "react";
+import { checkCirclePath, cloudOffPath, doNotDisturbOnPath, Icon } from "../../ui/kit/icons";
+import { Button } from "../../ui/kit/kit";
 import { CLOSED_TEXT, describeAnswer, PENDING_TEXT } from "./labels";
 import type { AnswerState } from "./use-answer";
+import "./answers.css";
 
 /**
  * The one-tap 'Responding' / 'Not available' buttons; the member's current answer is the filled one
@@ -38,28 +35,22 @@ export function AnswerButtons({
         aria-pressed={chosen}
         disabled={disabled}
         onClick={() => void state.answer(status, status === "responding" ? eta : null)}
-        sx={{ flex: "1 1 8rem", fontSize: "1rem", whiteSpace: "nowrap" }}
+        className="answer-button"
       >
         {label}
       </Button>
     );
   };
   return (
-    <Box>
-      <Box
-        role="group"
-        aria-label={`Your answer to ${jobLabel}`}
-        sx={{ display: "flex", flexWrap: "wrap", gap: 1 }}
-      >
-        {button("responding", "Responding", <CheckCircleIcon aria-hidden="true" />)}
-        {button("not_available", "Not available", <DoNotDisturbOnIcon aria-hidden="true" />)}
-      </Box>
+    <div>
+      <fieldset aria-label={`Your answer to ${jobLabel}`} className="answer-buttons">
+        {button("responding", "Responding", <Icon path={checkCirclePath} />)}
+        {button("not_available", "Not available", <Icon path={doNotDisturbOnPath} />)}
+      </fieldset>
       {!open ? (
-        <Typography variant="body2" sx={{ mt: 0.75, color: "text.secondary", fontWeight: 600 }}>
-          {CLOSED_TEXT}
-        </Typography>
+        <p className="kit-text-body2 kit-text-secondary answer-line answer-line--strong">{CLOSED_TEXT}</p>
       ) : null}
-    </Box>
+    </div>
   );
 }
 
@@ -68,29 +59,25 @@ export function AnswerNote({ state }: { state: AnswerState }) {
   return (
     <>
       {state.mine ? (
-        <Typography variant="body2" sx={{ mt: 0.75, fontWeight: 600 }}>
+        <p className="kit-text-body2 answer-line answer-line--strong">
           {`You: ${describeAnswer(state.mine)}`}
           {state.pending ? (
-            <Box
-              component="span"
-              role="status"
-              sx={{ display: "inline-flex", alignItems: "center", gap: 0.5, ml: 1, color: "warning.main" }}
-            >
-              <CloudOffIcon fontSize="inherit" aria-hidden="true" />
+            <span role="status" className="answer-pending">
+              <Icon path={cloudOffPath} fontSize="inherit" />
               {PENDING_TEXT}
-            </Box>
+            </span>
           ) : null}
-        </Typography>
+        </p>
       ) : null}
       {state.refused ? (
-        <Typography variant="body2" role="alert" sx={{ mt: 0.75, color: "error.main" }}>
+        <p role="alert" className="kit-text-body2 answer-line answer-line--error">
           {`Your answer (${describeAnswer(state.refused)}) was not sent: ${state.refused.refused}`}
-        </Typography>
+        </p>
       ) : null}
       {state.error ? (
-        <Typography variant="body2" role="alert" sx={{ mt: 0.75, color: "error.main" }}>
+        <p role="alert" className="kit-text-body2 answer-line answer-line--error">
           {state.error}
-        </Typography>
+        </p>
       ) : null}
     </>
   );

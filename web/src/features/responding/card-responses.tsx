@@ -1,18 +1,20 @@
-import CheckCircleIcon from "@mui/icons-material/CheckCircle";
-import CloudOffIcon from "@mui/icons-material/CloudOff";
-import DoNotDisturbOnIcon from "@mui/icons-material/DoNotDisturbOn";
-import ErrorIcon from "@mui/icons-material/Error";
-import GroupsIcon from "@mui/icons-material/Groups";
-import Box from "@mui/material/Box";
-import Typography from "@mui/material/Typography";
 import { useQuery } from "@tanstack/react-query";
 import { type AnswerablePage, describeResponseCounts, jobAnswerability } from "@turnout/domain";
+import {
+  checkCirclePath,
+  cloudOffPath,
+  doNotDisturbOnPath,
+  errorPath,
+  groupsPath,
+  Icon,
+} from "../../ui/kit/icons";
 import { useOnlineStatus } from "../../ui/use-online-status";
 import { AnswerButtons, AnswerNote } from "./answer-controls";
 import { CLOSED_TEXT, OFFLINE_COUNTS_TEXT, PENDING_TEXT, STATUS_LABELS } from "./labels";
 import { summaryQueryOptions } from "./queries";
 import type { ResponseSummary } from "./responding-api";
 import { type AnswerState, useAnswer } from "./use-answer";
+import "./answers.css";
 import "./answers-toggle.css";
 
 /** "4 responding, 1 not available" with an icon; the card's and the popup's count line. */
@@ -22,13 +24,10 @@ export function ResponseCounts({
   counts: Pick<ResponseSummary, "responding" | "not_available">;
 }) {
   return (
-    <Typography
-      component="p"
-      sx={{ display: "flex", alignItems: "center", gap: 0.75, fontWeight: 700, color: "text.primary" }}
-    >
-      <GroupsIcon fontSize="small" aria-hidden="true" sx={{ color: "success.main" }} />
+    <p className="kit-text-body1 response-counts">
+      <Icon path={groupsPath} fontSize="small" />
       {describeResponseCounts(counts)}
-    </Typography>
+    </p>
   );
 }
 
@@ -67,15 +66,13 @@ function CardAnswer({
   const state = useAnswer({ alertId: summary.alert_id, jobAlertId: summary.job_alert_id }, summary.mine);
   return (
     <>
-      <Box sx={{ mt: 1 }}>
+      <div className="card-answer">
         <AnswerButtons state={state} open={summary.open} eta={null} jobLabel={`job ${summary.alert_id}`} />
-      </Box>
+      </div>
       <AnswerNote state={state} />
     </>
   );
 }
-
-const footSx = { px: 1.5, pb: 1.5, pt: 1, borderTop: 1, borderColor: "divider" } as const;
 
 /** The toggle's place while the counts load: as wide as a loaded one, so nothing moves. */
 function LoadingToggle() {
@@ -84,11 +81,10 @@ function LoadingToggle() {
 
 /** What the toggle says of the member's answer, in an icon (the accessible name says it in words). */
 function mineIcon(state: AnswerState) {
-  if (state.refused || state.error) return <ErrorIcon fontSize="small" aria-hidden="true" />;
-  if (state.pending) return <CloudOffIcon fontSize="small" aria-hidden="true" />;
-  if (state.mine?.status === "responding") return <CheckCircleIcon fontSize="small" aria-hidden="true" />;
-  if (state.mine?.status === "not_available")
-    return <DoNotDisturbOnIcon fontSize="small" aria-hidden="true" />;
+  if (state.refused || state.error) return <Icon path={errorPath} fontSize="small" />;
+  if (state.pending) return <Icon path={cloudOffPath} fontSize="small" />;
+  if (state.mine?.status === "responding") return <Icon path={checkCirclePath} fontSize="small" />;
+  if (state.mine?.status === "not_available") return <Icon path={doNotDisturbOnPath} fontSize="small" />;
   return null;
 }
 
@@ -122,7 +118,7 @@ function AnswersToggleButton({
       aria-controls={panel.id}
       onClick={panel.onToggle}
     >
-      <GroupsIcon fontSize="small" aria-hidden="true" />
+      <Icon path={groupsPath} fontSize="small" />
       <span aria-hidden="true">{counts ? counts.responding : "?"}</span>
       {mineIcon(state)}
     </button>
@@ -151,7 +147,7 @@ export function CardAnswersToggle({
   if (readOnly) {
     return (
       <span className="answers-count">
-        <GroupsIcon fontSize="small" aria-hidden="true" />
+        <Icon path={groupsPath} fontSize="small" />
         {describeResponseCounts(summary.data)}
       </span>
     );
@@ -172,18 +168,16 @@ export function CardResponses({ alertId, pages, readOnly = false, panel }: CardJ
   if (!summary.data) {
     if (online || summary.data === null) return null;
     return (
-      <Box id={panel.id} aria-label="Who is responding" role="group" sx={footSx}>
-        <Typography variant="body2" sx={{ color: "text.secondary" }}>
-          {OFFLINE_COUNTS_TEXT}
-        </Typography>
+      <fieldset id={panel.id} aria-label="Who is responding" className="card-responses">
+        <p className="kit-text-body2 kit-text-secondary">{OFFLINE_COUNTS_TEXT}</p>
         <CardAnswer summary={offlineSummary(alertId)} />
-      </Box>
+      </fieldset>
     );
   }
   return (
-    <Box id={panel.id} aria-label="Who is responding" role="group" sx={footSx}>
+    <fieldset id={panel.id} aria-label="Who is responding" className="card-responses">
       <ResponseCounts counts={summary.data} />
       <CardAnswer summary={summary.data} />
-    </Box>
+    </fieldset>
   );
 }
