@@ -82,6 +82,56 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The page's entry (src/main.tsx) holds no React, so that it runs as soon as it arrives and asks for the
+ * first screen's code and data at once; it then imports src/app/start.tsx (React and the app). This
+ * writes start's scripts and styles into index.html (modulepreload and stylesheet links), so the
+ * browser fetches them beside the entry rather than after it has run: no round trip is added, and the
+ * first screen's requests leave one sooner (issue 31).
+ */
+function preloadStart(): Plugin {
+  return {
+    name: "turnout-preload-start",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).filter((output) => output.type === "chunk");
+        const start = chunks.find((chunk) => chunk.facadeModuleId?.endsWith("/src/app/start.tsx"));
+        if (!start) throw new Error("preloadStart: no chunk for src/app/start.tsx");
+        // What the page already loads (the entry and what Vite preloads for it).
+        const already = new Set([...html.matchAll(/(?:src|href)="\/([^"]+)"/g)].map((match) => match[1]));
+        const scripts = new Set<string>();
+        const styles = new Set<string>();
+        const visit = (fileName: string) => {
+          const chunk = bundle[fileName];
+          if (!chunk || chunk.type !== "chunk" || scripts.has(fileName)) return;
+          scripts.add(fileName);
+          for (const css of chunk.viteMetadata?.importedCss ?? []) styles.add(css);
+          for (const imported of chunk.imports) visit(imported);
+        };
+        visit(start.fileName);
+        return [
+          ...[...styles].map((href) => ({
+            tag: "link",
+            attrs: { rel: "stylesheet", crossorigin: true, href: `/${href}` },
+            injectTo: "head" as const,
+          })),
+          ...[...scripts]
+            .filter((fileName) => !already.has(fileName))
+            .map((href) => ({
+              tag: "link",
+              attrs: { rel: "modulepreload", crossorigin: true, href: `/${href}` },
+              injectTo: "head" as const,
+            })),
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     react(),
@@ -109,6 +159,7 @@ export default defineConfig({
         importScripts: ["push-sw.js"],
       },
     }),
+    preloadStart(),
     precompress(),
     // Test doubles and fixtures (src/testing, *.test.*) must never ship: the build fails if they do.
     noTestCode(),
@@ -137,7 +188,6 @@ export default defineConfig({
           groups: [
             {
               name: "react",
-              tags: ["$initial"],
               test: /node_modules[\\/](react|react-dom|scheduler|wouter|regexparam|use-sync-external-store)[\\/]/,
             },
             // MUI's styling engine and theme, for every screen built with MUI (all load when first
@@ -149,7 +199,6 @@ export default defineConfig({
             },
             {
               name: "query",
-              tags: ["$initial"],
               test: /node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/,
             },
             // Not `$initial`: loaded with the first lazy screen that validates with it. The web writes

@@ -1,36 +1,14 @@
 import { lazy, Suspense } from "react";
 import { Redirect, Route, Switch, useLocation, useParams, useSearchParams } from "wouter";
-import { storage } from "../api/storage";
-import { fetchFirstFeedPageEarly } from "../features/alerts/feed-request";
 import { AuthProvider, useAuth } from "../features/auth/auth-provider";
 import { lazyWithTheme } from "../ui/lazy-with-theme";
 import { LoadingScreen } from "../ui/loading-screen";
+import { loadAuthScreens, loadDashboard } from "./first-screen";
 
-// The first download holds neither the signed-in page nor the signed-out screens: a member's feed
-// does not carry the login form's inputs (issue 31), nor the login page the feed.
-const loadDashboard = () => import("./dashboard-page");
 const Dashboard = lazy(() => loadDashboard().then((module) => ({ default: module.Dashboard })));
-const loadAuthScreens = () => import("../features/auth/auth-screens");
 // The signed-out screens are built with MUI: its theme comes with them.
 const AuthScreens = lazyWithTheme(() => loadAuthScreens().then((module) => module.AuthScreens));
-const preloadAuthScreens = () => Promise.all([loadAuthScreens(), import("./mui-theme")]);
 
-/**
- * The first screen's code is fetched at once, while React starts, rather than once the first render
- * asks for it: the signed-in page with a session stored (one round trip less before the first card),
- * else the login screen. On the feed's own address its first page is asked for at the same time.
- */
-export function preloadFirstScreen(): void {
-  const signedIn = storage.getToken() !== null;
-  const load = signedIn ? loadDashboard : preloadAuthScreens;
-  void load().catch(() => undefined);
-  if (
-    signedIn &&
-    window.location.pathname === "/" &&
-    !new URLSearchParams(window.location.search).has("debug")
-  )
-    fetchFirstFeedPageEarly();
-}
 const KeyboardDebugPage = lazyWithTheme(() =>
   import("../features/debug/keyboard-debug-page").then((module) => module.KeyboardDebugPage),
 );
