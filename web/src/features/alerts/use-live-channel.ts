@@ -154,61 +154,66 @@ export function useLiveChannel(
       latest.current.onAlert(parsed.data);
       publishLiveEvent("new-alert", parsed.data);
     };
-    channel = openLiveChannel(
-      { userId, isAdmin },
-      {
-        onState: (next, { recovered }) => {
-          setState(next);
-          if (next !== "connected") {
-            inAdminRoom.current = false;
-            joinedView.current = null;
-            return;
-          }
-          awaitedJoins.current = 0;
-          recovering.current = recovered;
-          if (channel) joinUserAgencies(channel, wantedView.current);
-          if (wantsAdmin.current) {
-            channel?.emit("join-admin");
-            inAdminRoom.current = true;
-          }
+    // Opened in a task of its own: socket.io's client and its first request took ~20 ms of a phone's main
+    // thread, in the same task as every other effect of the page's first render (issue 31).
+    const opening = window.setTimeout(() => {
+      channel = openLiveChannel(
+        { userId, isAdmin },
+        {
+          onState: (next, { recovered }) => {
+            setState(next);
+            if (next !== "connected") {
+              inAdminRoom.current = false;
+              joinedView.current = null;
+              return;
+            }
+            awaitedJoins.current = 0;
+            recovering.current = recovered;
+            if (channel) joinUserAgencies(channel, wantedView.current);
+            if (wantsAdmin.current) {
+              channel?.emit("join-admin");
+              inAdminRoom.current = true;
+            }
+          },
+          onNewAlert: showAlert,
+          onAlertsRefresh: (payload) => {
+            if (typeof payload === "object" && payload !== null)
+              showAlert((payload as { newest?: unknown }).newest);
+            if ((numberField(payload, "count") ?? 2) > 1) scheduleRefresh();
+          },
+          onJoinedUserAgencies: (payload) => {
+            setWarning(textField(payload, "warning"));
+            latest.current.onJoined?.(payload);
+            setJoinedAgencyIds(agencyIdsOf(payload));
+            // The server's own notice (an admin changed the member's agencies or units) answers no join
+            // of ours: what the member may read changed.
+            if (awaitedJoins.current === 0) {
+              latest.current.onAccessChanged?.();
+              return;
+            }
+            awaitedJoins.current -= 1;
+            const recovered = recovering.current;
+            recovering.current = false;
+            latest.current.onRoomsJoined({ recovered });
+            publishLiveEvent("rooms-joined", { recovered });
+          },
+          onError: (payload) => setServerError(textField(payload, "message")),
+          onSessionEnded: (payload) => {
+            channel?.close();
+            channelRef.current = null;
+            setState("disconnected");
+            emitSessionNotice(sessionNoticeForReason(textField(payload, "reason")));
+          },
+          // The handshake was refused: let an ordinary call find out whether the session is over.
+          onRejected: () => {
+            alertsApi.checkSession().catch(() => undefined);
+          },
         },
-        onNewAlert: showAlert,
-        onAlertsRefresh: (payload) => {
-          if (typeof payload === "object" && payload !== null)
-            showAlert((payload as { newest?: unknown }).newest);
-          if ((numberField(payload, "count") ?? 2) > 1) scheduleRefresh();
-        },
-        onJoinedUserAgencies: (payload) => {
-          setWarning(textField(payload, "warning"));
-          latest.current.onJoined?.(payload);
-          setJoinedAgencyIds(agencyIdsOf(payload));
-          // The server's own notice (an admin changed the member's agencies or units) answers no join
-          // of ours: what the member may read changed.
-          if (awaitedJoins.current === 0) {
-            latest.current.onAccessChanged?.();
-            return;
-          }
-          awaitedJoins.current -= 1;
-          const recovered = recovering.current;
-          recovering.current = false;
-          latest.current.onRoomsJoined({ recovered });
-          publishLiveEvent("rooms-joined", { recovered });
-        },
-        onError: (payload) => setServerError(textField(payload, "message")),
-        onSessionEnded: (payload) => {
-          channel?.close();
-          channelRef.current = null;
-          setState("disconnected");
-          emitSessionNotice(sessionNoticeForReason(textField(payload, "reason")));
-        },
-        // The handshake was refused: let an ordinary call find out whether the session is over.
-        onRejected: () => {
-          alertsApi.checkSession().catch(() => undefined);
-        },
-      },
-    );
-    channelRef.current = channel;
+      );
+      channelRef.current = channel;
+    }, 0);
     return () => {
+      window.clearTimeout(opening);
       window.clearTimeout(refreshTimer);
       channel?.close();
       if (channelRef.current === channel) channelRef.current = null;
