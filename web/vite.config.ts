@@ -107,7 +107,7 @@ function preloadStart(): Plugin {
         const styles = new Set<string>();
         const visit = (fileName: string) => {
           const chunk = bundle[fileName];
-          if (!chunk || chunk.type !== "chunk" || scripts.has(fileName)) return;
+          if (chunk?.type !== "chunk" || scripts.has(fileName)) return;
           scripts.add(fileName);
           for (const css of chunk.viteMetadata?.importedCss ?? []) styles.add(css);
           for (const imported of chunk.imports) visit(imported);
