@@ -59,10 +59,10 @@ function createAppTheme(mode: ColorMode): Theme {
 }
 
 /**
- * The theme's colours that the static stylesheets read (app/baseline.css, the feed card's
- * alert-card.css, its answers toggle's answers-toggle.css), as CSS custom properties: those stylesheets
- * replace MUI components whose styles emotion worked out in every render (issue 31), and take their
- * colours from here rather than copies.
+ * The theme's colours that the static stylesheets read (the plain kit's ui/kit/kit.css, the feed's and
+ * the header's stylesheets), as CSS custom properties: those stylesheets replace MUI components whose
+ * styles emotion worked out in every render (issue 31), and take their colours from here, through
+ * baseline.css (themeStylesheet), rather than copies.
  * The grey shades are the ones MUI's Chip uses for its outline and icon.
  */
 export function themeCssVariables(theme: Theme): Record<string, string> {
@@ -133,8 +133,8 @@ function severityVariables({ palette }: Theme): Record<string, string> {
 const themes: Partial<Record<ColorMode, Theme>> = {};
 
 /**
- * The light or the dark theme, each made once, when first needed. The page follows the system
- * setting (providers.tsx). Plain themes rather than MUI's CSS-variable themes: generating the
+ * The light or the dark theme, each made once, when first needed. What is built with MUI follows the
+ * system setting (mui-theme.tsx); the rest reads the same colours from baseline.css. Plain themes rather than MUI's CSS-variable themes: generating the
  * variables of both schemes cost the first render ~100 ms of main thread on a mid-range phone.
  */
 export function themeFor(mode: ColorMode): Theme {
