@@ -102,6 +102,21 @@ describe.skipIf(!chromiumPath)("the signed-in feed's JavaScript, in Chromium", (
     expect(after.some((file) => file.includes("/search-dialog-"))).toBe(true);
   });
 
+  it("has the page ask for React and the app beside its entry, which holds no React (one tier less)", async () => {
+    // web/vite.config.ts `preloadStart`: the entry (src/main.tsx) asks for the first screen's code and
+    // data at once; React and the app (src/app/start.tsx) must not wait for it to have run.
+    const html = await (await fetch(`${server.url}/`)).text();
+    const entry = /<script type="module"[^>]*src="([^"]+)"/.exec(html)?.[1];
+    const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
+    expect(entry).toMatch(/^\/assets\/index-/);
+    expect(preloaded.some((href) => /\/assets\/react-/.test(href ?? ""))).toBe(true);
+    expect(preloaded.some((href) => /\/assets\/start-/.test(href ?? ""))).toBe(true);
+    expect(html).toMatch(/<link rel="stylesheet"[^>]*href="\/assets\/start-[^"]+\.css"/);
+    const entryScript = await (await fetch(`${server.url}${entry}`)).text();
+    expect(entryScript).not.toContain("react-dom");
+    expect(entryScript).not.toMatch(/from\s*"\.\/react-/);
+  });
+
   it("recovers when a part is missing, as after a release: one reload, then a notice over a working feed", async () => {
     // No service worker: it would answer from its cache, out of the test's reach.
     const tab = await openBrowser({ viewport: { width: 412, height: 823 }, serviceWorkers: "block" });
