@@ -202,6 +202,7 @@ const AlertCardContent = memo(function AlertCardContent({
           <Button
             size="small"
             variant="contained"
+            color="warning"
             className="alert-card__assign"
             onClick={() => onAssignCapcode(primary)}
           >

@@ -8,15 +8,9 @@ import { LazyMount } from "../../ui/lazy-mount";
 import { lazyWithTheme } from "../../ui/lazy-with-theme";
 import "./dashboard.css";
 
-const loadUserMenuList = () => import("./user-menu-list").then((module) => module.default);
-const UserMenuList = lazyWithTheme(loadUserMenuList);
-/**
- * Starts loading the open menu's code and MUI's theme (the menu is built with MUI) before the click;
- * a failure shows when the menu opens.
- */
-const preloadUserMenuList = () => {
-  Promise.all([loadUserMenuList(), import("../../app/mui-theme")]).catch(() => {});
-};
+// The open menu is built with MUI: its code and MUI's theme start loading before the click (pointer or
+// focus on the button); a failure shows when the menu opens.
+const UserMenuList = lazyWithTheme(() => import("./user-menu-list").then((module) => module.default));
 
 /** The live state in words, for the avatar's tooltip and screen readers (colour is never the only cue). */
 export const CONNECTION_LABEL: Record<LiveConnectionState, string> = {
@@ -130,9 +124,9 @@ export const UserMenu = memo(function UserMenu({
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? "true" : undefined}
         onClick={(event) => setAnchor(event.currentTarget)}
-        onPointerEnter={preloadUserMenuList}
-        onPointerDown={preloadUserMenuList}
-        onFocus={preloadUserMenuList}
+        onPointerEnter={UserMenuList.preload}
+        onPointerDown={UserMenuList.preload}
+        onFocus={UserMenuList.preload}
         color="inherit"
         data-connection={connection}
       >

@@ -1,4 +1,5 @@
 import type { CSSProperties } from "react";
+import { classNames } from "./class-names";
 
 /*
  * The Material icons the feed and its shell show (issue 31), as plain SVG: MUI's icon components are
@@ -21,9 +22,8 @@ export interface IconProps {
 
 /** An icon in the text's colour, 1em square at the given size. */
 export function Icon({ path, className, fontSize = "medium", style, titleAccess, ...data }: IconProps) {
-  const classes = ["kit-icon", typeof fontSize === "string" && `kit-icon--${fontSize}`, className];
   const common = {
-    className: classes.filter(Boolean).join(" "),
+    className: classNames("kit-icon", typeof fontSize === "string" && `kit-icon--${fontSize}`, className),
     style: typeof fontSize === "number" ? { fontSize, ...style } : style,
     viewBox: "0 0 24 24",
     focusable: "false" as const,

@@ -1,4 +1,5 @@
-import type { ButtonHTMLAttributes, CSSProperties, HTMLAttributes, ReactNode } from "react";
+import type { ButtonHTMLAttributes, HTMLAttributes, ReactNode } from "react";
+import { classNames } from "./class-names";
 import {
   cancelPath,
   errorOutlinePath,
@@ -17,9 +18,7 @@ import "./kit.css";
  * are the theme's, as custom properties on the root element (app/baseline.css, from app/theme.ts).
  */
 
-const classNames = (...names: Array<string | false | null | undefined>) => names.filter(Boolean).join(" ");
-
-export type KitColor = "primary" | "secondary" | "inherit" | "success" | "error";
+export type KitColor = "primary" | "secondary" | "inherit" | "success" | "warning" | "error";
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   /** "text" (the default), "outlined" or "contained", as MUI's Button. */
@@ -88,7 +87,6 @@ export interface ChipProps extends Omit<HTMLAttributes<HTMLElement>, "onClick" |
   variant?: "filled" | "outlined" | undefined;
   color?: "default" | "primary" | "secondary" | undefined;
   size?: "small" | "medium" | undefined;
-  "aria-pressed"?: boolean | undefined;
 }
 
 /** A compact label, or a button when it does something, as MUI's Chip (32 px, 24 small). */
@@ -186,19 +184,11 @@ export function Notice({
 }
 
 /** An indeterminate progress circle in the text's colour (MUI's CircularProgress); hidden from readers. */
-export function Spinner({
-  size = 40,
-  className,
-  style,
-}: {
-  size?: number;
-  className?: string;
-  style?: CSSProperties;
-}) {
+export function Spinner({ size = 40, className }: { size?: number; className?: string }) {
   return (
     <span
       className={classNames("kit-spinner", className)}
-      style={{ width: size, height: size, ...style }}
+      style={{ width: size, height: size }}
       aria-hidden="true"
     >
       <svg viewBox="22 22 44 44" focusable="false" aria-hidden="true">
