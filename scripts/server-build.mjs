@@ -11,7 +11,7 @@ const outFile = path.join(root, "server/dist/main.js");
 const sources = ["server/src", "server/package.json", "domain/src", "domain/package.json"];
 
 /** How Node runs the compiled server (`npm start`, and the benchmarks that measure what it runs). */
-export const SERVER_COMMAND = ["--enable-source-maps", "server/dist/main.js"];
+export const SERVER_COMMAND = ["server/dist/main.js"];
 
 /**
  * The environment the compiled server starts with (`npm start`, the systemd unit, the benchmarks), under
@@ -47,8 +47,9 @@ export async function ensureServerBuilt({ quiet = false, force = false } = {}) {
     format: "esm",
     target: "node20",
     external,
-    // The map holds positions only: Node reads it for every stack trace (`--enable-source-maps`) and
-    // keeps it parsed for the life of the process, and the sources themselves are in the repository.
+    // The map holds positions only (the sources are in the repository): the logger reads it when it
+    // first writes a stack of the bundle (server/src/support/stack-sources.ts). Node's
+    // `--enable-source-maps` would read and keep every dependency's map as well, ~4 MB of an idle server.
     sourcemap: "linked",
     sourcesContent: false,
     logLevel: quiet ? "error" : "warning",

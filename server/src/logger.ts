@@ -1,5 +1,6 @@
 import { maskPhone } from "@turnout/domain";
 import pino, { type DestinationStream, type Logger } from "pino";
+import { sourceMappedStack } from "./support/stack-sources.js";
 
 // Phone numbers and codes are personal data: they never reach the logs in full.
 // A phone however it is written: an optional +, then 8 to 15 digits that spaces, dots, dashes, slashes
@@ -75,7 +76,8 @@ export function serializeError(err: unknown, depth = 0): unknown {
     type: err.constructor?.name || err.name,
     message: maskDataInText(message),
   };
-  if (typeof err.stack === "string") out.stack = maskDataInText(err.stack.split(rawMessage).join(message));
+  if (typeof err.stack === "string")
+    out.stack = maskDataInText(sourceMappedStack(err.stack.split(rawMessage).join(message)));
   for (const [key, value] of Object.entries(err)) {
     if (key === "message" || key === "stack" || key === "cause" || key in out) continue;
     if (key === "params") out.params = hasParams ? `[${(value as unknown[]).length} redacted]` : "[redacted]";

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -63,6 +63,30 @@ describe.skipIf(process.env.TURNOUT_TEST_DB === "postgres")(
       // The localities read from the 25 MB source at this first start, kept for the next one.
       const kept = JSON.parse(readFileSync(path.join(dataDir, "localities-cache.json"), "utf8"));
       expect(kept.localities.length).toBeGreaterThan(15_000);
+    }, 90_000);
+
+    it("names the TypeScript sources in the stacks it logs (the bundle's map, read when first needed)", async () => {
+      // The first test's server, stopped; the locality cache it wrote, damaged: the next start says so.
+      const first = server;
+      if (first) {
+        const exited = new Promise((resolve) => first.child.once("exit", resolve));
+        first.child.kill("SIGTERM");
+        await exited;
+      }
+      writeFileSync(path.join(dataDir, "localities-cache.json"), "{}");
+      server = spawnServer(await freePort(), { DATA_DIR: dataDir, LOG_LEVEL: "warn" }, { compiled: true });
+      const started = Date.now();
+      const warning = () =>
+        server
+          ?.output()
+          .split("\n")
+          .find((line) => line.includes("the locality cache could not be used"));
+      while (!warning() && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 250));
+      const logged = JSON.parse(warning() ?? "{}") as { err?: { stack?: string } };
+      expect(logged.err?.stack, server.output()).toContain(
+        `${path.join(repoRoot, "server/src/shared/localities/localities.ts")}:`,
+      );
+      expect(logged.err?.stack).not.toContain("dist/main.js");
     }, 90_000);
 
     it("is started by the systemd unit as npm start starts it: the same command and environment", () => {
