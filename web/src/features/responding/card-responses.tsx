@@ -161,10 +161,17 @@ export function CardAnswersToggle({
  * the cards on screen arrive in one request. Offline with no counts loaded (the app opened without a
  * network) the buttons still take an answer, kept until the network returns; the server then decides.
  */
-export function CardResponses({ alertId, pages, readOnly = false, panel }: CardJob & { panel: CardPanel }) {
+export function CardResponses({ readOnly = false, ...job }: CardJob & { panel: CardPanel }) {
+  // Closed, as every card first renders, the row holds no query of its own (issue 31: one observer
+  // fewer per card in the render that puts the first page on screen).
+  if (readOnly || !job.panel.open) return null;
+  return <OpenCardResponses {...job} />;
+}
+
+function OpenCardResponses({ alertId, pages, panel }: CardJob & { panel: CardPanel }) {
   const { answerable, summary } = useCardSummary(alertId, pages);
   const online = useOnlineStatus();
-  if (!answerable || readOnly || !panel.open) return null;
+  if (!answerable) return null;
   if (!summary.data) {
     if (online || summary.data === null) return null;
     return (
