@@ -18,6 +18,7 @@
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import pg from "pg";
 import { io, type Socket } from "socket.io-client";
 import { createAgencies, weightedPick } from "../server/lib/agencies.js";
@@ -75,7 +76,13 @@ type ToClients =
 type FromClients =
   | { type: "ready"; connected: number; failed: string[] }
   | { type: "counts"; counts: Counts[] }
-  | { type: "seen"; seen: { client: number; id: number; at: number | null }[]; counts: Counts[] };
+  | {
+      type: "seen";
+      seen: { client: number; id: number; at: number | null }[];
+      counts: Counts[];
+      /** The clients' own process: how late its event loop ran since the counts were reset (ms). */
+      loopDelay?: { p99: number; max: number };
+    };
 
 /** One web-app-like client: what it has seen (alert id -> first time), and its counts. */
 class Client {
@@ -171,6 +178,9 @@ class Client {
 
 function clientProcess(): void {
   const clients: Client[] = [];
+  // A busy harness looks like a slow server (late pongs, late polls): its own delay is reported beside.
+  const delay = monitorEventLoopDelay({ resolution: 20 });
+  delay.enable();
   process.on("message", (m: ToClients) => {
     const send = (reply: FromClients) => process.send!(reply);
     if (m.type === "connect") {
@@ -189,6 +199,7 @@ function clientProcess(): void {
       })();
     } else if (m.type === "reset-counts") {
       for (const c of clients) if (c) c.counts = noCounts();
+      delay.reset();
       send({ type: "counts", counts: [] });
     } else if (m.type === "seen") {
       send({
@@ -197,6 +208,7 @@ function clientProcess(): void {
           ids.map((id) => ({ client, id, at: clients[client]?.seen.get(id) ?? null })),
         ),
         counts: clients.map((c) => c.counts),
+        loopDelay: { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
       });
     } else {
       for (const c of clients) c?.socket.disconnect();
@@ -350,7 +362,8 @@ async function main() {
   // Until the clients' reads of their first page after the burst (2-7 s after the last refresh) are done.
   await sleep(Math.max(3_000, replayEnd + SETTLE_MS + JITTER_MS + 8_000 - now()));
   clearInterval(sampler);
-  const counts = (await ask({ type: "seen", wanted: [] }, "seen")).counts;
+  const final = await ask({ type: "seen", wanted: [] }, "seen");
+  const counts = final.counts;
   const afterWaits = burstSeen.seen.map((s) => (s.at === null ? Number.POSITIVE_INFINITY : s.at - replayEnd));
   const unseen = burstSeen.seen.filter((s) => s.at === null).length;
 
@@ -408,6 +421,11 @@ async function main() {
           ["per client, replay and after: new-alert (p50 / p95 / max)", per((c) => c.newAlerts), ""],
           ["per client: alerts:refresh (p50 / p95 / max)", per((c) => c.refreshes), ""],
           ["per client: first-page fetches (p50 / p95 / max)", per((c) => c.fetches), ""],
+          [
+            "the clients' own process, replay and after: event-loop delay (p99 / max ms)",
+            final.loopDelay ? `${ms(final.loopDelay.p99)} / ${ms(final.loopDelay.max)}` : "-",
+            "",
+          ],
           [
             "fetch errors / disconnects (all clients)",
             `${counts.reduce((n, c) => n + c.fetchErrors, 0)} / ${counts.reduce((n, c) => n + c.drops, 0)}`,
