@@ -53,7 +53,7 @@ describe("stack traces of the compiled server", () => {
 
     const mapped = sourceMappedStack(stack, url);
     // `throw` is on line 3 of the source, column 9 (`new Error`), in `explode`, called on line 5.
-    expect(mapped).toMatch(new RegExp(`at explode \\(${literally(source)}:3:9\\)`));
+    expect(mapped).toContain(`at explode (${source}:3:9)`);
     expect(mapped).toContain(`${source}:5:1`);
     expect(mapped).not.toContain(file);
     expect(mapped.split("\n")[0]).toBe("Error: boom: on import 1");
@@ -68,7 +68,3 @@ describe("stack traces of the compiled server", () => {
     expect(sourceMappedStack(other, bundle("mapped-again").url)).toBe(other);
   });
 });
-
-function literally(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
