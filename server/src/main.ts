@@ -30,6 +30,15 @@ function keepServingOnUnhandledRejections(logger: ReturnType<typeof createLogger
   });
 }
 
+/**
+ * Connections the kernel holds for the server until it accepts them (Node's default is 511). A busy
+ * server accepts one new connection per event-loop iteration (libuv 1.45+), so when a thousand screens
+ * reconnect at once (an instance restarted, nginx opening connections to it) the queue fills; past it
+ * the kernel drops the connection attempt and the client tries again only after 1, 3, 7 s, long enough
+ * for a ping to time out or nginx to answer 504. Linux caps it at net.core.somaxconn (4096 by default).
+ */
+const LISTEN_BACKLOG = 4096;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
@@ -42,7 +51,7 @@ async function main(): Promise<void> {
   // its own thread (a start after a crash is that much sooner back; bench/README.md, "The embedded
   // database on small disks").
   const app = await buildApp(config, { logger, whileDatabaseOpens: () => addressLocalities() });
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   logger.info(
     { database: app.dbKind, cache: app.cache.kind, env: config.appEnv },
     `Turnout is listening on http://${config.host}:${config.port}`,

@@ -56,6 +56,13 @@ describe.skipIf(process.env.TURNOUT_TEST_DB === "postgres")(
         await new Promise((r) => setTimeout(r, 250));
       }
       expect(health, server.output()).toMatchObject({ status: "ok", database: "up" });
+      // The kernel's queue of connections waiting to be accepted (a listening socket's Send-Q in `ss`):
+      // 4,096 as main.ts asks, not Node's 511, within net.core.somaxconn.
+      const somaxconn = Number(readFileSync("/proc/sys/net/core/somaxconn", "utf8"));
+      const listening = execFileSync("ss", ["-Hltn", `sport = :${new URL(server.base).port}`], {
+        encoding: "utf8",
+      });
+      expect(Number(listening.trim().split(/\s+/)[2]), listening).toBe(Math.min(4096, somaxconn));
       // Migrations, the embedded database's worker and the postcode data resolved from the build.
       const postcodes = await fetch(`${server.base}/api/postcode/lookup/3550`);
       expect(postcodes.status).toBe(200);
