@@ -14,6 +14,8 @@
  * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/test (a scratch database is created and
  * dropped). BENCH_REDIS=1 (the default) gives the server a local Redis, so every event goes through
  * the socket.io Redis adapter as in a multi-instance deployment; BENCH_REDIS=0 runs without.
+ * BENCH_NGINX=1 puts Debian's nginx with the shipped configuration (deploy/nginx) in front of the
+ * server, as a deployment has it: the clients and the replay reach the server through it.
  */
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -21,8 +23,9 @@ import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import pg from "pg";
 import { io, type Socket } from "socket.io-client";
+import { startProxy } from "../../e2e/support/nginx.js";
 import { createAgencies, weightedPick } from "../server/lib/agencies.js";
-import { type ClientSpec, createBenchClients } from "../server/lib/clients.js";
+import { browserConnections, type ClientSpec, createBenchClients } from "../server/lib/clients.js";
 import {
   environment,
   log,
@@ -41,6 +44,7 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const REPLAY = Number(process.env.BENCH_REPLAY ?? 10_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 100);
 const SINGLES = Number(process.env.BENCH_SINGLES ?? 20);
+const NGINX = process.env.BENCH_NGINX === "1";
 const ADMINS = 5;
 const KEY = "bench-burst-ingest-key-0123456789";
 const JWT_SECRET = randomBytes(32).toString("base64url");
@@ -50,6 +54,20 @@ const JITTER_MS = 5_000;
 const MAX_WAIT_MS = 30_000;
 
 const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * What engine.io says about a disconnect beside its reason: for "transport error" the failed request
+ * ("xhr poll error", "xhr post error") and its HTTP status or network error.
+ */
+function describe(details: unknown): string {
+  if (!(details instanceof Error)) return "";
+  const d = (details as Error & { description?: unknown }).description;
+  const why = d instanceof Error ? ((d as NodeJS.ErrnoException).code ?? d.message) : d;
+  // engine.io answers a request it refuses with { code, message }: "Session ID unknown", ...
+  const body = (details as Error & { context?: { responseText?: unknown } }).context?.responseText;
+  const said = typeof body === "string" && body.length > 0 ? ` ${body.slice(0, 80)}` : "";
+  return ` (${details.message}${why === undefined ? "" : ` ${String(why)}`}${said})`;
+}
 
 type Counts = {
   newAlerts: number;
@@ -110,6 +128,7 @@ class Client {
       path: "/socket.io",
       transports: ["polling"],
       auth: { token: this.spec.token },
+      ...browserConnections(),
       timeout: 30_000,
       reconnectionDelay: 2_000,
       reconnectionDelayMax: 10_000,
@@ -124,9 +143,9 @@ class Client {
       this.see(r.newest?.id);
       if (r.count > 1) this.scheduleFetch();
     });
-    socket.on("disconnect", (reason) => {
+    socket.on("disconnect", (reason, details) => {
       this.counts.drops += 1;
-      this.note(`disconnect: ${reason}`);
+      this.note(`disconnect: ${reason}${describe(details)}`);
     });
     let connectedBefore = false;
     socket.on("connect", () => {
@@ -266,6 +285,13 @@ async function main() {
   rss.push({ at: now(), mb: rssMb(pid), phase });
   const sampler = setInterval(() => rss.push({ at: now(), mb: rssMb(pid), phase }), 250);
   log(`server at ${server.url} (pid ${pid})${redisUrl ? " with the Redis adapter" : ""}`);
+  // Each client holds a long-poll and sometimes a pong or a read: three connections to the worker
+  // and as many to the server at most.
+  const proxy = NGINX
+    ? await startProxy([new URL(server.url).host], { workerConnections: CLIENTS * 6 + 1024 })
+    : null;
+  const url = proxy?.url ?? server.url;
+  if (proxy) log(`nginx at ${proxy.url} in front of it`);
 
   const db = new pg.Client({ connectionString: scratch.url });
   await db.connect();
@@ -280,7 +306,7 @@ async function main() {
   const { child, ask } = clientChild();
   phase = "connect";
   const c0 = now();
-  const ready = await ask({ type: "connect", url: server.url, clients: specs }, "ready");
+  const ready = await ask({ type: "connect", url, clients: specs }, "ready");
   log(`${ready.connected} clients connected and joined in ${((now() - c0) / 1000).toFixed(1)} s`);
   if (ready.failed.length) log(`failed: ${ready.failed.slice(0, 5).join("; ")}`);
   await sleep(2_000);
@@ -294,7 +320,7 @@ async function main() {
     return a.capcodes[Math.floor(random() * a.capcodes.length)]!.capcode;
   };
   const post = async (messages: { capcode: string; message: string; timestamp?: number }[]) => {
-    const res = await fetch(`${server.url}/api/ingest/messages`, {
+    const res = await fetch(`${url}/api/ingest/messages`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${KEY}` },
       body: JSON.stringify({ messages }),
@@ -377,6 +403,7 @@ async function main() {
     .split("\n")
     .filter((l) => /"level":(40|50|60)/.test(l))
     .map((l) => /"msg":"([^"]*)"/.exec(l)?.[1] ?? l.slice(0, 120));
+  await proxy?.stop();
   await stopChild(server.child);
   await scratch.drop();
 
@@ -395,7 +422,7 @@ async function main() {
       "```",
       "",
       `${ready.connected} of ${CLIENTS} polling clients in one child process (${ADMINS} admins also in the admin room)` +
-        `${redisUrl ? ", server with the Redis adapter" : ", server without Redis"}; ${SINGLES} single alerts 1 s apart; ` +
+        `${redisUrl ? ", server with the Redis adapter" : ", server without Redis"}${NGINX ? ", through nginx" : ""}; ${SINGLES} single alerts 1 s apart; ` +
         `replay of ${REPLAY} messages in batches of ${BATCH}, ${((replayEnd - r0) / 1000).toFixed(1)} s.`,
       "",
       table(

@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { io, type Socket } from "socket.io-client";
 import { type BenchAgency, createAgencies } from "./lib/agencies.js";
-import { type ClientSpec, createBenchClients } from "./lib/clients.js";
+import { browserConnections, type ClientSpec, createBenchClients } from "./lib/clients.js";
 import {
   environment,
   log,
@@ -65,6 +65,7 @@ class ClientGroup {
             path: "/socket.io",
             transports: ["polling"],
             auth: { token: spec.token },
+            ...browserConnections(),
             reconnection: false,
             timeout: 20_000,
           });
@@ -72,6 +73,8 @@ class ClientGroup {
           socket.on("new-alert", (alert: { id: number }) => {
             this.arrivals.push({ client: spec.index, alertId: alert.id, at: now() });
           });
+          // Listened for from the start: both answers can come in one long-poll's response.
+          const joinedAdmin = spec.admin ? new Promise((r) => socket.once("joined-admin", r)) : null;
           try {
             await new Promise<void>((resolve, reject) => {
               const timer = setTimeout(() => reject(new Error("connect timeout")), 30_000);
@@ -88,7 +91,7 @@ class ClientGroup {
                 if (spec.admin) socket.emit("join-admin");
               });
             });
-            if (spec.admin) await new Promise((r) => socket.once("joined-admin", r));
+            await joinedAdmin;
           } catch (err) {
             failed.push(`${spec.index}: ${err instanceof Error ? err.message : String(err)}`);
           }
@@ -255,10 +258,12 @@ async function main() {
   for (const s of sent) {
     const wanted = new Set(s.agencyIds);
     specs.forEach((spec, i) => {
-      const entitled = spec.admin || agencyIdsByClient[i]!.some((id) => wanted.has(id));
+      const member = agencyIdsByClient[i]!.some((id) => wanted.has(id));
       const at = first.get(`${i}:${s.alertId}`);
-      if (!entitled) {
-        if (at !== undefined) strays += 1;
+      if (!member) {
+        // An admin may have it through the admin room, which gets every alert: 5 a second is a burst
+        // for that one room (issue 14), so from the 4th second on it gets alerts:refresh instead.
+        if (at !== undefined && !spec.admin) strays += 1;
         return;
       }
       expected += 1;

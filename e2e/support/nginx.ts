@@ -31,8 +31,13 @@ export type RunningProxy = {
  * sticky map (deploy/nginx/turnout-sticky.conf), the `upstream turnout` block of turnout.conf with its
  * servers swapped for `upstreams` (same parameters), and the proxy rules (turnout-proxy.conf) in a
  * plain-http server on a free port of 127.0.0.1. Only TLS and the listen address differ from a deployment.
+ * `workerConnections`: the one worker's connections, clients' and instances' together (a benchmark
+ * with a thousand clients needs more than a test's 1,024).
  */
-export async function startProxy(upstreams: string[]): Promise<RunningProxy> {
+export async function startProxy(
+  upstreams: string[],
+  { workerConnections = 1024 }: { workerConnections?: number } = {},
+): Promise<RunningProxy> {
   if (!nginxPath) throw new Error("nginx not found (apt-get install -y nginx, or set NGINX_PATH)");
   const dir = mkdtempSync(path.join(tmpdir(), "turnout-nginx-"));
   for (const sub of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(path.join(dir, sub));
@@ -43,7 +48,7 @@ export async function startProxy(upstreams: string[]): Promise<RunningProxy> {
     "worker_processes 1;",
     `error_log ${dir}/error.log warn;`,
     `pid ${dir}/nginx.pid;`,
-    "events { worker_connections 1024; }",
+    `events { worker_connections ${workerConnections}; }`,
     "http {",
     `  log_format turnout_test '$remote_addr $upstream_addr $status "$request"';`,
     `  access_log ${dir}/access.log turnout_test;`,

@@ -1,7 +1,20 @@
+import { Agent } from "node:http";
 import type pg from "pg";
 import { signSessionToken } from "../../../server/src/shared/tokens.js";
 import { type BenchAgency, weightedPick } from "./agencies.js";
 import { rng } from "./messages.js";
+
+/**
+ * socket.io-client options for the connections of one phone's browser to the server: kept alive and
+ * reused, at most 6 at once (HTTP/1.1). Without an agent, socket.io-client in Node opens a new TCP
+ * connection for every long-poll and every pong, which no browser does, and a busy Node server accepts
+ * one new connection per event-loop iteration (libuv 1.45+), so a thousand such clients measure the
+ * server's accept queue rather than its live channel (results/live-burst.md, 2026-12-07).
+ */
+export function browserConnections(): { agent: string } {
+  // engine.io-client hands `agent` to Node's http.request (xmlhttprequest-ssl); its type says string.
+  return { agent: new Agent({ keepAlive: true, maxSockets: 6 }) as unknown as string };
+}
 
 /** A signed-in benchmark client: its index, its session token, and whether it is an admin. */
 export type ClientSpec = { index: number; token: string; admin: boolean };
