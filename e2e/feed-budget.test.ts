@@ -117,6 +117,35 @@ describe.skipIf(!chromiumPath)("the signed-in feed's JavaScript, in Chromium", (
     expect(entryScript).not.toMatch(/from\s*"\.\/react-/);
   });
 
+  it("paints the sign-in screen without MUI, which comes with the screen or dialog that needs it", async () => {
+    // The login page is what every new member sees first (issue 31: Lighthouse mobile 95+): plain
+    // elements like the feed, its other screens and dialogs built with MUI load when opened.
+    const tab = await openBrowser({ viewport: { width: 412, height: 823 } });
+    try {
+      const { page } = tab;
+      const recorder = recordScripts(page);
+      await page.goto(`${server.url}/login`);
+      await page.getByLabel("Phone number").waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(2_000);
+      const onFirstPaint = (await recorder.scripts()).map((s) => new URL(s.url).pathname);
+      const total = (await recorder.scripts()).reduce((sum, script) => sum + script.gzip, 0);
+      console.info(`sign-in screen: ${(total / 1000).toFixed(1)} KB gzip\n${onFirstPaint.join("\n")}`);
+      expect(onFirstPaint.some((file) => file.includes("/auth-screens-"))).toBe(true);
+      expect(
+        onFirstPaint.filter((file) => NOT_ON_FIRST_PAINT.some((name) => file.includes(`/${name}-`))),
+      ).toEqual([]);
+
+      await page.getByRole("button", { name: "Create New Account" }).click();
+      await page.getByRole("heading", { name: "Create Account" }).waitFor({ timeout: 30_000 });
+      const after = (await recorder.scripts()).map((s) => new URL(s.url).pathname);
+      expect(after.some((file) => file.includes("/register-screen-"))).toBe(true);
+      expect(after.some((file) => file.includes("/mui-"))).toBe(true);
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it("recovers when a part is missing, as after a release: one reload, then a notice over a working feed", async () => {
     // No service worker: it would answer from its cache, out of the test's reach.
     const tab = await openBrowser({ viewport: { width: 412, height: 823 }, serviceWorkers: "block" });

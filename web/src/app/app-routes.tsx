@@ -6,8 +6,8 @@ import { LoadingScreen } from "../ui/loading-screen";
 import { loadAuthScreens, loadDashboard } from "./first-screen";
 
 const Dashboard = lazy(() => loadDashboard().then((module) => ({ default: module.Dashboard })));
-// The signed-out screens are built with MUI: its theme comes with them.
-const AuthScreens = lazyWithTheme(() => loadAuthScreens().then((module) => module.AuthScreens));
+// The sign-in screen is plain elements; the other signed-out screens bring MUI's theme with them.
+const AuthScreens = lazy(() => loadAuthScreens().then((module) => ({ default: module.AuthScreens })));
 
 const KeyboardDebugPage = lazyWithTheme(() =>
   import("../features/debug/keyboard-debug-page").then((module) => module.KeyboardDebugPage),

@@ -11,9 +11,6 @@ export const loadDashboard = () => import("./dashboard-page");
 /** The signed-out screens (login, register, activation, recovery). */
 export const loadAuthScreens = () => import("../features/auth/auth-screens");
 
-/** The signed-out screens are built with MUI: its theme comes with them (lazyWithTheme). */
-const preloadAuthScreens = () => Promise.all([loadAuthScreens(), import("./mui-theme")]);
-
 /**
  * The first screen's code is fetched at once, while React downloads and starts, rather than once the
  * first render asks for it: the signed-in page with a session stored, else the login screen. On the
@@ -21,7 +18,7 @@ const preloadAuthScreens = () => Promise.all([loadAuthScreens(), import("./mui-t
  */
 export function preloadFirstScreen(): void {
   const signedIn = storage.getToken() !== null;
-  const load = signedIn ? loadDashboard : preloadAuthScreens;
+  const load = signedIn ? loadDashboard : loadAuthScreens;
   void load().catch(() => undefined);
   if (
     signedIn &&

@@ -22,7 +22,7 @@ export function createQueryClient(): QueryClient {
 /**
  * Server state. The colours (light and dark following the system) are baseline.css's custom properties;
  * MUI's theme comes with the screens built with MUI (`lazyWithTheme`, app/mui-theme.tsx), so none of MUI
- * is on the signed-in feed's path (issue 31).
+ * is on the signed-in feed's path, nor on the sign-in screen's (issue 31).
  */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;

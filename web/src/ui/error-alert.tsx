@@ -1,6 +1,6 @@
-import Alert, { type AlertColor } from "@mui/material/Alert";
-import AlertTitle from "@mui/material/AlertTitle";
 import { errorTypeColor } from "@turnout/domain";
+import { closePath, Icon } from "./kit/icons";
+import { IconButton, Notice, type Severity } from "./kit/kit";
 
 /** What an error shows: its text and, when the server said, its type (SPEC 8 colours). */
 export interface ErrorNotice {
@@ -23,26 +23,34 @@ const TITLE_BY_TYPE: Record<string, string> = {
   forbidden: "Not allowed",
 };
 
-/** The MUI severity for an error type: rate_limited red, account_not_activated blue, user_not_found yellow. */
-export function severityForErrorType(errorType: string | undefined): AlertColor {
+/** The severity for an error type: rate_limited red, account_not_activated blue, user_not_found yellow. */
+export function severityForErrorType(errorType: string | undefined): Severity {
   return errorTypeColor(errorType);
 }
 
-/** An error message coloured by its type, with an icon and a title that say the same in words. */
+/**
+ * An error message coloured by its type, with an icon and a title that say the same in words. Plain
+ * elements (the kit's Notice, filled), so the sign-in screen paints without MUI (issue 31).
+ */
 export function ErrorAlert({ notice, onClose }: { notice: ErrorNotice | null; onClose?: () => void }) {
   if (!notice) return null;
   const severity = severityForErrorType(notice.errorType);
   const title = (notice.errorType && TITLE_BY_TYPE[notice.errorType]) || "Something went wrong";
   return (
-    <Alert
+    <Notice
       severity={severity}
       variant="filled"
-      onClose={onClose}
+      title={title}
       data-error-type={notice.errorType}
-      slotProps={{ closeButton: { "aria-label": "Dismiss message" } as object }}
+      action={
+        onClose ? (
+          <IconButton color="inherit" aria-label="Dismiss message" onClick={onClose}>
+            <Icon path={closePath} fontSize="small" />
+          </IconButton>
+        ) : undefined
+      }
     >
-      <AlertTitle>{title}</AlertTitle>
       {notice.message}
-    </Alert>
+    </Notice>
   );
 }

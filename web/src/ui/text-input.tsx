@@ -1,13 +1,11 @@
-import FormControl from "@mui/material/FormControl";
-import FormHelperText from "@mui/material/FormHelperText";
-import InputLabel from "@mui/material/InputLabel";
-import OutlinedInput from "@mui/material/OutlinedInput";
 import { type ChangeEvent, type InputHTMLAttributes, type ReactNode, useId } from "react";
+import { classNames } from "./kit/class-names";
+import "./kit/kit.css";
 
 /**
- * An outlined text field, put together as MUI's TextField does for a plain input: label, input and
- * helper text wired by ids (label `for`, `aria-describedby`). TextField itself imports Select, Menu
- * and Popover for its `select` mode, ~11 kB gzip the login screen would download and never use.
+ * A labelled, outlined text input as plain elements (kit.css), so the sign-in screen paints without
+ * MUI (issue 31): label, input and helper text wired by ids (label `for`, `aria-describedby`), the
+ * error state set on the input too (`aria-invalid`), a required field marked for readers by `required`.
  */
 export function TextInput({
   label,
@@ -41,30 +39,33 @@ export function TextInput({
   const id = useId();
   const helperTextId = helperText ? `${id}-helper-text` : undefined;
   const descriptionIds = [describedBy, helperTextId].filter(Boolean).join(" ") || undefined;
+  const { className, ...inputAttributes } = htmlInput ?? {};
   return (
-    // Focus in blue (secondary), as the theme sets for TextField: a red outline reads as an error.
-    <FormControl
-      color="secondary"
-      variant="outlined"
-      error={error}
-      disabled={disabled}
-      required={required}
-      fullWidth={fullWidth}
-    >
-      <InputLabel htmlFor={id} id={`${id}-label`}>
+    <div className={classNames("kit-field", error && "kit-field--error", fullWidth && "kit-field--full")}>
+      <label htmlFor={id} id={`${id}-label`} className="kit-field__label">
         {label}
-      </InputLabel>
-      <OutlinedInput
+        {required ? <span aria-hidden="true"> *</span> : null}
+      </label>
+      <input
+        {...inputAttributes}
         id={id}
-        label={label}
+        className={classNames("kit-field__input", className)}
         type={type}
         value={value}
         onChange={onChange}
+        // The field that takes the focus when its screen opens (the code after it was sent).
+        // biome-ignore lint/a11y/noAutofocus: the screen's one field, as its subtitle says
         autoFocus={autoFocus}
+        disabled={disabled}
+        required={required}
+        aria-invalid={error || undefined}
         aria-describedby={descriptionIds}
-        slotProps={{ input: htmlInput }}
       />
-      {helperText ? <FormHelperText id={helperTextId}>{helperText}</FormHelperText> : null}
-    </FormControl>
+      {helperText ? (
+        <p id={helperTextId} className="kit-field__helper">
+          {helperText}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -1,18 +1,15 @@
-import Box from "@mui/material/Box";
-import Container from "@mui/material/Container";
-import Paper from "@mui/material/Paper";
-import Stack from "@mui/material/Stack";
-import Typography from "@mui/material/Typography";
 import { PRODUCT_NAME } from "@turnout/domain";
 import { type ReactNode, useEffect, useRef } from "react";
 import { DeviceCheckNotice } from "./device-check-notice";
+import "./auth-layout.css";
 
 /** The id of the subtitle, so the field a screen focuses can be described by it. */
 export const AUTH_SUBTITLE_ID = "auth-subtitle";
 
 /**
- * The frame of every signed-out screen. The title is the page's h1; it takes focus when the
- * screen changes so screen-reader users hear where they are.
+ * The frame of every signed-out screen, as plain elements (auth-layout.css): the sign-in screen
+ * paints without MUI (issue 31). The title is the page's h1; it takes focus when the screen changes
+ * so screen-reader users hear where they are.
  */
 export function AuthLayout({
   title,
@@ -31,34 +28,25 @@ export function AuthLayout({
   }, [focusTitle]);
 
   return (
-    <Box component="main" sx={{ minHeight: "100dvh", display: "flex", alignItems: "center", py: 3 }}>
-      <Container maxWidth="xs">
-        <Stack spacing={1} sx={{ alignItems: "center", mb: 2 }}>
-          <Box component="img" src="/icon.svg" alt="" sx={{ width: 56, height: 56 }} />
-          <Typography component="p" variant="h5" sx={{ fontWeight: 700 }}>
-            {PRODUCT_NAME}
-          </Typography>
-        </Stack>
-        <Paper sx={{ p: { xs: 2.5, sm: 3 } }} elevation={2}>
-          <Typography
-            ref={titleRef}
-            tabIndex={-1}
-            variant="h5"
-            component="h1"
-            gutterBottom
-            sx={{ outline: "none" }}
-          >
+    <main className="auth-layout">
+      <div className="auth-layout__column">
+        <div className="auth-layout__brand">
+          <img src="/icon.svg" alt="" width={56} height={56} />
+          <p className="auth-layout__product">{PRODUCT_NAME}</p>
+        </div>
+        <div className="auth-layout__paper">
+          <h1 ref={titleRef} tabIndex={-1} className="auth-layout__title">
             {title}
-          </Typography>
+          </h1>
           {subtitle ? (
-            <Typography id={AUTH_SUBTITLE_ID} color="text.secondary" sx={{ mb: 2 }}>
+            <p id={AUTH_SUBTITLE_ID} className="auth-layout__subtitle">
               {subtitle}
-            </Typography>
+            </p>
           ) : null}
           <DeviceCheckNotice />
           {children}
-        </Paper>
-      </Container>
-    </Box>
+        </div>
+      </div>
+    </main>
   );
 }

@@ -1,15 +1,15 @@
-import { lazy, Suspense, useState } from "react";
+import { Suspense, useState } from "react";
+import { lazyWithTheme } from "../../ui/lazy-with-theme";
 import { LoadingScreen } from "../../ui/loading-screen";
 import { useAuth } from "./auth-provider";
 import { LoginScreen } from "./login-screen";
 import { recoveryTokenFromLocation } from "./recovery-link";
 
-// Only the login screen is in the first download; the others load when someone needs them.
-const RegisterScreen = lazy(() => import("./register-screen").then((m) => ({ default: m.RegisterScreen })));
-const ActivationScreen = lazy(() =>
-  import("./activation-screen").then((m) => ({ default: m.ActivationScreen })),
-);
-const RecoveryScreen = lazy(() => import("./recovery-screen").then((m) => ({ default: m.RecoveryScreen })));
+// Only the login screen is in the first download, as plain elements; the others are built with MUI and
+// load with its theme when someone needs them (issue 31).
+const RegisterScreen = lazyWithTheme(() => import("./register-screen").then((m) => m.RegisterScreen));
+const ActivationScreen = lazyWithTheme(() => import("./activation-screen").then((m) => m.ActivationScreen));
+const RecoveryScreen = lazyWithTheme(() => import("./recovery-screen").then((m) => m.RecoveryScreen));
 
 type View =
   | { name: "recover"; token: string }

@@ -1,6 +1,6 @@
-import Alert from "@mui/material/Alert";
 import { useEffect, useState } from "react";
 import { onDeviceCheck } from "../../api/proof-of-work";
+import { Notice } from "../../ui/kit/kit";
 
 /** The words shown while the browser proves some work to the server (issue 27). */
 export const DEVICE_CHECK_TEXT = "Checking your device...";
@@ -14,8 +14,8 @@ export function DeviceCheckNotice() {
   useEffect(() => onDeviceCheck(setChecking), []);
   if (!checking) return null;
   return (
-    <Alert severity="info" role="status" aria-live="polite" sx={{ mb: 2 }}>
+    <Notice severity="info" role="status" aria-live="polite" className="auth-layout__notice">
       {DEVICE_CHECK_TEXT}
-    </Alert>
+    </Notice>
   );
 }

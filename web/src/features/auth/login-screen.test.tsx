@@ -149,7 +149,7 @@ describe("login", () => {
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent(MESSAGES.USER_NOT_FOUND);
     expect(alert).toHaveTextContent("Account not found");
-    expect(alert).toHaveClass("MuiAlert-colorWarning");
+    expect(alert).toHaveClass("kit-notice--warning");
     expect(alert).toHaveAttribute("data-error-type", "user_not_found");
   });
 
@@ -167,7 +167,7 @@ describe("login", () => {
     await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
     const alert = screen.getByRole("alert");
     expect(alert).toHaveTextContent(MESSAGES.LOGIN_RATE_LIMITED);
-    expect(alert).toHaveClass("MuiAlert-colorError");
+    expect(alert).toHaveClass("kit-notice--error");
   });
 
   it("says '1 minute' (singular) when the server asks for 60 seconds", async () => {
@@ -379,7 +379,7 @@ describe("login for an account waiting for an administrator", () => {
     await submitPhone(user);
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("waiting for an administrator");
-    expect(alert).toHaveClass("MuiAlert-colorInfo");
+    expect(alert).toHaveClass("kit-notice--info");
     expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
   });
 });

@@ -1,18 +1,22 @@
-import Button from "@mui/material/Button";
-import Stack from "@mui/material/Stack";
 import { canSubmitLoginCode, MESSAGES, retryAfterMinutes, validateLoginPhone } from "@turnout/domain";
 import { type FormEvent, useState } from "react";
 import { isApiError } from "../../api/errors";
 import { fieldErrorsFrom } from "../../api/field-errors";
 import { ErrorAlert, type ErrorNotice } from "../../ui/error-alert";
+import { Button } from "../../ui/kit/kit";
 import { LazyMount } from "../../ui/lazy-mount";
+import { lazyWithTheme } from "../../ui/lazy-with-theme";
 import { TextInput } from "../../ui/text-input";
 import { authApi, type DeviceSession, type SignInData } from "./auth-api";
 import { AUTH_SUBTITLE_ID, AuthLayout } from "./auth-layout";
 import { CodeField } from "./code-field";
 import { authErrorNotice } from "./error-notice";
-import { MaxDevicesDialog } from "./max-devices-dialog";
-import { SecurityLockDialog } from "./security-lock-dialog";
+
+// Built with MUI: they load with its theme when first opened, so the sign-in screen paints without it.
+const MaxDevicesDialog = lazyWithTheme(() => import("./max-devices-dialog").then((m) => m.MaxDevicesDialog));
+const SecurityLockDialog = lazyWithTheme(() =>
+  import("./security-lock-dialog").then((m) => m.SecurityLockDialog),
+);
 
 interface SessionLimit {
   sessions: DeviceSession[];
@@ -224,7 +228,7 @@ export function LoginScreen({
       // The code field takes the focus, not the title: the user's next move is typing the code, and
       // the field is described by the subtitle, so a screen reader still says where the code went.
       <AuthLayout title="Enter Code" subtitle={`We sent a 6-digit code to ${phone}.`}>
-        <Stack component="form" spacing={2} onSubmit={handleVerify} noValidate aria-label="Enter code">
+        <form className="auth-layout__form" onSubmit={handleVerify} noValidate aria-label="Enter code">
           <ErrorAlert notice={error} onClose={() => setError(null)} />
           <CodeField
             label="Verification code"
@@ -240,7 +244,7 @@ export function LoginScreen({
           <Button onClick={handleBackToPhone} disabled={busy}>
             Back to Phone Number
           </Button>
-        </Stack>
+        </form>
         {dialogs}
       </AuthLayout>
     );
@@ -252,7 +256,7 @@ export function LoginScreen({
       subtitle="Enter your mobile number to receive a sign-in code."
       focusTitle={focusTitle}
     >
-      <Stack component="form" spacing={2} onSubmit={handleSendCode} noValidate aria-label="Sign in">
+      <form className="auth-layout__form" onSubmit={handleSendCode} noValidate aria-label="Sign in">
         <ErrorAlert notice={error} onClose={() => setError(null)} />
         <TextInput
           label="Phone number"
@@ -275,7 +279,7 @@ export function LoginScreen({
         <Button variant="outlined" onClick={onCreateAccount} disabled={busy}>
           Create New Account
         </Button>
-      </Stack>
+      </form>
       {dialogs}
     </AuthLayout>
   );

@@ -268,7 +268,7 @@ describe("create account", () => {
     });
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("Too many attempts. Please wait 2 minutes before trying again.");
-    expect(alert).toHaveClass("MuiAlert-colorError");
+    expect(alert).toHaveClass("kit-notice--error");
   });
 
   it("shows field errors from a 400 reply", async () => {

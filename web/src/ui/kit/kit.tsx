@@ -24,7 +24,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   /** "text" (the default), "outlined" or "contained", as MUI's Button. */
   variant?: "text" | "outlined" | "contained" | undefined;
   color?: KitColor | undefined;
-  size?: "small" | "medium" | undefined;
+  size?: "small" | "medium" | "large" | undefined;
   startIcon?: ReactNode;
   fullWidth?: boolean | undefined;
 }
@@ -48,7 +48,7 @@ export function Button({
         "kit-button",
         `kit-button--${variant}`,
         `kit-color--${color}`,
-        size === "small" && "kit-button--small",
+        size !== "medium" && `kit-button--${size}`,
         fullWidth && "kit-button--full",
         className,
       )}
