@@ -54,6 +54,7 @@ export function AuthScreens() {
           initialPhone={view.phone}
           focusTitle={view.moved}
           onCreateAccount={() => setView({ name: "register" })}
+          onCreateAccountIntent={RegisterScreen.preload}
           onNeedsVerification={goToActivation}
           onSignedIn={completeSignIn}
         />

@@ -39,12 +39,15 @@ export function LoginScreen({
   initialPhone = "",
   focusTitle,
   onCreateAccount,
+  onCreateAccountIntent,
   onNeedsVerification,
   onSignedIn,
 }: {
   initialPhone?: string;
   focusTitle?: boolean;
   onCreateAccount: () => void;
+  /** The pointer or focus is on Create New Account: its screen (and MUI) can start loading. */
+  onCreateAccountIntent?: () => void;
   onNeedsVerification: (phone: string) => void;
   onSignedIn: (data: SignInData) => void;
 }) {
@@ -276,7 +279,13 @@ export function LoginScreen({
         <Button type="submit" variant="contained" size="large" disabled={busy}>
           Send Code
         </Button>
-        <Button variant="outlined" onClick={onCreateAccount} disabled={busy}>
+        <Button
+          variant="outlined"
+          onClick={onCreateAccount}
+          onPointerEnter={onCreateAccountIntent}
+          onFocus={onCreateAccountIntent}
+          disabled={busy}
+        >
           Create New Account
         </Button>
       </form>
