@@ -30,6 +30,7 @@ import {
   environment,
   log,
   ms,
+  onExit,
   percentile,
   runMain,
   scratchDatabase,
@@ -291,7 +292,11 @@ async function main() {
     ? await startProxy([new URL(server.url).host], { workerConnections: CLIENTS * 6 + 1024 })
     : null;
   const url = proxy?.url ?? server.url;
-  if (proxy) log(`nginx at ${proxy.url} in front of it`);
+  if (proxy) {
+    // Stopped on the way out whatever happens, as the server is (a failed run left nginx running).
+    onExit(proxy.stop);
+    log(`nginx at ${proxy.url} in front of it`);
+  }
 
   const db = new pg.Client({ connectionString: scratch.url });
   await db.connect();
@@ -403,7 +408,6 @@ async function main() {
     .split("\n")
     .filter((l) => /"level":(40|50|60)/.test(l))
     .map((l) => /"msg":"([^"]*)"/.exec(l)?.[1] ?? l.slice(0, 120));
-  await proxy?.stop();
   await stopChild(server.child);
   await scratch.drop();
 
