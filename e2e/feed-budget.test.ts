@@ -153,6 +153,46 @@ describe.skipIf(!chromiumPath)("the signed-in feed's JavaScript, in Chromium", (
     }
   });
 
+  it("puts the first cards on screen before it opens the live channel or asks for what they do not need", async () => {
+    const tab = await openBrowser({ viewport: { width: 412, height: 823 } });
+    try {
+      const { page } = tab;
+      // When the first card entered the page, on the page's own clock.
+      await tab.context.addInitScript({
+        content: `window.__firstCardAt = null;
+          new MutationObserver(() => {
+            if (window.__firstCardAt === null && document.querySelector("article"))
+              window.__firstCardAt = performance.now();
+          }).observe(document, { subtree: true, childList: true });`,
+      });
+      await storeSession(page);
+      await page.goto(`${server.url}/`);
+      await page.locator('[data-connection="connected"]').waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(1_000);
+      const timings = await page.evaluate<{ firstCardAt: number | null; requests: [string, number][] }>(
+        `({
+          firstCardAt: window.__firstCardAt,
+          requests: performance.getEntriesByType("resource").map((entry) => [new URL(entry.name).pathname, entry.startTime]),
+        })`,
+      );
+      const firstCardAt = timings.firstCardAt ?? Number.POSITIVE_INFINITY;
+      const startOf = (path: string) => timings.requests.find(([name]) => name === path)?.[1];
+      // The first page came before its cards, of course; the rest waits for them (web/src/ui/first-content.ts).
+      expect(startOf("/api/alerts/search")).toBeLessThan(firstCardAt);
+      for (const path of [
+        "/socket.io/",
+        "/api/alerts/responses",
+        "/api/health",
+        "/api/feedback/unread-count",
+      ]) {
+        expect(startOf(path), `${path} (${JSON.stringify(timings)})`).toBeGreaterThan(firstCardAt);
+      }
+      expect(tab.errors).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  });
+
   it("recovers when a part is missing, as after a release: one reload, then a notice over a working feed", async () => {
     // No service worker: it would answer from its cache, out of the test's reach.
     const tab = await openBrowser({ viewport: { width: 412, height: 823 }, serviceWorkers: "block" });

@@ -12,6 +12,7 @@ import type { Alert as AlertData } from "../../api/alerts";
 import { isApiError } from "../../api/errors";
 import type { LiveConnectionState } from "../../api/live-socket";
 import type { SessionUser } from "../../api/types";
+import { markFirstContentShown } from "../../ui/first-content";
 import { Notice } from "../../ui/kit/kit";
 import { LazyMount } from "../../ui/lazy-mount";
 import { lazyWithTheme } from "../../ui/lazy-with-theme";
@@ -278,6 +279,8 @@ export function AlertFeed({
   const loadedAt = query.data ? feed.lastFreshAt : showCached ? (feed.cached?.savedAt ?? null) : null;
 
   let content: ReactNode;
+  /** Whether the page shows what it opened for: cards, a notice instead of them, or another view. */
+  let settled = true;
   if (loadError && !showCached) {
     content = <FeedLoadError error={loadError} onRetry={() => void query.refetch()} />;
   } else if (
@@ -287,6 +290,7 @@ export function AlertFeed({
     // The first cards wait while the member's view is on its way: its chips above the list would push
     // them down. Once shown, the list never makes way for the loading state again.
     content = online ? <FeedLoading /> : null;
+    settled = !online || view !== undefined;
   } else if (items.length === 0) {
     content = <NoAlertsNotice />;
   } else {
@@ -306,6 +310,11 @@ export function AlertFeed({
       />
     );
   }
+
+  // What waits for the first content (the live channel, the cards' answer counts...) starts after it.
+  useEffect(() => {
+    if (settled) markFirstContentShown();
+  }, [settled]);
 
   // The notices are mounted from their first showing: closed, MUI's Snackbar still renders its hooks.
   const serverErrorNotice = (

@@ -6,6 +6,7 @@ import { publishLiveEvent } from "../../api/live-events";
 import { type LiveChannel, type LiveConnectionState, openLiveChannel } from "../../api/live-socket";
 import { emitSessionNotice } from "../../api/session-events";
 import type { SessionUser } from "../../api/types";
+import { afterFirstContent } from "../../ui/first-content";
 import { alertsApi } from "./alerts-api";
 
 /**
@@ -154,9 +155,10 @@ export function useLiveChannel(
       latest.current.onAlert(parsed.data);
       publishLiveEvent("new-alert", parsed.data);
     };
-    // Opened in a task of its own: socket.io's client and its first request took ~20 ms of a phone's main
-    // thread, in the same task as every other effect of the page's first render (issue 31).
-    const opening = window.setTimeout(() => {
+    // Opened in a task of its own once the first cards are on screen: socket.io's client, its handshake
+    // and its first packets took a phone's main thread and network in front of them (issue 31). What
+    // arrives meanwhile is read when the rooms are joined (onRoomsJoined).
+    const cancelOpening = afterFirstContent(() => {
       channel = openLiveChannel(
         { userId, isAdmin },
         {
@@ -211,9 +213,9 @@ export function useLiveChannel(
         },
       );
       channelRef.current = channel;
-    }, 0);
+    });
     return () => {
-      window.clearTimeout(opening);
+      cancelOpening();
       window.clearTimeout(refreshTimer);
       channel?.close();
       if (channelRef.current === channel) channelRef.current = null;

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api } from "../../api/client";
+import { firstContentShown } from "../../ui/first-content";
 
 /**
  * The environment the server runs in, as GET /api/health reports it (`environment`); null while
@@ -9,7 +10,11 @@ import { api } from "../../api/client";
 export function useServerEnvironment(): string | null {
   const health = useQuery({
     queryKey: ["server-environment"],
-    queryFn: ({ signal }) => api.get<{ environment?: unknown }>("/health", { signal }),
+    // Only the development banner needs it: asked for once the first cards are on screen.
+    queryFn: async ({ signal }) => {
+      await firstContentShown;
+      return api.get<{ environment?: unknown }>("/health", { signal });
+    },
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });

@@ -7,6 +7,7 @@ import { z } from "zod/mini";
 import { api } from "../../api/client";
 import { type RelayedLiveEvent, subscribeLiveEvents } from "../../api/live-events";
 import { orElse } from "../../api/schema-helpers";
+import { firstContentShown } from "../../ui/first-content";
 
 /** Whose side of the conversations the screen shows: the member's own, or the admins'. */
 export type FeedbackSide = "user" | "admin";
@@ -42,6 +43,8 @@ const UNREAD_PATHS: Record<FeedbackSide, string> = {
 
 /** The unread count of one side, as the server knows it now. */
 async function fetchUnreadCount(side: FeedbackSide, signal?: AbortSignal): Promise<number> {
+  // The badge is not the first cards' business: its first count waits until they are on screen.
+  await firstContentShown;
   const reply = await api.get<{ data: unknown }>(UNREAD_PATHS[side], { signal });
   return unreadSchema.parse(reply.data).unread_count;
 }

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { useLocation } from "wouter";
+import { afterFirstContent } from "../../ui/first-content";
 import { pushApi } from "./push-api";
 import { subscriptionInput } from "./push-device";
 import { resyncDeviceSubscription } from "./queries";
@@ -17,7 +18,8 @@ export function usePushMessages(): void {
   const [, navigate] = useLocation();
   useEffect(() => {
     if (!("serviceWorker" in navigator)) return;
-    resyncDeviceSubscription().catch(() => undefined);
+    // Once the first cards are on screen: the worker's registration and a request otherwise come first.
+    const cancelResync = afterFirstContent(() => resyncDeviceSubscription().catch(() => undefined));
     const onMessage = (event: MessageEvent<WorkerMessage>) => {
       const message = event.data;
       if (
@@ -31,6 +33,9 @@ export function usePushMessages(): void {
       }
     };
     navigator.serviceWorker.addEventListener("message", onMessage);
-    return () => navigator.serviceWorker.removeEventListener("message", onMessage);
+    return () => {
+      cancelResync();
+      navigator.serviceWorker.removeEventListener("message", onMessage);
+    };
   }, [navigate]);
 }

@@ -1,5 +1,6 @@
 import { type QueryClient, queryOptions } from "@tanstack/react-query";
 import DataLoader from "dataloader";
+import { firstContentShown } from "../../ui/first-content";
 import {
   type AdminJobResponses,
   type JobResponses,
@@ -42,7 +43,9 @@ const summaryLoader = new DataLoader<number, ResponseSummary | null>(
   {
     cache: false,
     maxBatchSize: MAX_SUMMARY_IDS,
-    batchScheduleFn: (send) => window.setTimeout(send, SUMMARY_BATCH_WINDOW_MS),
+    // The first screenful's counts are asked for once its cards are on screen (issue 31).
+    batchScheduleFn: (send) =>
+      void firstContentShown.then(() => window.setTimeout(send, SUMMARY_BATCH_WINDOW_MS)),
   },
 );
 
