@@ -269,13 +269,13 @@ export function AlertFeed({
   const networkDown = !online || (isApiError(loadError) && loadError.status === 0);
   const showCached = !query.data && networkDown && feed.cached !== null && feed.cached.items.length > 0;
   const items = showCached && feed.cached ? feed.cached.items : feed.items;
-  // Once the first page is on screen, what changes the list (a live card on top, a catch-up) renders in
-  // a pass React can interrupt (a deferred value renders as a transition does), never holding a slow
-  // phone's main thread in one long task; the screen keeps what it showed until that pass is done. The
-  // first page renders at once: an interruptible pass yields to everything else starting with the page
-  // and put the first card 0.6-1 s later on a phone (issue 31).
-  const deferredItems = useDeferredValue(items);
-  const listItems = listShown.current && deferredItems.length > 0 ? deferredItems : items;
+  // What the list shows renders in a pass React can interrupt (a deferred value renders as a transition
+  // does), its first page included, never holding a slow phone's main thread in one long task; the
+  // screen keeps what it showed (at first the spinner) until that pass is done. Rendered at once, the
+  // first page was a long task of ~0.6 s at 4x CPU; rendered interruptibly it came 0.6-1 s later while
+  // the live channel and the cards' counts started beside it, and they now wait for the first cards
+  // (ui/first-content.ts): interruptible, it comes as soon (issue 31).
+  const listItems = useDeferredValue(items);
   const loadedAt = query.data ? feed.lastFreshAt : showCached ? (feed.cached?.savedAt ?? null) : null;
 
   let content: ReactNode;
@@ -293,6 +293,10 @@ export function AlertFeed({
     settled = !online || view !== undefined;
   } else if (items.length === 0) {
     content = <NoAlertsNotice />;
+  } else if (listItems.length === 0) {
+    // The first cards are being rendered: the spinner stays until they are ready.
+    content = <FeedLoading />;
+    settled = false;
   } else {
     listShown.current = true;
     content = (
