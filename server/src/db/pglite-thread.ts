@@ -16,13 +16,25 @@ export function revive(error: SerializedError): Error {
   return e;
 }
 
+/**
+ * The database thread's young generation (V8's nursery for new objects), in MB. Answering searches at
+ * 1,000,000 alerts, V8's default let it grow to a peak ~70 MB above this (bench/results/pglite-memory.md,
+ * 2026-12-07), with requests no faster and ingest the same. The server's own thread keeps the default:
+ * a smaller one there slowed the live channel's bursts (2026-12-07, the same file).
+ */
+export const DATABASE_THREAD_YOUNG_GENERATION_MB = 12;
+
 /** The thread's script: plain JavaScript, so it needs no TypeScript loader (and its memory). */
 const WORKER_URL = pathToFileURL(path.join(serverRoot, "src/db/pglite-worker.mjs"));
 
 export function spawn(dir: string, failures: SharedArrayBuffer): Promise<Worker> {
   return new Promise((resolve, reject) => {
     // execArgv [] : the server's own flags (`--import tsx`) would load the TypeScript loader here too.
-    const worker = new Worker(WORKER_URL, { workerData: { dir, failures }, execArgv: [] });
+    const worker = new Worker(WORKER_URL, {
+      workerData: { dir, failures },
+      execArgv: [],
+      resourceLimits: { maxYoungGenerationSizeMb: DATABASE_THREAD_YOUNG_GENERATION_MB },
+    });
     let settled = false;
     const timer = setTimeout(
       () => fail(new Error("the embedded database did not open in time")),
